@@ -1,0 +1,40 @@
+import { ConfigModule, CoreModule, QueueModule } from '@app/core';
+import { DatabaseModule } from '@app/database';
+import { MembersModule } from '@app/members';
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ActionAuthGuard } from './envelope/action-auth.guard';
+import { ConnectorAuthGuard } from './envelope/connector-auth.guard';
+import { ApiExceptionFilter } from './envelope/exception.filter';
+import { UnknownActionController } from './envelope/unknown-action.controller';
+import { EnvelopeValidationPipe } from './envelope/validation.pipe';
+import { HealthModule } from './health/health.module';
+import { MembersActionsController } from './members/members.actions.controller';
+import { MembersConnectorController } from './members/members.connector.controller';
+import { NotificationsActionsController } from './notifications/notifications.actions.controller';
+
+/** Action and connector controllers over the domain modules. */
+@Module({
+  imports: [MembersModule],
+  controllers: [MembersActionsController, NotificationsActionsController, MembersConnectorController],
+  providers: [ActionAuthGuard, ConnectorAuthGuard],
+  exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard],
+})
+export class ActionsModule {}
+
+/** Registered after every other module so its catch-all route comes last. */
+@Module({
+  imports: [ActionsModule],
+  controllers: [UnknownActionController],
+})
+export class FallbackModule {}
+
+/** The api app: produces queue tasks, never processes them. */
+@Module({
+  imports: [ConfigModule, DatabaseModule, CoreModule, QueueModule.register(), HealthModule, ActionsModule, FallbackModule],
+  providers: [
+    { provide: APP_PIPE, useClass: EnvelopeValidationPipe },
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+  ],
+})
+export class ApiModule {}

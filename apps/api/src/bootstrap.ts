@@ -1,0 +1,47 @@
+import { AppConfig, loadConfig } from '@app/core';
+import { INestApplication, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiModule } from './api.module';
+import { useJsonBodies } from './envelope/body-parser';
+import { DrainState } from './health/drain-state';
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/**
+ * Creates the api application, configured as in production (tests boot it through this too).
+ * Validates the environment first: a bad value throws naming it.
+ */
+export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INestApplication> {
+  const config = loadConfig();
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule, {
+    bodyParser: false,
+    logger: opts.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
+  });
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.disable('x-powered-by');
+  useJsonBodies(app);
+  app.enableShutdownHooks();
+  return app;
+}
+
+/**
+ * Graceful stop on SIGTERM/SIGINT: readiness turns not-ready at once, the instance keeps serving
+ * for `SHUTDOWN_DRAIN_MS` (so the load balancer notices), then stops accepting connections and
+ * lets in-flight requests finish before closing.
+ */
+export function drainOnSignals(app: INestApplication): void {
+  const config = app.get(AppConfig);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.get(DrainState).draining = true;
+    console.log(`${signal}: draining for ${config.SHUTDOWN_DRAIN_MS} ms`);
+    await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,26 @@
+import { INestApplication } from '@nestjs/common';
+import { json, NextFunction, Request, Response } from 'express';
+import { sendError, surfaceOf } from './exception.filter';
+
+/** Request bodies above this are refused with 413 in the surface's shape. */
+export const BODY_LIMIT = '5mb';
+
+/**
+ * JSON body parsing for both surfaces, with parse and size errors answered in the surface's shape
+ * (malformed JSON → -1/400 before anything else; over 5 MB → 413).
+ */
+export function useJsonBodies(app: INestApplication): void {
+  app.use(json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use((err: { type?: string; status?: number; message?: string }, req: Request, res: Response, next: NextFunction) => {
+    if (err?.type === 'entity.too.large' || err?.status === 413) {
+      return sendError(res, surfaceOf(req.path), 'too_large', `body: larger than ${BODY_LIMIT}`);
+    }
+    if (err?.type === 'entity.parse.failed' || err?.status === 400) {
+      return sendError(res, surfaceOf(req.path), 'invalid', 'body: malformed JSON');
+    }
+    if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported' || err?.status === 415) {
+      return sendError(res, surfaceOf(req.path), 'invalid', `body: ${err.message ?? 'unsupported encoding'}`);
+    }
+    return next(err);
+  });
+}

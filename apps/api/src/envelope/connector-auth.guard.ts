@@ -1,0 +1,18 @@
+import { DomainError } from '@app/core';
+import { ApiKeysService } from '@app/members';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ApiRequest } from './request-context';
+
+/** Connector (`/v1`) authentication: the `API-Key` header only. Missing or invalid → 401. */
+@Injectable()
+export class ConnectorAuthGuard implements CanActivate {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const header = req.headers['api-key'];
+    if (typeof header !== 'string' || header === '') throw new DomainError('unauthenticated', 'missing API-Key header');
+    req.auth = await this.apiKeys.authenticate(header);
+    return true;
+  }
+}

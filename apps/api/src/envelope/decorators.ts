@@ -1,0 +1,30 @@
+import { ActionName, AuthContext } from '@app/core';
+import { applyDecorators, createParamDecorator, ExecutionContext, HttpCode, Post, SetMetadata, UseGuards } from '@nestjs/common';
+import { ActionAuthGuard } from './action-auth.guard';
+import { ConnectorAuthGuard } from './connector-auth.guard';
+import { ACTION_NAME, ApiRequest } from './request-context';
+
+/**
+ * `POST /api/<name>` answering 200: authenticated, `ver` checked, the caller's role checked against
+ * the policy table, `data` required to be an object. Use on methods of an `@Controller('api')`.
+ */
+export const Action = (name: ActionName) =>
+  applyDecorators(Post(name), HttpCode(200), SetMetadata(ACTION_NAME, name), UseGuards(ActionAuthGuard));
+
+/** Marks a controller as connector (`/v1`): `API-Key` header authentication. */
+export const ConnectorAuth = () => UseGuards(ConnectorAuthGuard);
+
+/** The authenticated caller. */
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthContext => {
+  return ctx.switchToHttp().getRequest<ApiRequest>().auth!;
+});
+
+/** The action's `data` object, validated against the parameter's DTO class by the global pipe. */
+export const Data = createParamDecorator((_: unknown, ctx: ExecutionContext): unknown => {
+  return (ctx.switchToHttp().getRequest<ApiRequest>().body as { data?: unknown }).data;
+});
+
+/** The action API `ver` (1 or 2; 2 when absent). */
+export const Ver = createParamDecorator((_: unknown, ctx: ExecutionContext): 1 | 2 => {
+  return ctx.switchToHttp().getRequest<ApiRequest>().ver ?? 2;
+});

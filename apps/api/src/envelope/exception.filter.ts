@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, ErrorKind, isDatabaseUnavailable } from '@app/core';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { Request, Response } from 'express';
+import { kindOfHttpStatus, statusOf } from './errors';
+
+type Surface = 'action' | 'connector' | 'other';
+
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith('/api/') || path === '/api') return 'action';
+  if (path.startsWith('/v1/') || path === '/v1') return 'connector';
+  return 'other';
+}
+
+/**
+ * The one place errors become responses. Action API: `{status, error}` with the matching HTTP
+ * status; connector: `{error: {message}}`. Unknown errors: 500 (503 when PostgreSQL is
+ * unreachable) with a generic message and an error id that is also logged.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request>();
+    const res = ctx.getResponse<Response>();
+    const { kind, message } = this.classify(exception, req);
+    sendError(res, surfaceOf(req.path), kind, message);
+  }
+
+  private classify(exception: unknown, req: Request): { kind: ErrorKind | 'server'; message: string } {
+    if (exception instanceof DomainError) return { kind: exception.kind, message: exception.message };
+    if (exception instanceof HttpException) {
+      const kind = kindOfHttpStatus(exception.getStatus());
+      if (kind === 'not_found') {
+        return { kind, message: surfaceOf(req.path) === 'action' ? `unknown action ${req.path.slice(5)}` : `route not found: ${req.method} ${req.path}` };
+      }
+      if (kind) return { kind, message: exception.message };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.error(`database unavailable: ${(exception as Error).message}`);
+      return { kind: 'unavailable', message: 'service temporarily unavailable, retry later' };
+    }
+    const errorId = randomUUID();
+    this.logger.error(`error ${errorId} on ${req.method} ${req.path}: ${(exception as Error)?.stack ?? String(exception)}`);
+    return { kind: 'server', message: `internal error (id ${errorId})` };
+  }
+}
+
+/** Writes an error in the surface's shape. Also used by the body-parser error handler. */
+export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'server', message: string): void {
+  const { status, http } = kind === 'server' ? { status: -99, http: 500 } : statusOf(kind);
+  if (res.headersSent) return;
+  if (surface === 'connector') res.status(http).json({ error: { message } });
+  else res.status(http).json({ status, error: message });
+}

@@ -1,0 +1,68 @@
+import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DrainState } from './drain-state';
+import { RedisProbe } from './redis-probe';
+
+/**
+ * `GET /health/live`: the process is up. `GET /health/ready`: PostgreSQL reachable and the instance
+ * not draining; Redis' state and the worker heartbeat's age are reported, never required
+ * (CONTRACTS.md, "Operations").
+ */
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly db: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    private readonly drain: DrainState,
+    private readonly redis: RedisProbe,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  @Get('live')
+  @HttpCode(200)
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  async ready() {
+    const [reported, checked] = await Promise.all([
+      this.reported(),
+      this.health
+        .check([
+          () => {
+            const i = this.indicators.check('instance');
+            return this.drain.draining ? i.down({ draining: true }) : i.up({ draining: false });
+          },
+          () => this.db.pingCheck('database', { timeout: 1500 }),
+        ])
+        .then((result) => ({ ok: true as const, result }))
+        .catch((err: unknown) => {
+          if (err instanceof ServiceUnavailableException) return { ok: false as const, result: err.getResponse() };
+          throw err;
+        }),
+    ]);
+    const body = { ...(checked.result as object), reported };
+    if (!checked.ok) throw new ServiceUnavailableException(body);
+    return body;
+  }
+
+  /** Redis and worker state: reported, not required. */
+  private async reported() {
+    const redis = await this.redis.state();
+    let worker: { heartbeatAgeMs: number | null; running: number } | { error: string };
+    try {
+      const [row] = await this.dataSource.query(
+        `SELECT (floor(extract(epoch from clock_timestamp()) * 1000) - max(beat_at))::float8 AS age, count(*)::int AS running
+           FROM worker_heartbeats WHERE stopped_at IS NULL`,
+      );
+      worker = { heartbeatAgeMs: row.age === null ? null : Math.max(0, Math.round(row.age)), running: row.running };
+    } catch (err) {
+      worker = { error: (err as Error).message };
+    }
+    return { redis, worker };
+  }
+}

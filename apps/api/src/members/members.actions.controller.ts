@@ -1,0 +1,54 @@
+import { AuthContext } from '@app/core';
+import {
+  CompanyService,
+  CreateAccountDto,
+  DeleteAccountDto,
+  EditAccountDto,
+  EditCompanyDto,
+  GetAccountsDto,
+  MembersService,
+} from '@app/members';
+import { Controller } from '@nestjs/common';
+import { Action, Caller, Data, Ver } from '../envelope/decorators';
+import { EmptyDto } from '../envelope/empty.dto';
+
+/** Members and company actions (spec: "Members"; `editcompany` is our extension). */
+@Controller('api')
+export class MembersActionsController {
+  constructor(
+    private readonly members: MembersService,
+    private readonly company: CompanyService,
+  ) {}
+
+  @Action('getaccounts')
+  async getaccounts(@Caller() ctx: AuthContext, @Data() dto: GetAccountsDto) {
+    return { status: 0, accounts: await this.members.getAccounts(ctx, dto.uids) };
+  }
+
+  @Action('createaccount')
+  async createaccount(@Caller() ctx: AuthContext, @Data() dto: CreateAccountDto, @Ver() ver: 1 | 2) {
+    const created = await this.members.createAccount(ctx, dto);
+    return ver === 1 ? { status: 0 } : { status: 0, ...created };
+  }
+
+  @Action('editaccount')
+  async editaccount(@Caller() ctx: AuthContext, @Data() dto: EditAccountDto) {
+    return { status: 0, account: await this.members.editAccount(ctx, dto) };
+  }
+
+  @Action('deleteaccount')
+  async deleteaccount(@Caller() ctx: AuthContext, @Data() dto: DeleteAccountDto) {
+    await this.members.deleteAccount(ctx, dto);
+    return { status: 0 };
+  }
+
+  @Action('getcompany')
+  async getcompany(@Caller() ctx: AuthContext, @Data() _dto: EmptyDto) {
+    return { status: 0, company: await this.company.getCompany(ctx) };
+  }
+
+  @Action('editcompany')
+  async editcompany(@Caller() ctx: AuthContext, @Data() dto: EditCompanyDto) {
+    return { status: 0, company: await this.company.editCompany(ctx, dto) };
+  }
+}

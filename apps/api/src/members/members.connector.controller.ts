@@ -1,0 +1,42 @@
+import { AuthContext, Optional } from '@app/core';
+import { CompanyService, MembersService } from '@app/members';
+import { Controller, Get, Query } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsInt, IsString, MaxLength, Min } from 'class-validator';
+import { Caller, ConnectorAuth } from '../envelope/decorators';
+
+/** Strict query integer: only a string of digits converts; anything else stays and fails IsInt. */
+export const QueryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
+
+export class MembersQuery {
+  @Optional() @IsString() @MaxLength(254)
+  query?: string;
+
+  /** default 50, larger values clamped to 50 */
+  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0' }) @Min(0, { message: 'must be an integer ≥ 0' })
+  max?: number;
+}
+
+export const CONNECTOR_MEMBERS_MAX = 50;
+
+/** Connector: who am I, and member search (spec: "Connector API"). */
+@Controller('v1')
+@ConnectorAuth()
+export class MembersConnectorController {
+  constructor(
+    private readonly members: MembersService,
+    private readonly company: CompanyService,
+  ) {}
+
+  @Get('auth/whoami')
+  async whoami(@Caller() ctx: AuthContext) {
+    const [member, company] = await Promise.all([this.members.self(ctx), this.company.summary(ctx)]);
+    return { data: { member, company } };
+  }
+
+  @Get('members')
+  async search(@Caller() ctx: AuthContext, @Query() q: MembersQuery) {
+    const max = Math.min(q.max ?? CONNECTOR_MEMBERS_MAX, CONNECTOR_MEMBERS_MAX);
+    return { data: { items: await this.members.search(ctx, q.query, max) } };
+  }
+}

@@ -1,0 +1,10 @@
+import { Global, Module } from '@nestjs/common';
+import { AppConfig, loadConfig } from './env';
+
+/** Provides the validated {@link AppConfig} to every module (validated once, at start-up). */
+@Global()
+@Module({
+  providers: [{ provide: AppConfig, useFactory: () => loadConfig() }],
+  exports: [AppConfig],
+})
+export class ConfigModule {}

@@ -1,0 +1,33 @@
+/**
+ * Error kinds the domain raises. Shared libs throw {@link DomainError} only — never
+ * `HttpException` — because the worker runs them too; the api maps each kind to an action
+ * status and an HTTP status in one place (CONTRACTS.md, "Errors").
+ */
+export type ErrorKind =
+  | 'invalid' // -1 / 400
+  | 'unauthenticated' // -2 / 401
+  | 'auth_mismatch' // -3 / 401
+  | 'exists' // -4 / 409
+  | 'forbidden' // -5 / 403
+  | 'rate_limited' // -6 / 429
+  | 'not_found' // 1001 / 404
+  | 'too_large' // -1 / 413
+  | 'unavailable'; // -99 / 503
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    /** The request field the error is about, e.g. `data.username`. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** `-1`: a field broke a rule. The message names the field and the rule. */
+export const invalid = (field: string, rule: string) => new DomainError('invalid', `${field}: ${rule}`, field);
+export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const exists = (message: string, field?: string) => new DomainError('exists', message, field);

@@ -1,0 +1,31 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintMs } from '../time';
+
+/**
+ * A notification for a member's device or the dashboard (invitation sent, route changed, job
+ * progress, member list changed). `memberId` null = company-wide. Written in the same transaction
+ * as its cause.
+ */
+@Entity('notifications')
+@Index('IDX_notifications_company_ts', ['companyId', 'ts'])
+export class Notification {
+  @PrimaryColumn({ type: 'varchar', length: 26 })
+  id: string;
+
+  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  companyId: string;
+
+  @Column({ name: 'member_id', type: 'varchar', length: 26, nullable: true })
+  memberId: string | null;
+
+  /** e.g. `invitation_sent`, `members_changed`, `route_changed`, `job_progress`. */
+  @Column({ type: 'varchar', length: 40 })
+  kind: string;
+
+  @Column({ name: 'job_id', type: 'varchar', length: 64, nullable: true })
+  jobId: string | null;
+
+  /** ms, database clock. */
+  @Column({ type: 'bigint', transformer: bigintMs })
+  ts: number;
+}

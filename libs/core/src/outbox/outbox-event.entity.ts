@@ -1,0 +1,38 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { bigintMs } from '../time';
+
+/**
+ * One event recorded by the transactional outbox: written in the same transaction as the change
+ * it describes, delivered later (at least once) by the worker. `payload` is exactly the `data`
+ * form field that will be sent (a JSON string), built inside the writing transaction.
+ */
+@Entity('outbox_events')
+@Index('IDX_outbox_events_company_created', ['companyId', 'createdAt'])
+export class OutboxEvent {
+  /** `msg_<ulid>`; the Standard Webhooks `webhook-id`. */
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  id: string;
+
+  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  companyId: string;
+
+  /** Webhook configuration key, e.g. `job_created`. */
+  @Column({ name: 'event_key', type: 'varchar', length: 32 })
+  eventKey: string;
+
+  /** Delivered action, e.g. `jobcreated`. */
+  @Column({ type: 'varchar', length: 32 })
+  action: string;
+
+  /** The form field `id` (job id for job events; `<member_uid>-<ts>-<action>` for clock events…). */
+  @Column({ name: 'form_id', type: 'varchar', length: 200 })
+  formId: string;
+
+  /** The form field `data`: a JSON string. */
+  @Column({ type: 'text' })
+  payload: string;
+
+  /** ms, database clock of the writing transaction. */
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  createdAt: number;
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { newEventId } from '../ids';
+import { SQL_NOW_MS } from '../time';
+import { OutboxEvent } from './outbox-event.entity';
+
+/** What a domain service records: the webhook key, action, form `id` and the `data` value. */
+export interface OutboxEventInput {
+  companyId: string;
+  /** Webhook configuration key, e.g. `job_updated`. */
+  eventKey: string;
+  /** Delivered action, e.g. `jobupdated`. */
+  action: string;
+  /** Form field `id`. */
+  formId: string;
+  /** Form field `data`, serialised here with `JSON.stringify`. */
+  data: unknown;
+}
+
+/**
+ * The transactional outbox (CONTRACTS.md, "Events and webhooks"): {@link append} writes the event
+ * with the caller's transaction manager, so the event exists if and only if the change commits.
+ */
+@Injectable()
+export class OutboxService {
+  /**
+   * Records one event in the caller's transaction. Call it after the change, with the payload
+   * built from the changed rows inside that transaction.
+   * @returns the stored event (its `id` is the `webhook-id`).
+   */
+  async append(manager: EntityManager, event: OutboxEventInput): Promise<OutboxEvent> {
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error('OutboxService.append must be called inside a transaction');
+    }
+    const id = newEventId();
+    const rows: OutboxEvent[] = await manager.query(
+      `INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, ${SQL_NOW_MS})
+       RETURNING id, company_id AS "companyId", event_key AS "eventKey", action, form_id AS "formId",
+                 payload, created_at::float8 AS "createdAt"`,
+      [id, event.companyId, event.eventKey, event.action, event.formId, JSON.stringify(event.data)],
+    );
+    return rows[0];
+  }
+}

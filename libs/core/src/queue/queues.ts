@@ -1,0 +1,44 @@
+/**
+ * Queue names and typed task payloads (STYLE.md §6). "Job" is a domain word here, so the queue
+ * side says queue / task / processor.
+ */
+export const QueueName = {
+  /** Housekeeping: pruning expired invitations and, later, outbox/attempt rows. */
+  Maintenance: 'maintenance',
+  /** Webhook delivery (the webhooks work). */
+  WebhookDelivery: 'webhook-delivery',
+  /** Report generation (the reports work). */
+  Reports: 'reports',
+  /** Clustering, auto-assign and route optimisation (the dispatch work). */
+  Dispatch: 'dispatch',
+} as const;
+export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+export const ALL_QUEUES: QueueName[] = Object.values(QueueName);
+
+/** Every task name with its payload, per queue. */
+export interface TaskPayloads {
+  [QueueName.Maintenance]: {
+    'prune-invitations': { before?: number };
+  };
+  [QueueName.WebhookDelivery]: {
+    deliver: { deliveryId: string };
+  };
+  [QueueName.Reports]: {
+    generate: { reportId: string };
+  };
+  [QueueName.Dispatch]: {
+    distribute: { requestId: string };
+  };
+}
+
+export type TaskName<Q extends QueueName> = keyof TaskPayloads[Q] & string;
+export type TaskPayload<Q extends QueueName, T extends TaskName<Q>> = TaskPayloads[Q][T];
+
+/** Defaults set once for every task a producer adds (STYLE.md §7). */
+export const DEFAULT_TASK_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: false,
+} as const;

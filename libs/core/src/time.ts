@@ -1,0 +1,59 @@
+import { ValueTransformer } from 'typeorm';
+
+/**
+ * Maps PostgreSQL `bigint` (returned by `pg` as a string) to a JS number. Safe for ms timestamps
+ * (below 2^53 until the year 287,396).
+ */
+export const bigintMs: ValueTransformer = {
+  to: (value: number | null | undefined) => value,
+  from: (value: string | null) => (value === null || value === undefined ? value : Number(value)),
+};
+
+/** Maps `double precision`/`numeric` columns that pg may return as strings to numbers. */
+export const numeric: ValueTransformer = bigintMs;
+
+/** SQL for the database clock in ms since the epoch (the transaction's start time). */
+export const SQL_NOW_MS = `(floor(extract(epoch from now()) * 1000))::bigint`;
+
+/** True when `zone` is an IANA time-zone name this runtime knows (e.g. `Europe/Ljubljana`, `UTC`). */
+export function isIanaZone(zone: unknown): zone is string {
+  if (typeof zone !== 'string' || zone.length === 0 || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The calendar day (YYYYMMDD) that instant `ms` falls on in time zone `zone` (IANA).
+ * @example dayInZone(Date.UTC(2026, 0, 1, 12), 'Pacific/Kiritimati') === 20260102
+ */
+export function dayInZone(ms: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date(ms));
+  const get = (t: string) => parts.find((p) => p.type === t)!.value;
+  return Number(`${get('year')}${get('month')}${get('day')}`);
+}
+
+/** True when `day` is an integer YYYYMMDD naming a real calendar date (years 1900–9999). */
+export function isRealDay(day: unknown): day is number {
+  if (typeof day !== 'number' || !Number.isInteger(day)) return false;
+  const y = Math.floor(day / 10000);
+  const m = Math.floor(day / 100) % 100;
+  const d = day % 100;
+  if (y < 1900 || y > 9999 || m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** True when `hhmm` is a real time of day written HHMM (0–2359); `allow2400` admits 2400 as an end. */
+export function isRealHhmm(hhmm: unknown, allow2400 = false): hhmm is number {
+  if (typeof hhmm !== 'number' || !Number.isInteger(hhmm) || hhmm < 0) return false;
+  if (allow2400 && hhmm === 2400) return true;
+  return Math.floor(hhmm / 100) <= 23 && hhmm % 100 <= 59;
+}

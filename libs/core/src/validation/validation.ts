@@ -1,0 +1,56 @@
+import {
+  registerDecorator,
+  ValidateIf,
+  ValidationArguments,
+  ValidationError,
+  ValidationOptions,
+} from 'class-validator';
+import { isIanaZone } from '../time';
+
+/**
+ * The field may be absent (`undefined`); unlike class-validator's `IsOptional`, `null` is still
+ * validated (and refused by the type rule) so a `null` can never slip through as "not sent".
+ */
+export function Optional(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined);
+}
+
+/** A custom rule from a predicate; `rule` is the message after the field name. */
+export function Rule(test: (value: unknown, args: ValidationArguments) => boolean, rule: string, options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'rule',
+      target: object.constructor,
+      propertyName,
+      options: { message: rule, ...options },
+      validator: { validate: test },
+    });
+}
+
+/** An IANA time-zone name (`Europe/Ljubljana`, `UTC`). */
+export const IsIanaZone = () => Rule((v) => isIanaZone(v), 'must be an IANA time-zone name such as Europe/Ljubljana');
+
+/**
+ * Turns class-validator errors into `"data.teams[1]: must be an integer"`-style lines, one per
+ * failed rule, naming the full path of each field. Unknown fields read `"data.foo: unknown field"`.
+ */
+export function formatValidationErrors(errors: ValidationError[], prefix = 'data'): string[] {
+  const out: string[] = [];
+  const walk = (errs: ValidationError[], path: string) => {
+    for (const e of errs) {
+      const key = /^\d+$/.test(e.property) ? `${path}[${e.property}]` : path ? `${path}.${e.property}` : e.property;
+      for (const [name, message] of Object.entries(e.constraints ?? {})) {
+        if (name === 'whitelistValidation') out.push(`${key}: unknown field`);
+        else out.push(`${key}: ${stripProperty(message, e.property)}`);
+      }
+      if (e.children?.length) walk(e.children, key);
+    }
+  };
+  walk(errors, prefix);
+  return [...new Set(out)];
+}
+
+/** class-validator's default messages start with the property name; we print the full path instead. */
+function stripProperty(message: string, property: string): string {
+  return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+}

@@ -1,0 +1,133 @@
+import { AuthContext, invalid, isIanaZone, newId, NotificationsService } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiKeysService, IssuedKey } from './api-keys.service';
+import { EditCompanyDto } from './dto/company.dto';
+import { USERNAME } from './dto/member-fields';
+import { Company } from './entities/company.entity';
+import { Member } from './entities/member.entity';
+import { normalizeTeam } from './member-rules';
+import { Passwords } from './passwords';
+import { CompanyView, toCompanyView } from './views';
+
+export interface CreateCompanyInput {
+  name: string;
+  /** The owner administrator's username (the company account). */
+  username: string;
+  password?: string;
+  /** IANA zone, default `UTC`. */
+  timezone?: string;
+  ownerName?: string;
+}
+
+/** The company (tenant): creation with its owner, getcompany and editcompany. */
+@Injectable()
+export class CompanyService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly passwords: Passwords,
+    private readonly apiKeys: ApiKeysService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /**
+   * Creates a company, its owner administrator and a first API key, in one transaction.
+   * @throws DomainError invalid for a bad name, username or time zone; exists when the username is taken.
+   */
+  async createCompany(input: CreateCompanyInput): Promise<IssuedKey & { companyUid: string; username: string }> {
+    if (!input.name?.trim() || input.name.length > 200) throw invalid('name', 'must be 1 to 200 characters');
+    if (!USERNAME.test(input.username ?? '')) throw invalid('username', 'must be 1 to 254 characters without white space');
+    const timezone = input.timezone ?? 'UTC';
+    if (!isIanaZone(timezone)) throw invalid('timezone', 'must be an IANA time-zone name such as Europe/Ljubljana');
+    if (input.password !== undefined && input.password.length < 8) throw invalid('password', 'must be at least 8 characters');
+    const passwordHash = input.password !== undefined ? await this.passwords.hash(input.password) : null;
+    return this.dataSource.transaction(async (manager) => {
+      const taken = await manager.query(`SELECT 1 FROM members WHERE lower(username) = lower($1)`, [input.username]);
+      if (taken.length) throw invalid('username', 'username not available');
+      const now = Date.now();
+      const companyId = newId();
+      const memberId = newId();
+      await manager.getRepository(Company).insert({
+        id: companyId,
+        name: input.name.trim(),
+        timezone,
+        teamsConfig: [],
+        createdAt: now,
+        updatedAt: now,
+      });
+      await manager.getRepository(Member).insert({
+        id: memberId,
+        companyId,
+        username: input.username,
+        name: input.ownerName ?? input.name.trim(),
+        email: input.username.includes('@') ? input.username : '',
+        role: 'administrator',
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await manager.getRepository(Company).update({ id: companyId }, { ownerMemberId: memberId });
+      const key = await this.apiKeys.issue(input.username, 'created with the company', manager);
+      return { companyUid: companyId, username: input.username, ...key };
+    });
+  }
+
+  /** getcompany */
+  async getCompany(ctx: AuthContext): Promise<CompanyView> {
+    const company = await this.dataSource.getRepository(Company).findOneByOrFail({ id: ctx.companyId });
+    return toCompanyView(company, await this.ownerUsername(company));
+  }
+
+  /**
+   * editcompany (our extension; administrators): changes the fields sent; `teams_config` replaces
+   * the whole list.
+   * @throws DomainError invalid naming `data.teams_config` when a removed team is still used.
+   */
+  async editCompany(ctx: AuthContext, dto: EditCompanyDto): Promise<CompanyView> {
+    return this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(Company);
+      const company = await repo.createQueryBuilder('c').setLock('pessimistic_write').where('c.id = :id', { id: ctx.companyId }).getOneOrFail();
+      if (dto.teams_config) {
+        const kept = new Set(dto.teams_config.map((t) => t.id));
+        const removed = company.teamsConfig.map((t) => t.id).filter((id) => !kept.has(id));
+        if (removed.length) {
+          const used: Array<{ team: number }> = await manager.query(
+            `SELECT DISTINCT t.team::int AS team
+               FROM members m, jsonb_array_elements(m.teams) AS t(team)
+              WHERE m.company_id = $1 AND m.active_status = 'active' AND t.team::int = ANY($2::int[])
+              ORDER BY 1`,
+            [ctx.companyId, removed],
+          );
+          if (used.length) throw invalid('data.teams_config', `team ${used[0].team} is still assigned to members; remove it from them first`);
+        }
+        company.teamsConfig = dto.teams_config.map(normalizeTeam);
+      }
+      if (dto.name !== undefined) company.name = dto.name;
+      if (dto.email !== undefined) company.email = dto.email;
+      if (dto.phone !== undefined) company.phone = dto.phone;
+      if (dto.address !== undefined) company.address = dto.address;
+      if (dto.timezone !== undefined) company.timezone = dto.timezone;
+      if (dto.default_radius !== undefined) company.defaultRadius = dto.default_radius;
+      if (dto.working_hours !== undefined) company.workingHours = dto.working_hours as Company['workingHours'];
+      if (dto.workers_edit_job !== undefined) company.workersEditJob = dto.workers_edit_job;
+      if (dto.workers_create_places !== undefined) company.workersCreatePlaces = dto.workers_create_places;
+      if (dto.workers_view_places !== undefined) company.workersViewPlaces = dto.workers_view_places;
+      company.updatedAt = Date.now();
+      await repo.save(company);
+      return toCompanyView(company, await this.ownerUsername(company));
+    });
+  }
+
+  /** The connector's view of the caller's company. */
+  async summary(ctx: AuthContext): Promise<{ id: string; name: string; username: string }> {
+    const company = await this.dataSource.getRepository(Company).findOneByOrFail({ id: ctx.companyId });
+    return { id: company.id, name: company.name, username: await this.ownerUsername(company) };
+  }
+
+  private async ownerUsername(company: Company): Promise<string> {
+    if (!company.ownerMemberId) return '';
+    const [row] = await this.dataSource.query(`SELECT username FROM members WHERE id = $1`, [company.ownerMemberId]);
+    return row?.username ?? '';
+  }
+}

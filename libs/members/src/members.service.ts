@@ -1,0 +1,288 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  AppConfig,
+  AuthContext,
+  deniedMemberFields,
+  DomainError,
+  exists,
+  forbidden,
+  invalid,
+  isUniqueViolation,
+  mayCreateRole,
+  mayDeactivate,
+  mayViewDeactivated,
+  mayViewMember,
+  MemberRef,
+  newId,
+  notFound,
+  NotificationsService,
+  Role,
+} from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiKeysService } from './api-keys.service';
+import { CreateAccountDto, DeleteAccountDto, EditAccountDto } from './dto/member-fields';
+import { Company } from './entities/company.entity';
+import { Member } from './entities/member.entity';
+import { Passwords } from './passwords';
+import { MEMBER_FIELD_COLUMNS, MemberView, toMemberView } from './views';
+
+/** The connector's member shape. */
+export interface ConnectorMember {
+  id: string;
+  username: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * Members of a company: list, create (or reactivate), edit, deactivate, search — every rule of
+ * the spec's Members endpoints with CONTRACTS.md's answers. Every query is scoped to the caller's
+ * company.
+ */
+@Injectable()
+export class MembersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly passwords: Passwords,
+    private readonly apiKeys: ApiKeysService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /**
+   * getaccounts. Without `uids`: the caller and every active member it may view. With `uids`: those
+   * members of the company it may view (deactivated ones only for staff); unknown ids are left out.
+   */
+  async getAccounts(ctx: AuthContext, uids?: string[]): Promise<MemberView[]> {
+    const repo = this.dataSource.getRepository(Member);
+    const qb = repo.createQueryBuilder('m').where('m.company_id = :companyId', { companyId: ctx.companyId });
+    if (uids) {
+      if (!uids.length) return [];
+      qb.andWhere('m.id IN (:...uids)', { uids });
+    } else {
+      qb.andWhere(`m.active_status = 'active'`);
+    }
+    const members = await qb.orderBy('m.created_at').addOrderBy('m.id').getMany();
+    const actor = await this.actorRef(ctx, members);
+    const ownerId = await this.ownerId(ctx.companyId);
+    return members
+      .filter((m) => mayViewMember(actor, this.ref(m, ownerId)))
+      .filter((m) => m.activeStatus === 'active' || mayViewDeactivated(actor))
+      .map((m) => toMemberView(m, ownerId));
+  }
+
+  /**
+   * createaccount: creates a member, or reactivates a deactivated member of this company with the
+   * same username (applying the fields sent). Without a password an invitation is issued.
+   * @throws DomainError forbidden (-5) for a role the caller may not create or the member limit;
+   *   exists (-4) when the username is taken; invalid (-1) for an unknown team.
+   */
+  async createAccount(ctx: AuthContext, dto: CreateAccountDto): Promise<{ uid: string; account: MemberView }> {
+    const passwordHash = dto.password !== undefined ? await this.passwords.hash(dto.password) : null;
+    const actor = await this.loadActorRef(ctx);
+    return this.dataSource.transaction(async (manager) => {
+      // serialises member creation per company: the limit and reactivation can't race
+      const company = await manager
+        .getRepository(Company)
+        .createQueryBuilder('c')
+        .setLock('pessimistic_write')
+        .where('c.id = :id', { id: ctx.companyId })
+        .getOneOrFail();
+      if (dto.teams) this.assertTeamsExist(company, dto.teams, 'data.teams');
+      const existing = await manager
+        .getRepository(Member)
+        .createQueryBuilder('m')
+        .where('lower(m.username) = lower(:u)', { u: dto.username })
+        .getOne();
+      if (existing && existing.companyId !== ctx.companyId) throw exists('data.username: username not available', 'data.username');
+      if (existing && existing.activeStatus === 'active') throw exists('data.username: a member with this username already exists', 'data.username');
+      const role: Role = dto.role ?? existing?.role ?? 'worker';
+      if (!mayCreateRole(actor, role)) throw forbidden(`data.role: a ${ctx.role} may not create a member with role ${role}`);
+      await this.assertBelowLimit(manager, ctx.companyId);
+
+      const now = Date.now();
+      const invitation = passwordHash === null ? this.passwords.newInvitation(now) : null;
+      const member = existing ?? manager.getRepository(Member).create({ id: newId(), companyId: ctx.companyId, createdAt: now });
+      Object.assign(member, {
+        username: existing ? existing.username : dto.username,
+        name: dto.name,
+        role,
+        activeStatus: 'active',
+        deactivatedAt: null,
+        updatedAt: now,
+        passwordHash: passwordHash ?? (existing ? existing.passwordHash : null),
+        invitationTokenHash: invitation?.tokenHash ?? null,
+        invitationExpiresAt: invitation?.expiresAt ?? null,
+        ...(dto.phone !== undefined && { phone: dto.phone }),
+        ...(dto.email !== undefined && { email: dto.email }),
+        ...(dto.teams !== undefined && { teams: [...new Set(dto.teams)] }),
+      });
+      try {
+        await manager.getRepository(Member).save(member);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw exists('data.username: username not available', 'data.username');
+        throw err;
+      }
+      // the token would travel by e-mail/SMS; the notification only says an invitation was sent
+      if (invitation) await this.notifications.add(manager, { companyId: ctx.companyId, memberId: member.id, kind: 'invitation_sent' });
+      await this.notifications.add(manager, { companyId: ctx.companyId, memberId: null, kind: 'members_changed' });
+      return { uid: member.id, account: toMemberView(member, company.ownerMemberId) };
+    });
+  }
+
+  /**
+   * editaccount: changes only the fields sent. Answers null when the member is unknown (or of
+   * another company) or nothing changed.
+   * @throws DomainError invalid (-1) without `account`/`uid` or for an unknown team; forbidden (-5)
+   *   when the caller may not change the member or one of the fields (named); exists (-4) for a
+   *   `device_id` another member has.
+   */
+  async editAccount(ctx: AuthContext, dto: EditAccountDto): Promise<MemberView | null> {
+    const { account, uid, ...fields } = dto;
+    if ((account === undefined) === (uid === undefined)) throw invalid('data', 'send exactly one of account (username) or uid');
+    return this.dataSource.transaction(async (manager) => {
+      const qb = manager
+        .getRepository(Member)
+        .createQueryBuilder('m')
+        .setLock('pessimistic_write')
+        .where('m.company_id = :companyId', { companyId: ctx.companyId });
+      if (uid !== undefined) qb.andWhere('m.id = :uid', { uid });
+      else qb.andWhere('lower(m.username) = lower(:account)', { account });
+      const target = await qb.getOne();
+      if (!target) return null;
+      const company = await manager.getRepository(Company).findOneByOrFail({ id: ctx.companyId });
+
+      const normalized: Record<string, unknown> = { ...fields };
+      if (normalized.device_id === '') normalized.device_id = null;
+      if (Array.isArray(normalized.teams)) normalized.teams = [...new Set(normalized.teams as number[])];
+      const changed = Object.entries(normalized).filter(
+        ([field, value]) => value !== undefined && !isDeepStrictEqual(target[MEMBER_FIELD_COLUMNS[field]], value),
+      );
+      if (!changed.length) return null;
+
+      const actor = await this.loadActorRef(ctx, manager);
+      const denied = deniedMemberFields(actor, this.ref(target, company.ownerMemberId), changed.map(([f]) => f));
+      if (denied === null) throw forbidden(`a ${ctx.role} may not edit this member`);
+      if (denied.length) throw forbidden(`data.${denied[0]}: a ${ctx.role} may not change ${denied.join(', ')} of this member`);
+      if (normalized.teams) this.assertTeamsExist(company, normalized.teams as number[], 'data.teams');
+
+      for (const [field, value] of changed) (target as unknown as Record<string, unknown>)[MEMBER_FIELD_COLUMNS[field]] = value;
+      target.updatedAt = Date.now();
+      try {
+        await manager.getRepository(Member).save(target);
+      } catch (err) {
+        if (isUniqueViolation(err, 'UQ_members_device_id_lower')) throw exists('data.device_id: device_id not available', 'data.device_id');
+        throw err;
+      }
+      return toMemberView(target, company.ownerMemberId);
+    });
+  }
+
+  /**
+   * deleteaccount: deactivates (history kept, keys revoked). With `uid`: unknown → not_found,
+   * not permitted (or the owner) → forbidden. With `uids`: what the caller may not edit is skipped.
+   */
+  async deleteAccount(ctx: AuthContext, dto: DeleteAccountDto): Promise<void> {
+    if ((dto.uid === undefined) === (dto.uids === undefined)) throw invalid('data', 'send exactly one of uid or uids');
+    const single = dto.uid !== undefined;
+    const ids = single ? [dto.uid!] : [...new Set(dto.uids!)];
+    if (!ids.length) return;
+    await this.dataSource.transaction(async (manager) => {
+      const targets = await manager
+        .getRepository(Member)
+        .createQueryBuilder('m')
+        .setLock('pessimistic_write')
+        .where('m.company_id = :companyId AND m.id IN (:...ids)', { companyId: ctx.companyId, ids })
+        .getMany();
+      if (single && !targets.length) throw notFound(`data.uid: member ${dto.uid}`);
+      const ownerId = await this.ownerId(ctx.companyId, manager);
+      const actor = await this.loadActorRef(ctx, manager);
+      let changed = false;
+      for (const target of targets) {
+        if (!mayDeactivate(actor, this.ref(target, ownerId))) {
+          if (single) throw forbidden(target.id === ownerId ? 'data.uid: the company account cannot be deleted' : `a ${ctx.role} may not delete this member`);
+          continue;
+        }
+        if (target.activeStatus === 'deactivated') continue;
+        const now = Date.now();
+        await manager.getRepository(Member).update({ id: target.id }, { activeStatus: 'deactivated', deactivatedAt: now, updatedAt: now });
+        await this.apiKeys.revokeAllOf(manager, target.id);
+        changed = true;
+      }
+      if (changed) await this.notifications.add(manager, { companyId: ctx.companyId, memberId: null, kind: 'members_changed' });
+    });
+  }
+
+  /**
+   * Connector member search: case-insensitive substring of name, username or e-mail, or an exact
+   * uid; active members the caller may view; at most `max` (≤ 50).
+   */
+  async search(ctx: AuthContext, query: string | undefined, max: number): Promise<ConnectorMember[]> {
+    const qb = this.dataSource
+      .getRepository(Member)
+      .createQueryBuilder('m')
+      .where(`m.company_id = :companyId AND m.active_status = 'active'`, { companyId: ctx.companyId });
+    if (query) {
+      const like = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere(`(m.id = :query OR lower(m.name) LIKE :like OR lower(m.username) LIKE :like OR lower(m.email) LIKE :like)`, { query, like });
+    }
+    const members = await qb.orderBy('m.name').addOrderBy('m.id').getMany();
+    const ownerId = await this.ownerId(ctx.companyId);
+    const actor = await this.actorRef(ctx, members);
+    return members
+      .filter((m) => mayViewMember(actor, this.ref(m, ownerId)))
+      .slice(0, max)
+      .map((m) => ({ id: m.id, username: m.username, email: m.email, name: m.name }));
+  }
+
+  /** The caller's own member row as a connector member plus its role. */
+  async self(ctx: AuthContext): Promise<ConnectorMember & { role: Role }> {
+    const m = await this.dataSource.getRepository(Member).findOneByOrFail({ id: ctx.memberId, companyId: ctx.companyId });
+    return { id: m.id, username: m.username, email: m.email, name: m.name, role: m.role };
+  }
+
+  /** Clears invitation tokens that expired before `before` (ms). @returns how many. */
+  async pruneExpiredInvitations(before: number): Promise<number> {
+    const res: [unknown[], number] = await this.dataSource.query(
+      `UPDATE members SET invitation_token_hash = NULL, invitation_expires_at = NULL
+        WHERE invitation_expires_at IS NOT NULL AND invitation_expires_at < $1`,
+      [before],
+    );
+    return res[1];
+  }
+
+  private assertTeamsExist(company: Company, teams: number[], field: string): void {
+    const known = new Set(company.teamsConfig.map((t) => t.id));
+    const unknown = teams.find((t) => !known.has(t));
+    if (unknown !== undefined) throw invalid(field, `team ${unknown} is not in the company's teams_config`);
+  }
+
+  private async assertBelowLimit(manager: EntityManager, companyId: string): Promise<void> {
+    const limit = this.config.MEMBER_LIMIT;
+    if (!limit) return;
+    const [{ count }] = await manager.query(`SELECT count(*)::int AS count FROM members WHERE company_id = $1 AND active_status = 'active'`, [companyId]);
+    if (count >= limit) throw new DomainError('forbidden', `member limit reached (${limit})`);
+  }
+
+  private ref(m: Member, ownerId: string | null): MemberRef {
+    return { id: m.id, role: m.role, teams: m.teams, isOwner: m.id === ownerId };
+  }
+
+  private async actorRef(ctx: AuthContext, loaded: Member[]): Promise<MemberRef> {
+    const self = loaded.find((m) => m.id === ctx.memberId);
+    if (self) return { id: self.id, role: ctx.role, teams: self.teams, isOwner: ctx.isOwner };
+    return this.loadActorRef(ctx);
+  }
+
+  private async loadActorRef(ctx: AuthContext, manager: EntityManager = this.dataSource.manager): Promise<MemberRef> {
+    const [row] = await manager.query(`SELECT teams FROM members WHERE id = $1`, [ctx.memberId]);
+    return { id: ctx.memberId, role: ctx.role, teams: row?.teams ?? [], isOwner: ctx.isOwner };
+  }
+
+  private async ownerId(companyId: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
+    const [row] = await manager.query(`SELECT owner_member_id FROM companies WHERE id = $1`, [companyId]);
+    return row?.owner_member_id ?? null;
+  }
+}
