@@ -22,6 +22,7 @@ import { workingHoursOverridesProblem, workingHoursProblem } from '../member-rul
 export const PHONE = /^\+?[0-9 ()\-.]{3,40}$/;
 export const COLOR = /^#[0-9A-Fa-f]{6}$/;
 /** Usernames: 1–254 printable characters without white space (usually an e-mail address). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 export const USERNAME = /^[^\s\x00-\x1f\x7f]{1,254}$/;
 
 /** `null` or absent skips the rules (the field may be cleared with null). */
@@ -126,7 +127,7 @@ export class MemberWritableFields {
   @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 code such as SI, or ""' })
   country_code?: string;
 
-  @NullableOptional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(/^[A-Za-z0-9_.:\-]{1,64}$/, { message: 'must be 1 to 64 of A-Z a-z 0-9 _ . : -, or "" / null to clear' })
+  @NullableOptional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1 to 64 of A-Z a-z 0-9 _ . : -, or "" / null to clear' })
   device_id?: string | null;
 }
 

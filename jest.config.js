@@ -1,0 +1,15 @@
+/** Unit specs beside the code (pure logic); e2e specs in test/ against real PostgreSQL, Redis and HTTP. */
+const moduleNameMapper = {
+  '^@app/core(|/.*)$': '<rootDir>/libs/core/src$1',
+  '^@app/members(|/.*)$': '<rootDir>/libs/members/src$1',
+  '^@app/database(|/.*)$': '<rootDir>/libs/database/src$1',
+};
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] };
+const common = { rootDir: __dirname, moduleFileExtensions: ['ts', 'js', 'json'], testEnvironment: 'node', transform, moduleNameMapper };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60000, setupFiles: ['<rootDir>/test/support/env.ts'] },
+  ],
+};

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every test against real PostgreSQL, Redis and HTTP. Does its own set-up: starts the services
+# if needed, installs, builds, and migrates a database of this run's own (dropped afterwards), with a
+# queue prefix of its own, so a run never touches another's data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/services.sh
+bash scripts/install.sh
+npm run -s build
+
+run_id="$(date +%s)_$$"
+base_url="${TEST_DATABASE_SERVER_URL:-postgres://postgres@127.0.0.1:5432}"
+export DATABASE_URL="$base_url/fieldwork_test_$run_id"
+export QUEUE_PREFIX="fieldwork-test-$run_id"
+export NODE_ENV=test PASSWORD_HASH_MEMORY_KIB=1024 PASSWORD_HASH_TIME_COST=1 LOG_LEVEL=error
+
+cleanup() {
+  node -e '
+    const { Client } = require("pg");
+    const u = new URL(process.argv[1]); const db = u.pathname.slice(1); u.pathname = "/postgres";
+    const c = new Client({ connectionString: u.toString() });
+    c.connect().then(() => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`)).catch(() => {}).finally(() => c.end());
+  ' "$DATABASE_URL" || true
+}
+trap cleanup EXIT
+
+npm run -s migrate >/dev/null
+npx jest --config jest.config.js --selectProjects unit "$@"
+npx jest --config jest.config.js --selectProjects e2e --runInBand "$@"

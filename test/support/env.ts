@@ -1,0 +1,11 @@
+/**
+ * Test environment, set before any module loads. `scripts/test.sh` picks a database and a queue
+ * prefix of the run's own (so runs never share data) and migrates it; these are the fallbacks
+ * for running jest directly after `npm run migrate` with the same DATABASE_URL.
+ */
+process.env.NODE_ENV = 'test';
+process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/fieldwork_test';
+process.env.QUEUE_PREFIX ??= 'fieldwork-test';
+process.env.PASSWORD_HASH_MEMORY_KIB ??= '1024';
+process.env.PASSWORD_HASH_TIME_COST ??= '1';
+process.env.LOG_LEVEL ??= 'error';
