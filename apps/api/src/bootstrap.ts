@@ -16,6 +16,7 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
   const config = loadConfig();
   const app = await NestFactory.create<NestExpressApplication>(ApiModule, {
     bodyParser: false,
+    abortOnError: false,
     logger: opts.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');

@@ -19,7 +19,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    logging: false, // expected failures (unique violations) are handled; unexpected ones reach the exception filter's log
     extra: {
       max: config.DATABASE_POOL_SIZE,
       connectionTimeoutMillis: 5000,

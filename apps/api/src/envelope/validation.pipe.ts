@@ -19,7 +19,7 @@ export class EnvelopeValidationPipe extends ValidationPipe {
       transform: true,
       whitelist: true,
       forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
+      forbidUnknownValues: false, // data is checked to be an object by the guard; EmptyDto has no rules
       validateCustomDecorators: true,
       transformOptions: { enableImplicitConversion: false, exposeDefaultValues: true },
       exceptionFactory: (errors) => new ValidationFailed(errors),

@@ -1,0 +1,175 @@
+import { bigintMs, dayInZone, isIanaZone, isRealDay, isRealHhmm, numeric } from './time';
+
+describe('dayInZone', () => {
+  it('matches the docstring example', () => {
+    expect(dayInZone(Date.UTC(2026, 0, 1, 12), 'Pacific/Kiritimati')).toBe(20260102);
+  });
+
+  it('gives three different days for one instant across the date line (and a year boundary)', () => {
+    // 2026-01-01T10:30Z is 00:30 on Jan 2 in Kiritimati (UTC+14) and 23:30 on Dec 31 in Pago Pago (UTC-11)
+    const ms = Date.UTC(2026, 0, 1, 10, 30);
+    expect(dayInZone(ms, 'Pacific/Kiritimati')).toBe(20260102);
+    expect(dayInZone(ms, 'UTC')).toBe(20260101);
+    expect(dayInZone(ms, 'Pacific/Pago_Pago')).toBe(20251231);
+  });
+
+  it('turns the day at local midnight, not UTC midnight', () => {
+    // Kiritimati midnight of 2026-03-10 is 2026-03-09T10:00Z
+    expect(dayInZone(Date.UTC(2026, 2, 9, 9, 59, 59, 999), 'Pacific/Kiritimati')).toBe(20260309);
+    expect(dayInZone(Date.UTC(2026, 2, 9, 10, 0, 0, 0), 'Pacific/Kiritimati')).toBe(20260310);
+    // Pago Pago midnight of 2026-03-10 is 2026-03-10T11:00Z
+    expect(dayInZone(Date.UTC(2026, 2, 10, 10, 59, 59, 999), 'Pacific/Pago_Pago')).toBe(20260309);
+    expect(dayInZone(Date.UTC(2026, 2, 10, 11, 0, 0, 0), 'Pacific/Pago_Pago')).toBe(20260310);
+  });
+
+  it('handles half-hour offsets', () => {
+    // Asia/Kolkata is UTC+5:30: 18:29Z is 23:59 local, 18:30Z is the next local day
+    expect(dayInZone(Date.UTC(2026, 5, 15, 18, 29), 'Asia/Kolkata')).toBe(20260615);
+    expect(dayInZone(Date.UTC(2026, 5, 15, 18, 30), 'Asia/Kolkata')).toBe(20260616);
+  });
+
+  describe('Europe/Ljubljana across DST (2026: CEST from Mar 29 01:00Z to Oct 25 01:00Z)', () => {
+    const zone = 'Europe/Ljubljana';
+
+    it('uses +1 for the midnight before spring-forward', () => {
+      // local midnight of Sun 2026-03-29 (still CET, +1) = 2026-03-28T23:00Z
+      expect(dayInZone(Date.UTC(2026, 2, 28, 22, 59, 59, 999), zone)).toBe(20260328);
+      expect(dayInZone(Date.UTC(2026, 2, 28, 23, 0), zone)).toBe(20260329);
+    });
+
+    it('uses +2 for the midnight after spring-forward', () => {
+      // local midnight of Mon 2026-03-30 (CEST, +2) = 2026-03-29T22:00Z
+      expect(dayInZone(Date.UTC(2026, 2, 29, 21, 59, 59, 999), zone)).toBe(20260329);
+      expect(dayInZone(Date.UTC(2026, 2, 29, 22, 0), zone)).toBe(20260330);
+      // around the switch itself (01:00Z = 02:00 CET → 03:00 CEST) the day stays the same
+      expect(dayInZone(Date.UTC(2026, 2, 29, 0, 59), zone)).toBe(20260329);
+      expect(dayInZone(Date.UTC(2026, 2, 29, 1, 0), zone)).toBe(20260329);
+    });
+
+    it('uses +2 for the midnight before fall-back and +1 after it', () => {
+      // local midnight of Sun 2026-10-25 (CEST, +2) = 2026-10-24T22:00Z
+      expect(dayInZone(Date.UTC(2026, 9, 24, 21, 59, 59, 999), zone)).toBe(20261024);
+      expect(dayInZone(Date.UTC(2026, 9, 24, 22, 0), zone)).toBe(20261025);
+      // local midnight of Mon 2026-10-26 (CET, +1) = 2026-10-25T23:00Z; at 22:30Z it is still the 25th
+      expect(dayInZone(Date.UTC(2026, 9, 25, 22, 30), zone)).toBe(20261025);
+      expect(dayInZone(Date.UTC(2026, 9, 25, 22, 59, 59, 999), zone)).toBe(20261025);
+      expect(dayInZone(Date.UTC(2026, 9, 25, 23, 0), zone)).toBe(20261026);
+    });
+  });
+
+  it('agrees with the ISO date in UTC for many instants, and always returns a real day', () => {
+    const start = Date.UTC(1970, 0, 1);
+    const end = Date.UTC(2100, 0, 1);
+    for (let i = 0; i < 500; i++) {
+      const ms = start + Math.floor(((end - start) * i) / 500) + i * 3_600_123;
+      const iso = new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
+      const day = dayInZone(ms, 'UTC');
+      expect(day).toBe(Number(iso));
+      expect(isRealDay(day)).toBe(true);
+    }
+  });
+
+  it('throws on an unknown zone', () => {
+    expect(() => dayInZone(Date.UTC(2026, 0, 1), 'Mars/Olympus_Mons')).toThrow(RangeError);
+  });
+});
+
+describe('isRealDay', () => {
+  it.each([20240229, 20000229, 20260101, 20261231, 20260430, 20260228, 19000101, 99991231])('%p is a real day', (day) => {
+    expect(isRealDay(day)).toBe(true);
+  });
+
+  it.each([
+    [20230229, 'Feb 29 in a common year'],
+    [19000229, '1900 is not a leap year (century rule)'],
+    [21000229, '2100 is not a leap year'],
+    [20240230, 'Feb 30'],
+    [20260431, 'Apr 31'],
+    [20260632, 'day 32'],
+    [20261301, 'month 13'],
+    [20260001, 'month 0'],
+    [20260100, 'day 0'],
+    [0, 'zero'],
+    [18991231, 'before 1900'],
+    [100000101, 'after 9999'],
+    [-20240229, 'negative'],
+    [2024229, 'seven digits'],
+  ])('%p is not a real day (%s)', (day) => {
+    expect(isRealDay(day)).toBe(false);
+  });
+
+  it.each([20240229.5, 20240229.000001, NaN, Infinity, -Infinity, '20240229', null, undefined, BigInt(20240229), [20240229], {}])(
+    'refuses the non-integer %p',
+    (day) => {
+      expect(isRealDay(day)).toBe(false);
+    },
+  );
+});
+
+describe('isRealHhmm', () => {
+  it.each([0, 1, 59, 100, 707, 1200, 2300, 2359])('%p is a time of day', (hhmm) => {
+    expect(isRealHhmm(hhmm)).toBe(true);
+    expect(isRealHhmm(hhmm, true)).toBe(true);
+  });
+
+  it.each([60, 99, 1260, 2360, 2400, 2401, 2459, 2500, 9999, 10000, -1, -100])('%p is not a time of day', (hhmm) => {
+    expect(isRealHhmm(hhmm)).toBe(false);
+  });
+
+  it('admits 2400 only with allow2400, and nothing else beyond 2359', () => {
+    expect(isRealHhmm(2400)).toBe(false);
+    expect(isRealHhmm(2400, false)).toBe(false);
+    expect(isRealHhmm(2400, true)).toBe(true);
+    for (const v of [2360, 2401, 2459, 2500, 1260]) expect(isRealHhmm(v, true)).toBe(false);
+  });
+
+  it.each([7.5, 1200.01, NaN, Infinity, '0707', '1200', null, undefined, true, BigInt(1200)])('refuses the non-integer %p', (hhmm) => {
+    expect(isRealHhmm(hhmm)).toBe(false);
+    expect(isRealHhmm(hhmm, true)).toBe(false);
+  });
+});
+
+describe('isIanaZone', () => {
+  it.each(['UTC', 'Europe/Ljubljana', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/Argentina/Buenos_Aires', 'Asia/Kolkata'])(
+    '%p is a zone',
+    (zone) => {
+      expect(isIanaZone(zone)).toBe(true);
+    },
+  );
+
+  it.each(['', 'Mars/Olympus_Mons', 'Europe/Ljubljan', 'Europe', '+01:00', 'UTC+1', 'x'.repeat(65), 'Europe/Ljubljana '])(
+    '%p is not a zone',
+    (zone) => {
+      expect(isIanaZone(zone)).toBe(false);
+    },
+  );
+
+  it.each([null, undefined, 0, 1, {}, ['UTC'], true])('refuses the non-string %p', (zone) => {
+    expect(isIanaZone(zone)).toBe(false);
+  });
+});
+
+describe('bigintMs', () => {
+  it('reads pg bigint strings as numbers, exactly up to 2^53 - 1', () => {
+    expect(bigintMs.from('1767225600000')).toBe(1767225600000);
+    expect(bigintMs.from('0')).toBe(0);
+    expect(bigintMs.from('-5')).toBe(-5);
+    expect(bigintMs.from(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('passes null and undefined through on read', () => {
+    expect(bigintMs.from(null)).toBeNull();
+    expect(bigintMs.from(undefined)).toBeUndefined();
+  });
+
+  it('writes values unchanged', () => {
+    expect(bigintMs.to(1767225600000)).toBe(1767225600000);
+    expect(bigintMs.to(null)).toBeNull();
+    expect(bigintMs.to(undefined)).toBeUndefined();
+  });
+
+  it('is also the numeric transformer', () => {
+    expect(numeric).toBe(bigintMs);
+    expect(numeric.from('12.5')).toBe(12.5);
+  });
+});
