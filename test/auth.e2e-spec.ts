@@ -156,6 +156,21 @@ describe('action envelope', () => {
     expect(res.body).toEqual({ status: -1, error: 'data.surprise: unknown field' });
   });
 
+  it('values PostgreSQL cannot store are refused naming them, never a 500', async () => {
+    const nul = await action(api, 'createaccount', { name: 'a\u0000b', username: `nul.${Date.now()}@example.test` }, { key: company.key });
+    expect(nul.body).toEqual({ status: -1, error: 'data.name: must not contain the NUL character' });
+    let deep: unknown = 1;
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    const nested = await action(api, 'editcompany', { working_hours: deep }, { key: company.key });
+    expect(nested.http).toBe(400);
+    expect(nested.body.error).toContain('nested too deeply');
+    const huge = await action(api, 'getnotifications', { since: 1e300 }, { key: company.key });
+    expect(huge.body.status).toBe(-1);
+    const q = await connector(api, 'GET', '/v1/members?query=a%00b', company.key);
+    expect(q.http).toBe(400);
+    expect(q.body.error.message).toBe('query.query: must not contain the NUL character');
+  });
+
   it('a body over 5 MB → 413 in each surface’s shape', async () => {
     const big = JSON.stringify({ data: { pad: 'x'.repeat(5 * 1024 * 1024 + 10) } });
     const a = await raw('/api/getaccounts', big, { 'api-key': company.key });

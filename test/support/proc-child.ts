@@ -87,8 +87,10 @@ export class Child {
 
   /** Captured output for failure messages. */
   output(): string {
-    return `--- ${this.label} (pid ${this.proc.pid ?? '?'}) exit=${JSON.stringify(this.exit ?? null)}\n` +
-      `--- stdout:\n${this.stdout.slice(-4000)}\n--- stderr:\n${this.stderr.slice(-4000)}`;
+    return (
+      `--- ${this.label} (pid ${this.proc.pid ?? '?'}) exit=${JSON.stringify(this.exit ?? null)}\n` +
+      `--- stdout:\n${this.stdout.slice(-4000)}\n--- stderr:\n${this.stderr.slice(-4000)}`
+    );
   }
 }
 
@@ -231,14 +233,12 @@ export async function startRedisServer(timeoutMs = 10_000): Promise<RedisProcess
   let lastOutput = '';
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const port = await freePort();
-    const child = new Child(`redis:${port}`, 'redis-server', [
-      '--port', String(port),
-      '--bind', '127.0.0.1',
-      '--save', '',
-      '--appendonly', 'no',
-      '--dir', tmpdir(),
-      '--loglevel', 'warning',
-    ], childEnv());
+    const child = new Child(
+      `redis:${port}`,
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir(), '--loglevel', 'warning'],
+      childEnv(),
+    );
     try {
       await waitFor(
         `redis-server on :${port}`,

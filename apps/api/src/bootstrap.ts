@@ -22,7 +22,7 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.disable('x-powered-by');
   useJsonBodies(app);
-  app.enableShutdownHooks();
+  // signals are handled by drainOnSignals (readiness first, then close); close() runs the shutdown hooks
   return app;
 }
 

@@ -12,7 +12,8 @@ async function main() {
   loadConfig(); // a wrong environment stops start-up here, naming the variable
   const { WorkerModule } = await import('./worker.module');
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['fatal', 'error', 'warn', 'log'] });
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  // useProcessExit: exit 0 after the hooks instead of re-raising the signal (which reads as a crash)
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();
   new Logger('Worker').log('fieldwork worker started');
 }

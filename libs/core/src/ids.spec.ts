@@ -90,9 +90,12 @@ describe('randomBase62', () => {
 });
 
 describe('isIdShaped', () => {
-  it.each(['a', '01J0000000000000000000000', 'msg_01J00000000000000000000000', 'x'.repeat(64), 'not-a-ulid', '0'])('%p is id-shaped', (v) => {
-    expect(isIdShaped(v)).toBe(true);
-  });
+  it.each(['a', '01J0000000000000000000000', 'msg_01J00000000000000000000000', 'x'.repeat(64), 'not-a-ulid', '0'])(
+    '%p is id-shaped',
+    (v) => {
+      expect(isIdShaped(v)).toBe(true);
+    },
+  );
 
   it.each(['', 'x'.repeat(65), 1, 0, null, undefined, {}, ['a'], true])('%p is not id-shaped', (v) => {
     expect(isIdShaped(v)).toBe(false);

@@ -1,7 +1,7 @@
-import { DomainError } from '@app/core';
+import { DomainError, invalid } from '@app/core';
 import { ApiKeysService } from '@app/members';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { ApiRequest } from './request-context';
+import { ApiRequest, unstorableValue } from './request-context';
 
 /** Connector (`/v1`) authentication: the `API-Key` header only. Missing or invalid → 401. */
 @Injectable()
@@ -13,6 +13,8 @@ export class ConnectorAuthGuard implements CanActivate {
     const header = req.headers['api-key'];
     if (typeof header !== 'string' || header === '') throw new DomainError('unauthenticated', 'missing API-Key header');
     req.auth = await this.apiKeys.authenticate(header);
+    const problem = unstorableValue(req.query, 'query') ?? unstorableValue(req.body, 'body');
+    if (problem) throw invalid(problem.slice(0, problem.indexOf(': ')), problem.slice(problem.indexOf(': ') + 2));
     return true;
   }
 }

@@ -25,6 +25,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
+    if (surfaceOf(req.path) === 'other' && exception instanceof HttpException) {
+      // health and other operational routes answer Nest's own body (e.g. which readiness check failed)
+      res.status(exception.getStatus()).json(exception.getResponse());
+      return;
+    }
     const { kind, message } = this.classify(exception, req);
     sendError(res, surfaceOf(req.path), kind, message);
   }

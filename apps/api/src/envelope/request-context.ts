@@ -13,3 +13,26 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 /** Metadata key holding a handler's action name. */
 export const ACTION_NAME = 'fieldwork:action';
+
+/**
+ * The first problem with a request value that no DTO rule sees: a string holding U+0000 (PostgreSQL
+ * text can't store it) or nesting deeper than `maxDepth`. @returns `path: rule`, or null.
+ */
+export function unstorableValue(value: unknown, path: string, maxDepth = 32): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? `${path}: must not contain the NUL character` : null;
+  if (typeof value !== 'object' || value === null) return null;
+  if (maxDepth === 0) return `${path}: nested too deeply`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = unstorableValue(value[i], `${path}[${i}]`, maxDepth - 1);
+      if (p) return p;
+    }
+    return null;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (k.includes('\u0000')) return `${path}: a key must not contain the NUL character`;
+    const p = unstorableValue(v, `${path}.${k}`, maxDepth - 1);
+    if (p) return p;
+  }
+  return null;
+}

@@ -15,7 +15,9 @@ const ROLE_ALIASES: Record<string, Role> = {
 
 /** `Worker`, `dispatcher`, `ADMIN`… → the stored spelling; undefined when not a role. */
 export function normalizeRole(value: unknown): Role | undefined {
-  return typeof value === 'string' ? ROLE_ALIASES[value.toLowerCase()] : undefined;
+  if (typeof value !== 'string') return undefined;
+  const key = value.toLowerCase();
+  return Object.hasOwn(ROLE_ALIASES, key) ? ROLE_ALIASES[key] : undefined;
 }
 
 /** Defaults of the three worker settings. */

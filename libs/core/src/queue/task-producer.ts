@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
 import { QueueName, TaskName, TaskPayload } from './queues';
 
@@ -7,6 +7,8 @@ import { QueueName, TaskName, TaskPayload } from './queues';
 @Injectable()
 export class TaskProducer {
   private readonly queues: Record<QueueName, Queue>;
+  private readonly logger = new Logger('Queues');
+  private lastErrorLog = 0;
 
   constructor(
     @InjectQueue(QueueName.Maintenance) maintenance: Queue,
@@ -20,6 +22,14 @@ export class TaskProducer {
       [QueueName.Reports]: reports,
       [QueueName.Dispatch]: dispatch,
     };
+    // connection errors while Redis is away: logged at most every 30 s instead of a stack per retry
+    for (const queue of Object.values(this.queues)) {
+      queue.on('error', (err: Error) => {
+        if (Date.now() - this.lastErrorLog < 30_000) return;
+        this.lastErrorLog = Date.now();
+        this.logger.warn(`queue ${queue.name}: ${err.message}`);
+      });
+    }
   }
 
   /**

@@ -1,0 +1,183 @@
+import { AppConfig, ConfigError, loadConfig } from './env';
+
+const load = (env: NodeJS.ProcessEnv) => loadConfig(env, { cache: false });
+
+/** The ConfigError thrown for `env` (fails the test when nothing is thrown). */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    load(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('gives every default with an empty environment', () => {
+    const config = load({});
+    expect(config).toBeInstanceOf(AppConfig);
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/fieldwork',
+      DATABASE_POOL_SIZE: 10,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: 'fieldwork',
+      API_KEY_PEPPER: 'fieldwork-local-development-pepper',
+      PASSWORD_HASH_MEMORY_KIB: 19456,
+      PASSWORD_HASH_TIME_COST: 2,
+      INVITATION_TTL_HOURS: 72,
+      MEMBER_LIMIT: 0,
+      WORKER_HEARTBEAT_MS: 5000,
+      QUEUE_LOCK_MS: 30000,
+      SHUTDOWN_DRAIN_MS: 0,
+      WEBHOOK_ALLOW_PRIVATE: false,
+      RATE_LIMIT_PER_MINUTE: 600,
+      LOG_LEVEL: 'log',
+    });
+    expect(config.QUEUE_DASHBOARD_USER).toBeUndefined();
+    expect(config.QUEUE_DASHBOARD_PASSWORD).toBeUndefined();
+  });
+
+  it('treats empty strings as unset', () => {
+    const config = load({ PORT: '', DATABASE_URL: '', WEBHOOK_ALLOW_PRIVATE: '', LOG_LEVEL: '', QUEUE_DASHBOARD_USER: '' });
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/fieldwork');
+    expect(config.WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(config.LOG_LEVEL).toBe('log');
+    expect(config.QUEUE_DASHBOARD_USER).toBeUndefined();
+  });
+
+  it('ignores variables it does not know', () => {
+    const config = load({ HOME: '/root', PATH: '/bin', SOMETHING_ELSE: 'x' }) as unknown as Record<string, unknown>;
+    expect(config.HOME).toBeUndefined();
+    expect(config.SOMETHING_ELSE).toBeUndefined();
+  });
+
+  it('reads valid overrides, converting numbers from strings', () => {
+    const config = load({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://u:p@db:5432/other',
+      DATABASE_POOL_SIZE: '200',
+      REDIS_URL: 'rediss://cache:6380/2',
+      QUEUE_PREFIX: 'test:run_1-a',
+      API_KEY_PEPPER: '0123456789abcdef',
+      PASSWORD_HASH_MEMORY_KIB: '1024',
+      PASSWORD_HASH_TIME_COST: '1',
+      INVITATION_TTL_HOURS: '2160',
+      MEMBER_LIMIT: '25',
+      WORKER_HEARTBEAT_MS: '100',
+      QUEUE_LOCK_MS: '1000',
+      SHUTDOWN_DRAIN_MS: '120000',
+      RATE_LIMIT_PER_MINUTE: '1',
+      QUEUE_DASHBOARD_USER: 'ops',
+      QUEUE_DASHBOARD_PASSWORD: 'secret',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      NODE_ENV: 'production',
+      PORT: 8080,
+      DATABASE_URL: 'postgresql://u:p@db:5432/other',
+      DATABASE_POOL_SIZE: 200,
+      REDIS_URL: 'rediss://cache:6380/2',
+      QUEUE_PREFIX: 'test:run_1-a',
+      API_KEY_PEPPER: '0123456789abcdef',
+      PASSWORD_HASH_MEMORY_KIB: 1024,
+      PASSWORD_HASH_TIME_COST: 1,
+      INVITATION_TTL_HOURS: 2160,
+      MEMBER_LIMIT: 25,
+      WORKER_HEARTBEAT_MS: 100,
+      QUEUE_LOCK_MS: 1000,
+      SHUTDOWN_DRAIN_MS: 120000,
+      RATE_LIMIT_PER_MINUTE: 1,
+      QUEUE_DASHBOARD_USER: 'ops',
+      QUEUE_DASHBOARD_PASSWORD: 'secret',
+      LOG_LEVEL: 'debug',
+    });
+    expect(typeof config.PORT).toBe('number');
+  });
+
+  it('accepts the boundaries of PORT', () => {
+    expect(load({ PORT: '0' }).PORT).toBe(0);
+    expect(load({ PORT: '65535' }).PORT).toBe(65535);
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+  ])('reads WEBHOOK_ALLOW_PRIVATE=%p as %p', (value, expected) => {
+    expect(load({ WEBHOOK_ALLOW_PRIVATE: value }).WEBHOOK_ALLOW_PRIVATE).toBe(expected);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '3000.5'],
+    ['PORT', '1e3'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'postgres://'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', '201'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['QUEUE_PREFIX', 'has space'],
+    ['QUEUE_PREFIX', 'x'.repeat(65)],
+    ['API_KEY_PEPPER', 'short'],
+    ['PASSWORD_HASH_MEMORY_KIB', '1023'],
+    ['PASSWORD_HASH_TIME_COST', '21'],
+    ['INVITATION_TTL_HOURS', '0'],
+    ['MEMBER_LIMIT', '-1'],
+    ['WORKER_HEARTBEAT_MS', '99'],
+    ['QUEUE_LOCK_MS', '999'],
+    ['SHUTDOWN_DRAIN_MS', '120001'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'maybe'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'TRUE'],
+    ['NODE_ENV', 'staging'],
+    ['LOG_LEVEL', 'trace'],
+  ])('refuses %s=%p, naming the variable and its value', (name, value) => {
+    const err = configError({ [name]: value });
+    // the value as read: integers after conversion, anything else quoted
+    const shown = /^-?\d+$/.test(value) ? value : JSON.stringify(value);
+    expect(err.message).toContain(`\n  ${name}=${shown}: `);
+    // only the bad variable is named
+    expect(err.message.split('\n').filter((l) => /^\s+[A-Z_]+=/.test(l))).toHaveLength(1);
+  });
+
+  it('names every bad variable at once, with its rule', () => {
+    const err = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x', WEBHOOK_ALLOW_PRIVATE: 'maybe', REDIS_URL: 'redis://ok:6379' });
+    const lines = err.message.split('\n');
+    expect(lines[0]).toBe('invalid environment:');
+    expect(lines).toHaveLength(4);
+    expect(err.message).toMatch(/PORT="abc": .*integer/);
+    expect(err.message).toContain('DATABASE_URL="mysql://x": must be a postgres:// URL');
+    expect(err.message).toMatch(/WEBHOOK_ALLOW_PRIVATE="maybe": .*boolean/);
+    expect(err.message).not.toContain('REDIS_URL');
+  });
+
+  it('neither reads nor writes the cache with cache: false', () => {
+    const a = load({ PORT: '1234' });
+    const b = load({ PORT: '4321' });
+    expect(a).not.toBe(b);
+    expect(a.PORT).toBe(1234);
+    expect(b.PORT).toBe(4321);
+  });
+
+  it('with the cache, keeps the first valid config and ignores later environments', async () => {
+    await jest.isolateModulesAsync(async () => {
+      const env = await import('./env');
+      expect(() => env.loadConfig({ PORT: 'abc' })).toThrow(env.ConfigError); // a failure is not cached
+      const first = env.loadConfig({ PORT: '1234' });
+      expect(first.PORT).toBe(1234);
+      expect(env.loadConfig({ PORT: '9999' })).toBe(first);
+      expect(env.loadConfig({ PORT: 'abc' })).toBe(first);
+      expect(env.loadConfig({ PORT: '9999' }, { cache: false }).PORT).toBe(9999);
+      expect(env.loadConfig({})).toBe(first);
+    });
+  });
+});
