@@ -139,7 +139,13 @@ describe('action envelope', () => {
   });
 
   it('ver 1 createaccount answers only status', async () => {
-    const res = await action(api, 'createaccount', { name: 'Old Client', username: `old.${Date.now()}@example.test` }, { key: company.key }, { ver: 1 });
+    const res = await action(
+      api,
+      'createaccount',
+      { name: 'Old Client', username: `old.${Date.now()}@example.test` },
+      { key: company.key },
+      { ver: 1 },
+    );
     expect(res.body).toEqual({ status: 0 });
   });
 
@@ -176,7 +182,11 @@ describe('action envelope', () => {
     const a = await raw('/api/getaccounts', big, { 'api-key': company.key });
     expect(a.http).toBe(413);
     expect(a.body.status).toBe(-1);
-    const c = await fetch(`${api.url}/v1/members`, { method: 'POST', headers: { 'content-type': 'application/json', 'api-key': company.key }, body: big });
+    const c = await fetch(`${api.url}/v1/members`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': company.key },
+      body: big,
+    });
     expect(c.status).toBe(413);
     expect(((await c.json()) as any).error.message).toEqual(expect.any(String));
   });

@@ -25,10 +25,23 @@ describe('members and company', () => {
   describe('createaccount', () => {
     it('creates a member with an argon2 hash, never a plaintext password', async () => {
       const username = uniqueUsername('new');
-      const res = await action<any>(api, 'createaccount', { name: 'Jana Novak', username, password: 'a long secret', role: 'Dispatcher', phone: '+386 41 000 111', teams: [1] }, { key: company.key });
+      const res = await action<any>(
+        api,
+        'createaccount',
+        { name: 'Jana Novak', username, password: 'a long secret', role: 'Dispatcher', phone: '+386 41 000 111', teams: [1] },
+        { key: company.key },
+      );
       expect(res.body.status).toBe(0);
       expect(res.body.uid).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-      expect(res.body.account).toMatchObject({ uid: res.body.uid, username, name: 'Jana Novak', role: 'operator', teams: [1], phone: '+386 41 000 111', active_status: 'active' });
+      expect(res.body.account).toMatchObject({
+        uid: res.body.uid,
+        username,
+        name: 'Jana Novak',
+        role: 'operator',
+        teams: [1],
+        phone: '+386 41 000 111',
+        active_status: 'active',
+      });
       expect(JSON.stringify(res.body)).not.toContain('a long secret');
       const row = await memberRow(res.body.uid);
       expect(row.password_hash).toMatch(/^\$argon2id\$/);
@@ -86,7 +99,13 @@ describe('members and company', () => {
       const res = await action<any>(api, 'createaccount', { name: 'Renamed', username: m.username.toUpperCase() }, { key: company.key });
       expect(res.body.status).toBe(0);
       expect(res.body.uid).toBe(m.uid);
-      expect(res.body.account).toMatchObject({ name: 'Renamed', username: m.username, teams: [2], color: '#112233', active_status: 'active' });
+      expect(res.body.account).toMatchObject({
+        name: 'Renamed',
+        username: m.username,
+        teams: [2],
+        color: '#112233',
+        active_status: 'active',
+      });
     });
 
     it('an unknown team is refused naming data.teams, and nothing is written', async () => {
@@ -124,7 +143,9 @@ describe('members and company', () => {
       const limited = await createCompany(api);
       config.MEMBER_LIMIT = 2;
       try {
-        expect((await action(api, 'createaccount', { name: 'Second', username: uniqueUsername() }, { key: limited.key })).body.status).toBe(0);
+        expect((await action(api, 'createaccount', { name: 'Second', username: uniqueUsername() }, { key: limited.key })).body.status).toBe(
+          0,
+        );
         const third = await action(api, 'createaccount', { name: 'Third', username: uniqueUsername() }, { key: limited.key });
         expect(third).toEqual({ http: 403, body: { status: -5, error: 'member limit reached (2)' } });
       } finally {
@@ -140,10 +161,23 @@ describe('members and company', () => {
     });
 
     it('changes only the fields sent, by uid or by account (username, any case)', async () => {
-      const res = await action<any>(api, 'editaccount', { account: worker.username.toUpperCase(), name: 'Edited Name', skills: ['gas', 'boilers'] }, { key: company.key });
+      const res = await action<any>(
+        api,
+        'editaccount',
+        { account: worker.username.toUpperCase(), name: 'Edited Name', skills: ['gas', 'boilers'] },
+        { key: company.key },
+      );
       expect(res.body.status).toBe(0);
       expect(res.body.account).toMatchObject({ uid: worker.uid, name: 'Edited Name', skills: ['gas', 'boilers'], teams: [1] });
-      const hours = { monday: { start: 420, end: 930 }, tuesday: { start: 420, end: 930 }, wednesday: { start: 0, end: 0 }, thursday: { start: 420, end: 930 }, friday: { start: 420, end: 900 }, saturday: { start: 0, end: 0 }, sunday: { start: 0, end: 0 } };
+      const hours = {
+        monday: { start: 420, end: 930 },
+        tuesday: { start: 420, end: 930 },
+        wednesday: { start: 0, end: 0 },
+        thursday: { start: 420, end: 930 },
+        friday: { start: 420, end: 900 },
+        saturday: { start: 0, end: 0 },
+        sunday: { start: 0, end: 0 },
+      };
       const all = {
         uid: worker.uid,
         phone: '+1 (555) 010-2000',
@@ -186,14 +220,25 @@ describe('members and company', () => {
 
     it('answers account: null when nothing changed or the member is unknown', async () => {
       const current = (await action<any>(api, 'getaccounts', { uids: [worker.uid] }, { key: company.key })).body.accounts[0];
-      expect((await action(api, 'editaccount', { uid: worker.uid, name: current.name }, { key: company.key })).body).toEqual({ status: 0, account: null });
-      expect((await action(api, 'editaccount', { uid: 'NOSUCHMEMBER', name: 'x' }, { key: company.key })).body).toEqual({ status: 0, account: null });
-      expect((await action(api, 'editaccount', { account: 'nobody@nowhere.test', name: 'x' }, { key: company.key })).body).toEqual({ status: 0, account: null });
+      expect((await action(api, 'editaccount', { uid: worker.uid, name: current.name }, { key: company.key })).body).toEqual({
+        status: 0,
+        account: null,
+      });
+      expect((await action(api, 'editaccount', { uid: 'NOSUCHMEMBER', name: 'x' }, { key: company.key })).body).toEqual({
+        status: 0,
+        account: null,
+      });
+      expect((await action(api, 'editaccount', { account: 'nobody@nowhere.test', name: 'x' }, { key: company.key })).body).toEqual({
+        status: 0,
+        account: null,
+      });
     });
 
     it('needs exactly one of account or uid', async () => {
       expect((await action(api, 'editaccount', { name: 'x' }, { key: company.key })).body.status).toBe(-1);
-      expect((await action(api, 'editaccount', { uid: worker.uid, account: worker.username, name: 'x' }, { key: company.key })).body.status).toBe(-1);
+      expect(
+        (await action(api, 'editaccount', { uid: worker.uid, account: worker.username, name: 'x' }, { key: company.key })).body.status,
+      ).toBe(-1);
     });
 
     const BAD: Array<[string, unknown]> = [
@@ -211,7 +256,18 @@ describe('members and company', () => {
       ['vehicle_capacity', 1.5],
       ['travel_mode', 'rocket'],
       ['working_hours', { monday: { start: 0, end: 600 } }],
-      ['working_hours', { monday: { start: 1000, end: 200 }, tuesday: { start: 0, end: 0 }, wednesday: { start: 0, end: 0 }, thursday: { start: 0, end: 0 }, friday: { start: 0, end: 0 }, saturday: { start: 0, end: 0 }, sunday: { start: 0, end: 0 } }],
+      [
+        'working_hours',
+        {
+          monday: { start: 1000, end: 200 },
+          tuesday: { start: 0, end: 0 },
+          wednesday: { start: 0, end: 0 },
+          thursday: { start: 0, end: 0 },
+          friday: { start: 0, end: 0 },
+          saturday: { start: 0, end: 0 },
+          sunday: { start: 0, end: 0 },
+        },
+      ],
       ['working_hours_overrides', { '20260230': { start: 1, end: 2 } }],
       ['working_hours_overrides', []],
       ['ignore_working_hours_until_ts', -5],
@@ -303,23 +359,45 @@ describe('members and company', () => {
 
     it('editcompany changes the fields sent; team hours report their source', async () => {
       const c = await createCompany(api);
-      const hours = { monday: { start: 480, end: 960 }, tuesday: { start: 480, end: 960 }, wednesday: { start: 480, end: 960 }, thursday: { start: 480, end: 960 }, friday: { start: 480, end: 900 }, saturday: { start: 0, end: 0 }, sunday: { start: 0, end: 0 } };
+      const hours = {
+        monday: { start: 480, end: 960 },
+        tuesday: { start: 480, end: 960 },
+        wednesday: { start: 480, end: 960 },
+        thursday: { start: 480, end: 960 },
+        friday: { start: 480, end: 900 },
+        saturday: { start: 0, end: 0 },
+        sunday: { start: 0, end: 0 },
+      };
       const teamHours = { ...hours, saturday: { start: 540, end: 720 } };
-      const res = await action<any>(api, 'editcompany', {
+      const res = await action<any>(
+        api,
+        'editcompany',
+        {
+          name: 'Renamed Co',
+          email: 'office@example.test',
+          phone: '+386 1 234 5678',
+          address: 'Trg 1',
+          timezone: 'Pacific/Auckland',
+          default_radius: 250,
+          working_hours: hours,
+          workers_edit_job: true,
+          workers_create_places: true,
+          workers_view_places: false,
+          teams_config: [
+            { id: 5, name: 'Night', working_hours: teamHours, route: { lat: 46, lng: 14.5, time: 420 } },
+            { id: 6, name: 'Day' },
+          ],
+        },
+        { key: c.key },
+      );
+      expect(res.body.status).toBe(0);
+      expect(res.body.company).toMatchObject({
         name: 'Renamed Co',
-        email: 'office@example.test',
-        phone: '+386 1 234 5678',
-        address: 'Trg 1',
         timezone: 'Pacific/Auckland',
         default_radius: 250,
-        working_hours: hours,
         workers_edit_job: true,
-        workers_create_places: true,
         workers_view_places: false,
-        teams_config: [{ id: 5, name: 'Night', working_hours: teamHours, route: { lat: 46, lng: 14.5, time: 420 } }, { id: 6, name: 'Day' }],
-      }, { key: c.key });
-      expect(res.body.status).toBe(0);
-      expect(res.body.company).toMatchObject({ name: 'Renamed Co', timezone: 'Pacific/Auckland', default_radius: 250, workers_edit_job: true, workers_view_places: false });
+      });
       expect(res.body.company.teams_config[0].working_hours).toEqual({ ...teamHours, source: 'team' });
       expect(res.body.company.teams_config[1].working_hours).toEqual({ ...hours, source: 'default' });
       // a read value can be written back unchanged
@@ -351,7 +429,13 @@ describe('members and company', () => {
       ['workers_create_places', 1],
       ['workers_view_places', null],
       ['teams_config', [{ id: 0, name: 'Zero' }]],
-      ['teams_config', [{ id: 1, name: 'A' }, { id: 1, name: 'B' }]],
+      [
+        'teams_config',
+        [
+          { id: 1, name: 'A' },
+          { id: 1, name: 'B' },
+        ],
+      ],
       ['teams_config', { id: 1 }],
     ])('editcompany refuses %s = %j naming it', async (field, value) => {
       const res = await action(api, 'editcompany', { [field]: value }, { key: company.key });

@@ -21,7 +21,13 @@ describe('outbox', () => {
 
   it('an event appended in a transaction that commits is there, with its payload as sent', async () => {
     const event = await db.transaction((m) =>
-      outbox.append(m, { companyId, eventKey: 'job_created', action: 'jobcreated', formId: 'JOB1', data: [{ id: 'JOB1', destinationName: 'Café' }] }),
+      outbox.append(m, {
+        companyId,
+        eventKey: 'job_created',
+        action: 'jobcreated',
+        formId: 'JOB1',
+        data: [{ id: 'JOB1', destinationName: 'Café' }],
+      }),
     );
     expect(event.id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
     const [row] = await find(event.id);
@@ -44,6 +50,8 @@ describe('outbox', () => {
   });
 
   it('refuses to write outside a transaction', async () => {
-    await expect(outbox.append(db.manager, { companyId, eventKey: 'job_updated', action: 'jobupdated', formId: 'X', data: [] })).rejects.toThrow(/inside a transaction/);
+    await expect(
+      outbox.append(db.manager, { companyId, eventKey: 'job_updated', action: 'jobupdated', formId: 'X', data: [] }),
+    ).rejects.toThrow(/inside a transaction/);
   });
 });

@@ -24,7 +24,22 @@ describe.each(SETTINGS)('permission matrix with %j', (settings) => {
     api = await startApi();
     db = api.app.get(DataSource);
     company = await createCompany(api);
-    expect((await action(api, 'editcompany', { teams_config: [{ id: 1, name: 'One' }, { id: 2, name: 'Two' }], ...settings }, { key: company.key })).body.status).toBe(0);
+    expect(
+      (
+        await action(
+          api,
+          'editcompany',
+          {
+            teams_config: [
+              { id: 1, name: 'One' },
+              { id: 2, name: 'Two' },
+            ],
+            ...settings,
+          },
+          { key: company.key },
+        )
+      ).body.status,
+    ).toBe(0);
     admin = await createMember(api, company, { role: 'administrator' });
     operator = await createMember(api, company, { role: 'operator' });
     workerA = await createMember(api, company, { role: 'worker', teams: [1] });
@@ -50,7 +65,8 @@ describe.each(SETTINGS)('permission matrix with %j', (settings) => {
   });
 
   it('createaccount: administrator any role; dispatcher workers only; worker no', async () => {
-    for (const role of ['worker', 'operator', 'administrator']) expect(await status('createaccount', { name: 'N', username: uname(), role }, admin.key)).toBe(0);
+    for (const role of ['worker', 'operator', 'administrator'])
+      expect(await status('createaccount', { name: 'N', username: uname(), role }, admin.key)).toBe(0);
     expect(await status('createaccount', { name: 'N', username: uname(), role: 'worker' }, operator.key)).toBe(0);
     expect(await status('createaccount', { name: 'N', username: uname() }, operator.key)).toBe(0);
     for (const role of ['operator', 'dispatcher', 'administrator', 'admin']) {
@@ -82,11 +98,30 @@ describe.each(SETTINGS)('permission matrix with %j', (settings) => {
   });
 
   it('editaccount: a worker edits only itself, only the limited fields', async () => {
-    const allowed = { name: `W ${Date.now()}`, phone: '+386 40 111 222', email: `w${Date.now()}@example.test`, color: '#ABCDEF', status_label: 'busy', unit_distance: 'US', unit_time: '12', unit_date: 'DD.MM.YYYY', timezone: 'Asia/Tokyo', language: 'sl', device_id: `w-${workerA.uid}` };
+    const allowed = {
+      name: `W ${Date.now()}`,
+      phone: '+386 40 111 222',
+      email: `w${Date.now()}@example.test`,
+      color: '#ABCDEF',
+      status_label: 'busy',
+      unit_distance: 'US',
+      unit_time: '12',
+      unit_date: 'DD.MM.YYYY',
+      timezone: 'Asia/Tokyo',
+      language: 'sl',
+      device_id: `w-${workerA.uid}`,
+    };
     const res = await action<any>(api, 'editaccount', { uid: workerA.uid, ...allowed }, { key: workerA.key });
     expect(res.body.status).toBe(0);
     expect(res.body.account).toMatchObject(allowed);
-    for (const [field, value] of Object.entries({ role: 'administrator', teams: [1, 2], skills: ['x'], radius: 5, working_hours_overrides: { '20261224': { start: 1, end: 2 } }, travel_mode: 'van' })) {
+    for (const [field, value] of Object.entries({
+      role: 'administrator',
+      teams: [1, 2],
+      skills: ['x'],
+      radius: 5,
+      working_hours_overrides: { '20261224': { start: 1, end: 2 } },
+      travel_mode: 'van',
+    })) {
       const denied = await action(api, 'editaccount', { uid: workerA.uid, [field]: value }, { key: workerA.key });
       expect(denied.http).toBe(403);
       expect(denied.body.error).toContain(field);

@@ -22,7 +22,12 @@ describe('tenant isolation', () => {
 
   it('cannot read: getaccounts with A’s uids answers as for unknown ids', async () => {
     const known = await action<any>(api, 'getaccounts', { uids: [aWorker.uid, a.ownerUid] }, { key: b.key });
-    const unknown = await action<any>(api, 'getaccounts', { uids: ['01ZZZZZZZZZZZZZZZZZZZZZZZZ', '01YYYYYYYYYYYYYYYYYYYYYYYY'] }, { key: b.key });
+    const unknown = await action<any>(
+      api,
+      'getaccounts',
+      { uids: ['01ZZZZZZZZZZZZZZZZZZZZZZZZ', '01YYYYYYYYYYYYYYYYYYYYYYYY'] },
+      { key: b.key },
+    );
     expect(known).toEqual(unknown);
     expect(known.body.accounts).toEqual([]);
     const listed = await action<any>(api, 'getaccounts', {}, { key: b.key });

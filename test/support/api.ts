@@ -85,7 +85,12 @@ export async function createMember(
   fields: { role?: string; teams?: number[]; name?: string; username?: string } = {},
 ): Promise<{ uid: string; username: string; key: string }> {
   const username = fields.username ?? uniqueUsername(fields.role ?? 'worker');
-  const res = await action<{ uid: string }>(api, 'createaccount', { name: fields.name ?? `Member ${username}`, username, role: fields.role, teams: fields.teams, password: 'correct horse battery' }, { key: company.key });
+  const res = await action<{ uid: string }>(
+    api,
+    'createaccount',
+    { name: fields.name ?? `Member ${username}`, username, role: fields.role, teams: fields.teams, password: 'correct horse battery' },
+    { key: company.key },
+  );
   if (res.body.status !== 0) throw new Error(`createaccount failed: ${JSON.stringify(res.body)}`);
   const { ApiKeysService } = await import('@app/members');
   const key = await api.app.get(ApiKeysService).issue(username);

@@ -18,7 +18,13 @@ const MEMBERS = [
   { name: 'Luka Novak', username: 'luka.novak@demo.fieldwork.test', role: 'worker' as const, teams: [1], phone: '+386 41 555 131' },
   { name: 'Ana Horvat', username: 'ana.horvat@demo.fieldwork.test', role: 'worker' as const, teams: [1, 3], phone: '+386 41 555 142' },
   { name: 'Marko Zupan', username: 'marko.zupan@demo.fieldwork.test', role: 'worker' as const, teams: [2], phone: '+386 41 555 153' },
-  { name: 'Nina Potočnik', username: 'nina.potocnik@demo.fieldwork.test', role: 'worker' as const, teams: [2, 3], phone: '+386 41 555 164' },
+  {
+    name: 'Nina Potočnik',
+    username: 'nina.potocnik@demo.fieldwork.test',
+    role: 'worker' as const,
+    teams: [2, 3],
+    phone: '+386 41 555 164',
+  },
   { name: 'Jure Krajnc', username: 'jure.krajnc@demo.fieldwork.test', role: 'worker' as const, teams: [3], phone: '+386 41 555 175' },
 ];
 
@@ -55,7 +61,10 @@ export async function seedDemo(
     const key = await services.apiKeys.issue(DEMO_USERNAME, 'demo');
     return { apiKey: key.apiKey, prefix: key.prefix, username: DEMO_USERNAME, seeded: true };
   }
-  if (!demo) throw new Error(`the database has companies but no active ${DEMO_USERNAME}; create a key with: npm run -s cli -- create-api-key --username <login>`);
+  if (!demo)
+    throw new Error(
+      `the database has companies but no active ${DEMO_USERNAME}; create a key with: npm run -s cli -- create-api-key --username <login>`,
+    );
   const key = await services.apiKeys.issue(DEMO_USERNAME, 'demo');
   return { apiKey: key.apiKey, prefix: key.prefix, username: DEMO_USERNAME, seeded: false };
 }

@@ -22,10 +22,17 @@ The last line printed on stdout is one JSON object.`;
 /** Prints the result as the last stdout line (one JSON object). */
 const out = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
-async function withServices<T>(fn: (s: { company: CompanyService; members: MembersService; apiKeys: ApiKeysService; ds: DataSource }) => Promise<T>): Promise<T> {
+async function withServices<T>(
+  fn: (s: { company: CompanyService; members: MembersService; apiKeys: ApiKeysService; ds: DataSource }) => Promise<T>,
+): Promise<T> {
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
   try {
-    return await fn({ company: app.get(CompanyService), members: app.get(MembersService), apiKeys: app.get(ApiKeysService), ds: app.get(DataSource) });
+    return await fn({
+      company: app.get(CompanyService),
+      members: app.get(MembersService),
+      apiKeys: app.get(ApiKeysService),
+      ds: app.get(DataSource),
+    });
   } finally {
     await app.close();
   }
@@ -62,7 +69,9 @@ async function main(argv: string[]): Promise<number> {
     case 'migration-check': {
       const { up } = await pendingSchemaChanges(config);
       if (up.length) {
-        console.error(`schema drift: the entities need changes no migration makes:\n  ${up.join(';\n  ')}\nrun: npm run migration:generate -- <Name>`);
+        console.error(
+          `schema drift: the entities need changes no migration makes:\n  ${up.join(';\n  ')}\nrun: npm run migration:generate -- <Name>`,
+        );
         out({ drift: true, statements: up.length });
         return 1;
       }
@@ -83,7 +92,13 @@ async function main(argv: string[]): Promise<number> {
           timezone: values.timezone,
         }),
       );
-      out({ companyUid: created.companyUid, memberUid: created.memberUid, username: created.username, apiKey: created.apiKey, prefix: created.prefix });
+      out({
+        companyUid: created.companyUid,
+        memberUid: created.memberUid,
+        username: created.username,
+        apiKey: created.apiKey,
+        prefix: created.prefix,
+      });
       return 0;
     }
     case 'create-api-key': {

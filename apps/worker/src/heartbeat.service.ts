@@ -20,10 +20,9 @@ export class HeartbeatService implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO worker_heartbeats (id, started_at, beat_at) VALUES ($1, ${SQL_NOW_MS}, ${SQL_NOW_MS})`,
-      [this.id],
-    );
+    await this.dataSource.query(`INSERT INTO worker_heartbeats (id, started_at, beat_at) VALUES ($1, ${SQL_NOW_MS}, ${SQL_NOW_MS})`, [
+      this.id,
+    ]);
     this.timer = setInterval(() => void this.beat(), this.config.WORKER_HEARTBEAT_MS);
   }
 

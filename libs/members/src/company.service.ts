@@ -87,7 +87,11 @@ export class CompanyService {
   async editCompany(ctx: AuthContext, dto: EditCompanyDto): Promise<CompanyView> {
     return this.dataSource.transaction(async (manager) => {
       const repo = manager.getRepository(Company);
-      const company = await repo.createQueryBuilder('c').setLock('pessimistic_write').where('c.id = :id', { id: ctx.companyId }).getOneOrFail();
+      const company = await repo
+        .createQueryBuilder('c')
+        .setLock('pessimistic_write')
+        .where('c.id = :id', { id: ctx.companyId })
+        .getOneOrFail();
       if (dto.teams_config) {
         const kept = new Set(dto.teams_config.map((t) => t.id));
         const removed = company.teamsConfig.map((t) => t.id).filter((id) => !kept.has(id));
@@ -99,7 +103,8 @@ export class CompanyService {
               ORDER BY 1`,
             [ctx.companyId, removed],
           );
-          if (used.length) throw invalid('data.teams_config', `team ${used[0].team} is still assigned to members; remove it from them first`);
+          if (used.length)
+            throw invalid('data.teams_config', `team ${used[0].team} is still assigned to members; remove it from them first`);
         }
         company.teamsConfig = dto.teams_config.map(normalizeTeam);
       }

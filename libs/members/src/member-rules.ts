@@ -66,7 +66,8 @@ export function teamsConfigProblem(v: unknown): string | null {
     if (!Number.isInteger(t.id) || (t.id as number) < 1 || (t.id as number) > 2147483647) return `[${i}].id must be an integer ≥ 1`;
     if (seen.has(t.id as number)) return `[${i}].id ${t.id} is used twice`;
     seen.add(t.id as number);
-    if (typeof t.name !== 'string' || t.name.trim().length === 0 || t.name.length > 100) return `[${i}].name must be a string of 1 to 100 characters`;
+    if (typeof t.name !== 'string' || t.name.trim().length === 0 || t.name.length > 100)
+      return `[${i}].name must be a string of 1 to 100 characters`;
     if (t.working_hours !== undefined && t.working_hours !== null) {
       const p = workingHoursProblem(t.working_hours, true);
       if (p) return `[${i}].working_hours ${p}`;

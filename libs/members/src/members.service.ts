@@ -97,7 +97,8 @@ export class MembersService {
         .where('lower(m.username) = lower(:u)', { u: dto.username })
         .getOne();
       if (existing && existing.companyId !== ctx.companyId) throw exists('data.username: username not available', 'data.username');
-      if (existing && existing.activeStatus === 'active') throw exists('data.username: a member with this username already exists', 'data.username');
+      if (existing && existing.activeStatus === 'active')
+        throw exists('data.username: a member with this username already exists', 'data.username');
       const role: Role = dto.role ?? existing?.role ?? 'worker';
       if (!mayCreateRole(actor, role)) throw forbidden(`data.role: a ${ctx.role} may not create a member with role ${role}`);
       await this.assertBelowLimit(manager, ctx.companyId);
@@ -163,7 +164,11 @@ export class MembersService {
       if (!changed.length) return null;
 
       const actor = await this.loadActorRef(ctx, manager);
-      const denied = deniedMemberFields(actor, this.ref(target, company.ownerMemberId), changed.map(([f]) => f));
+      const denied = deniedMemberFields(
+        actor,
+        this.ref(target, company.ownerMemberId),
+        changed.map(([f]) => f),
+      );
       if (denied === null) throw forbidden(`a ${ctx.role} may not edit this member`);
       if (denied.length) throw forbidden(`data.${denied[0]}: a ${ctx.role} may not change ${denied.join(', ')} of this member`);
       if (normalized.teams) this.assertTeamsExist(company, normalized.teams as number[], 'data.teams');
@@ -202,7 +207,10 @@ export class MembersService {
       let changed = false;
       for (const target of targets) {
         if (!mayDeactivate(actor, this.ref(target, ownerId))) {
-          if (single) throw forbidden(target.id === ownerId ? 'data.uid: the company account cannot be deleted' : `a ${ctx.role} may not delete this member`);
+          if (single)
+            throw forbidden(
+              target.id === ownerId ? 'data.uid: the company account cannot be deleted' : `a ${ctx.role} may not delete this member`,
+            );
           continue;
         }
         if (target.activeStatus === 'deactivated') continue;
@@ -226,7 +234,10 @@ export class MembersService {
       .where(`m.company_id = :companyId AND m.active_status = 'active'`, { companyId: ctx.companyId });
     if (query) {
       const like = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(`(m.id = :query OR lower(m.name) LIKE :like OR lower(m.username) LIKE :like OR lower(m.email) LIKE :like)`, { query, like });
+      qb.andWhere(`(m.id = :query OR lower(m.name) LIKE :like OR lower(m.username) LIKE :like OR lower(m.email) LIKE :like)`, {
+        query,
+        like,
+      });
     }
     const members = await qb.orderBy('m.name').addOrderBy('m.id').getMany();
     const ownerId = await this.ownerId(ctx.companyId);
@@ -262,7 +273,10 @@ export class MembersService {
   private async assertBelowLimit(manager: EntityManager, companyId: string): Promise<void> {
     const limit = this.config.MEMBER_LIMIT;
     if (!limit) return;
-    const [{ count }] = await manager.query(`SELECT count(*)::int AS count FROM members WHERE company_id = $1 AND active_status = 'active'`, [companyId]);
+    const [{ count }] = await manager.query(
+      `SELECT count(*)::int AS count FROM members WHERE company_id = $1 AND active_status = 'active'`,
+      [companyId],
+    );
     if (count >= limit) throw new DomainError('forbidden', `member limit reached (${limit})`);
   }
 

@@ -39,7 +39,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const kind = kindOfHttpStatus(exception.getStatus());
       if (kind === 'not_found') {
-        return { kind, message: surfaceOf(req.path) === 'action' ? `unknown action ${req.path.slice(5)}` : `route not found: ${req.method} ${req.path}` };
+        return {
+          kind,
+          message: surfaceOf(req.path) === 'action' ? `unknown action ${req.path.slice(5)}` : `route not found: ${req.method} ${req.path}`,
+        };
       }
       if (kind) return { kind, message: exception.message };
     }

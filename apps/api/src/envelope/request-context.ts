@@ -8,8 +8,7 @@ export interface ApiRequest extends Request {
   ver?: 1 | 2;
 }
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Metadata key holding a handler's action name. */
 export const ACTION_NAME = 'fieldwork:action';

@@ -31,7 +31,8 @@ export class EnvelopeValidationPipe extends ValidationPipe {
       return await super.transform(value, metadata);
     } catch (err) {
       if (!(err instanceof ValidationFailed)) throw err;
-      const prefix = metadata.type === 'custom' ? 'data' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : 'body';
+      const prefix =
+        metadata.type === 'custom' ? 'data' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : 'body';
       const lines = formatValidationErrors(err.errors, prefix);
       const first = lines[0] ?? `${prefix}: invalid`;
       const sep = first.indexOf(': ');

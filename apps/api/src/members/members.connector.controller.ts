@@ -9,11 +9,16 @@ import { Caller, ConnectorAuth } from '../envelope/decorators';
 export const QueryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
 
 export class MembersQuery {
-  @Optional() @IsString() @MaxLength(254)
+  @Optional()
+  @IsString()
+  @MaxLength(254)
   query?: string;
 
   /** default 50, larger values clamped to 50 */
-  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0' }) @Min(0, { message: 'must be an integer ≥ 0' })
+  @Optional()
+  @QueryInt()
+  @IsInt({ message: 'must be an integer ≥ 0' })
+  @Min(0, { message: 'must be an integer ≥ 0' })
   max?: number;
 }
 

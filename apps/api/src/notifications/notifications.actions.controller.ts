@@ -5,11 +5,17 @@ import { Action, Caller, Data } from '../envelope/decorators';
 
 export class GetNotificationsDto {
   /** ms, inclusive; default 0 */
-  @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   since?: number;
 
   /** default 100, at most 1000 */
-  @Optional() @IsInt() @Min(1) @Max(1000)
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   limit?: number;
 }
 

@@ -1,16 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  Min,
-  MinLength,
-  validateSync,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
@@ -33,70 +22,104 @@ export class AppConfig {
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
   /** HTTP port of the api. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   /** PostgreSQL connection URL; the database is created by `npm run migrate` if missing. */
-  @IsString() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' })
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/fieldwork';
 
   /** Connections per process in the PostgreSQL pool. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DATABASE_POOL_SIZE = 10;
 
   /** Redis URL for BullMQ queues (and, later, rate-limit counters). */
-  @IsString() @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
+  @IsString()
+  @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** Key prefix of every BullMQ key; tests use their own so runs never share queues. */
-  @IsString() @Matches(/^[A-Za-z0-9_:-]{1,64}$/, { message: 'must be 1-64 of A-Z a-z 0-9 _ : -' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_:-]{1,64}$/, { message: 'must be 1-64 of A-Z a-z 0-9 _ : -' })
   QUEUE_PREFIX = 'fieldwork';
 
   /** Server pepper for API-key hashes (HMAC-SHA-256). Changing it invalidates every issued key. */
-  @IsString() @MinLength(16)
+  @IsString()
+  @MinLength(16)
   API_KEY_PEPPER = 'fieldwork-local-development-pepper';
 
   /** argon2id memory cost in KiB for member passwords (tests may lower it). */
-  @Transform(toInt) @IsInt() @Min(1024) @Max(1048576)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(1048576)
   PASSWORD_HASH_MEMORY_KIB = 19456;
 
   /** argon2id time cost (iterations). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(20)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
   PASSWORD_HASH_TIME_COST = 2;
 
   /** Hours an invitation token stays valid. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(24 * 90)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 90)
   INVITATION_TTL_HOURS = 72;
 
   /** Active members allowed per company; 0 = unlimited (the plan limit). */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   MEMBER_LIMIT = 0;
 
   /** How often the worker writes its heartbeat, ms. */
-  @Transform(toInt) @IsInt() @Min(100) @Max(600000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   WORKER_HEARTBEAT_MS = 5000;
 
   /** BullMQ lock duration and stalled-check interval for the worker, ms. */
-  @Transform(toInt) @IsInt() @Min(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
   QUEUE_LOCK_MS = 30000;
 
   /** ms an api instance keeps answering after SIGTERM while readiness reports draining. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(120000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(120000)
   SHUTDOWN_DRAIN_MS = 0;
 
   /** `true` lets webhook URLs be plain http and private/loopback addresses (tests, on-premise). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE = false;
 
   /** Requests per minute per API key. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_PER_MINUTE = 600;
 
   /** Queue dashboard credentials; the dashboard is off unless both are set. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   QUEUE_DASHBOARD_USER?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   QUEUE_DASHBOARD_PASSWORD?: string;
 
   /** Log level: fatal, error, warn, log, debug, verbose. */
@@ -123,9 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false });
   if (errors.length) {
-    const lines = errors.map(
-      (e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
-    );
+    const lines = errors.map((e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
     throw new ConfigError(`invalid environment:\n  ${lines.join('\n  ')}`);
   }
   if (cache) cached = config;

@@ -19,10 +19,7 @@ export class NotificationsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Writes a notification in the caller's transaction. `memberId` null = company-wide. */
-  async add(
-    manager: EntityManager,
-    n: { companyId: string; memberId: string | null; kind: string; jobId?: string | null },
-  ): Promise<void> {
+  async add(manager: EntityManager, n: { companyId: string; memberId: string | null; kind: string; jobId?: string | null }): Promise<void> {
     await manager.query(
       `INSERT INTO notifications (id, company_id, member_id, kind, job_id, ts) VALUES ($1, $2, $3, $4, $5, ${SQL_NOW_MS})`,
       [newId(), n.companyId, n.memberId, n.kind, n.jobId ?? null],

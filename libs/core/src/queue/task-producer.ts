@@ -35,12 +35,7 @@ export class TaskProducer {
   /**
    * Adds one task. Pass a stable `opts.jobId` to dedupe (BullMQ ignores an add whose id exists).
    */
-  async add<Q extends QueueName, T extends TaskName<Q>>(
-    queue: Q,
-    task: T,
-    payload: TaskPayload<Q, T>,
-    opts?: JobsOptions,
-  ): Promise<void> {
+  async add<Q extends QueueName, T extends TaskName<Q>>(queue: Q, task: T, payload: TaskPayload<Q, T>, opts?: JobsOptions): Promise<void> {
     await this.queues[queue].add(task, payload, opts);
   }
 

@@ -1,10 +1,4 @@
-import {
-  registerDecorator,
-  ValidateIf,
-  ValidationArguments,
-  ValidationError,
-  ValidationOptions,
-} from 'class-validator';
+import { registerDecorator, ValidateIf, ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
 import { isIanaZone } from '../time';
 
 /**

@@ -6,37 +6,58 @@ import { PHONE } from './member-fields';
 
 /** editcompany (our extension): only the fields sent change; `teams_config` is replaced whole. */
 export class EditCompanyDto {
-  @Optional() @IsString() @Length(1, 200)
+  @Optional()
+  @IsString()
+  @Length(1, 200)
   name?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @MaxLength(254) @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
   email?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
   phone?: string;
 
-  @Optional() @IsString() @MaxLength(500)
+  @Optional()
+  @IsString()
+  @MaxLength(500)
   address?: string;
 
-  @Optional() @IsString() @IsIanaZone()
+  @Optional()
+  @IsString()
+  @IsIanaZone()
   timezone?: string;
 
   /** m */
-  @Optional() @IsInt() @Min(0) @Max(100000)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(100000)
   default_radius?: number;
 
-  @ValidateIf((_o, v) => v !== undefined && v !== null) @Rule((v) => workingHoursProblem(v) === null, '', { message: (a) => `${workingHoursProblem(a.value)}` })
+  @ValidateIf((_o, v) => v !== undefined && v !== null)
+  @Rule((v) => workingHoursProblem(v) === null, '', { message: (a) => `${workingHoursProblem(a.value)}` })
   working_hours?: Record<string, { start: number; end: number }> | null;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   workers_edit_job?: boolean;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   workers_create_places?: boolean;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   workers_view_places?: boolean;
 
-  @Optional() @Rule((v) => teamsConfigProblem(v) === null, '', { message: (a) => `${teamsConfigProblem(a.value)}` })
+  @Optional()
+  @Rule((v) => teamsConfigProblem(v) === null, '', { message: (a) => `${teamsConfigProblem(a.value)}` })
   teams_config?: TeamConfig[];
 }

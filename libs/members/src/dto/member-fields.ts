@@ -34,147 +34,255 @@ const roleTransform = ({ value }: { value: unknown }) => normalizeRole(value) ??
  * company"). Names are the wire names (snake_case as the spec writes them).
  */
 export class MemberWritableFields {
-  @Optional() @IsString() @Length(1, 200)
+  @Optional()
+  @IsString()
+  @Length(1, 200)
   name?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
   phone?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @MaxLength(254) @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
   email?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(COLOR, { message: 'must be a hex color #RRGGBB, or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @Matches(COLOR, { message: 'must be a hex color #RRGGBB, or ""' })
   color?: string;
 
-  @Optional() @Transform(roleTransform) @IsIn(['worker', 'operator', 'administrator'], { message: 'must be one of worker, operator, dispatcher, administrator, admin' })
+  @Optional()
+  @Transform(roleTransform)
+  @IsIn(['worker', 'operator', 'administrator'], { message: 'must be one of worker, operator, dispatcher, administrator, admin' })
   role?: Role;
 
-  @Optional() @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true, message: 'must be an array of team ids (integers)' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsInt({ each: true, message: 'must be an array of team ids (integers)' })
   teams?: number[];
 
-  @Optional() @IsString() @MaxLength(200)
+  @Optional()
+  @IsString()
+  @MaxLength(200)
   status_label?: string;
 
-  @NullableOptional() @IsInt() @Min(0) @Max(1000000)
+  @NullableOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1000000)
   vehicle_capacity?: number | null;
 
-  @Optional() @IsIn(TRAVEL_MODES as unknown as string[], { message: `must be one of ${TRAVEL_MODES.join(', ')}` })
+  @Optional()
+  @IsIn(TRAVEL_MODES as unknown as string[], { message: `must be one of ${TRAVEL_MODES.join(', ')}` })
   travel_mode?: TravelMode;
 
-  @NullableOptional() @Rule((v) => workingHoursProblem(v) === null, '', { message: (a) => `${workingHoursProblem(a.value)}` })
+  @NullableOptional()
+  @Rule((v) => workingHoursProblem(v) === null, '', { message: (a) => `${workingHoursProblem(a.value)}` })
   working_hours?: Record<string, { start: number; end: number }> | null;
 
-  @Optional() @Rule((v) => workingHoursOverridesProblem(v) === null, '', { message: (a) => `${workingHoursOverridesProblem(a.value)}` })
+  @Optional()
+  @Rule((v) => workingHoursOverridesProblem(v) === null, '', { message: (a) => `${workingHoursOverridesProblem(a.value)}` })
   working_hours_overrides?: Record<string, { start: number; end: number }>;
 
-  @Optional() @IsInt() @Min(0) @Max(8640000000000000)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(8640000000000000)
   ignore_working_hours_until_ts?: number;
 
-  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90)
+  @NullableOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
   route_start_lat?: number | null;
 
-  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180)
+  @NullableOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
   route_start_lng?: number | null;
 
-  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90)
+  @NullableOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
   route_end_lat?: number | null;
 
-  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180)
+  @NullableOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
   route_end_lng?: number | null;
 
-  @NullableOptional() @IsInt() @Min(0) @Max(1439)
+  @NullableOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1439)
   route_start_time?: number | null;
 
-  @Optional() @IsIn(['SI', 'US'], { message: 'must be SI or US' })
+  @Optional()
+  @IsIn(['SI', 'US'], { message: 'must be SI or US' })
   unit_distance?: 'SI' | 'US';
 
-  @Optional() @IsIn(['12', '24'], { message: 'must be the string "12" or "24"' })
+  @Optional()
+  @IsIn(['12', '24'], { message: 'must be the string "12" or "24"' })
   unit_time?: '12' | '24';
 
-  @Optional() @IsString() @Length(1, 40) @Matches(/^[A-Za-z/.\- ,:]+$/, { message: 'must be a date pattern such as YYYY-MM-DD or DD.MM.YYYY' })
+  @Optional()
+  @IsString()
+  @Length(1, 40)
+  @Matches(/^[A-Za-z/.\- ,:]+$/, { message: 'must be a date pattern such as YYYY-MM-DD or DD.MM.YYYY' })
   unit_date?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @IsIanaZone()
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @IsIanaZone()
   timezone?: string;
 
-  @Optional() @IsString() @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'must be a language code such as en or pt-BR' })
+  @Optional()
+  @IsString()
+  @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'must be a language code such as en or pt-BR' })
   language?: string;
 
-  @Optional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @Length(1, 50, { each: true, message: 'must be tags of 1 to 50 characters' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @Length(1, 50, { each: true, message: 'must be tags of 1 to 50 characters' })
   skills?: string[];
 
-  @Optional() @IsString() @MaxLength(100)
+  @Optional()
+  @IsString()
+  @MaxLength(100)
   expertise?: string;
 
-  @Optional() @IsInt() @Min(0) @Max(100000)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(100000)
   radius?: number;
 
-  @Optional() @IsString() @MaxLength(500)
+  @Optional()
+  @IsString()
+  @MaxLength(500)
   address?: string;
 
-  @Optional() @IsString() @MaxLength(20)
+  @Optional()
+  @IsString()
+  @MaxLength(20)
   postalcode?: string;
 
-  @Optional() @IsString() @MaxLength(100)
+  @Optional()
+  @IsString()
+  @MaxLength(100)
   city?: string;
 
-  @Optional() @IsString() @MaxLength(100)
+  @Optional()
+  @IsString()
+  @MaxLength(100)
   state?: string;
 
-  @Optional() @IsString() @MaxLength(100)
+  @Optional()
+  @IsString()
+  @MaxLength(100)
   country?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 code such as SI, or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @Matches(/^[A-Za-z]{2}$/, { message: 'must be an ISO 3166-1 alpha-2 code such as SI, or ""' })
   country_code?: string;
 
-  @NullableOptional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1 to 64 of A-Z a-z 0-9 _ . : -, or "" / null to clear' })
+  @NullableOptional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @Matches(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1 to 64 of A-Z a-z 0-9 _ . : -, or "" / null to clear' })
   device_id?: string | null;
 }
 
 /** editaccount: the member by `account` (username) or `uid`, and the fields to change. */
 export class EditAccountDto extends MemberWritableFields {
-  @Optional() @IsString() @Length(1, 254)
+  @Optional()
+  @IsString()
+  @Length(1, 254)
   account?: string;
 
-  @Optional() @IsString() @Length(1, 64)
+  @Optional()
+  @IsString()
+  @Length(1, 64)
   uid?: string;
 }
 
 /** createaccount (spec fields, plus `email` and `teams`: our extension, documented). */
 export class CreateAccountDto {
-  @IsString() @Length(1, 200)
+  @IsString()
+  @Length(1, 200)
   name: string;
 
-  @IsString() @Matches(USERNAME, { message: 'must be 1 to 254 characters without white space' })
+  @IsString()
+  @Matches(USERNAME, { message: 'must be 1 to 254 characters without white space' })
   username: string;
 
-  @Optional() @IsString() @Length(8, 200)
+  @Optional()
+  @IsString()
+  @Length(8, 200)
   password?: string;
 
-  @Optional() @Transform(roleTransform) @IsIn(['worker', 'operator', 'administrator'], { message: 'must be one of worker, operator, dispatcher, administrator, admin' })
+  @Optional()
+  @Transform(roleTransform)
+  @IsIn(['worker', 'operator', 'administrator'], { message: 'must be one of worker, operator, dispatcher, administrator, admin' })
   role?: Role;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
   phone?: string;
 
-  @Optional() @IsString() @ValidateIf((_o, v) => v !== '') @MaxLength(254) @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @Optional()
+  @IsString()
+  @ValidateIf((_o, v) => v !== '')
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
   email?: string;
 
-  @Optional() @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true, message: 'must be an array of team ids (integers)' })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsInt({ each: true, message: 'must be an array of team ids (integers)' })
   teams?: number[];
 }
 
 /** deleteaccount: `uid` or `uids`, exactly one. */
 export class DeleteAccountDto {
-  @Optional() @IsString() @Length(1, 64)
+  @Optional()
+  @IsString()
+  @Length(1, 64)
   uid?: string;
 
-  @Optional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @Length(1, 64, { each: true })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
   uids?: string[];
 }
 
 /** getaccounts: optional `uids`. */
 export class GetAccountsDto {
-  @Optional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @Length(1, 64, { each: true })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
   uids?: string[];
 }
