@@ -1,5 +1,6 @@
 import { ConfigModule, CoreModule, QueueModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
+import { JobsModule } from '@app/jobs';
 import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
@@ -9,14 +10,16 @@ import { ApiExceptionFilter } from './envelope/exception.filter';
 import { UnknownActionController } from './envelope/unknown-action.controller';
 import { EnvelopeValidationPipe } from './envelope/validation.pipe';
 import { HealthModule } from './health/health.module';
+import { JobsActionsController } from './jobs/jobs.actions.controller';
+import { JobsConnectorController } from './jobs/jobs.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule],
-  controllers: [MembersActionsController, NotificationsActionsController, MembersConnectorController],
+  imports: [MembersModule, JobsModule],
+  controllers: [MembersActionsController, NotificationsActionsController, JobsActionsController, MembersConnectorController, JobsConnectorController],
   providers: [ActionAuthGuard, ConnectorAuthGuard],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard],
 })

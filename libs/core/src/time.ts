@@ -31,14 +31,52 @@ export function isIanaZone(zone: unknown): zone is string {
  * @example dayInZone(Date.UTC(2026, 0, 1, 12), 'Pacific/Kiritimati') === 20260102
  */
 export function dayInZone(ms: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(ms));
-  const get = (t: string) => parts.find((p) => p.type === t)!.value;
-  return Number(`${get('year')}${get('month')}${get('day')}`);
+  const p = wallClock(ms, zone);
+  return p.year * 10000 + p.month * 100 + p.day;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock reading of instant `ms` in `zone` (formatters cached per zone: they are costly). */
+function wallClock(ms: number, zone: string) {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, f);
+  }
+  const out = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+  for (const part of f.formatToParts(new Date(ms))) {
+    if (part.type in out) out[part.type as keyof typeof out] = Number(part.value);
+  }
+  return out;
+}
+
+/** Offset of `zone` from UTC at instant `ms`, in ms (positive east of Greenwich). */
+function zoneOffset(ms: number, zone: string): number {
+  const w = wallClock(ms, zone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The instant (ms) when the wall clock in `zone` reads day `day` (YYYYMMDD) at `minutes` after
+ * midnight (0–1440). In a DST gap the later offset applies; in an overlap, the first occurrence.
+ */
+export function zonedDayTimeToMs(day: number, minutes: number, zone: string): number {
+  const guess = Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100, 0, minutes);
+  // the zone's offsets a day either side cover any transition on this day
+  const before = zoneOffset(guess - 86_400_000, zone);
+  const after = zoneOffset(guess + 86_400_000, zone);
+  const matches = [guess - before, guess - after].filter((ms) => ms + zoneOffset(ms, zone) === guess);
+  return matches.length ? Math.min(...matches) : guess - before;
 }
 
 /** True when `day` is an integer YYYYMMDD naming a real calendar date (years 1900–9999). */

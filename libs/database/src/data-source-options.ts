@@ -1,10 +1,11 @@
 import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat } from '@app/core';
+import { Job, Place } from '@app/jobs';
 import { ApiKey, Company, Member } from '@app/members';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
 /** Every entity, listed explicitly (no globs: STYLE.md §12). */
-export const ENTITIES = [Company, Member, ApiKey, OutboxEvent, Notification, WorkerHeartbeat];
+export const ENTITIES = [Company, Member, ApiKey, OutboxEvent, Notification, WorkerHeartbeat, Place, Job];
 
 /**
  * The one TypeORM options object, used by both apps and the migration commands.

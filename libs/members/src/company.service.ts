@@ -130,6 +130,12 @@ export class CompanyService {
     return { id: company.id, name: company.name, username: await this.ownerUsername(company) };
   }
 
+  /** The team ids of the company's `teams_config`. */
+  async teamIds(companyId: string): Promise<Set<number>> {
+    const company = await this.dataSource.getRepository(Company).findOneByOrFail({ id: companyId });
+    return new Set(company.teamsConfig.map((t) => t.id));
+  }
+
   private async ownerUsername(company: Company): Promise<string> {
     if (!company.ownerMemberId) return '';
     const [row] = await this.dataSource.query(`SELECT username FROM members WHERE id = $1`, [company.ownerMemberId]);

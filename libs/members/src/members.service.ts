@@ -254,6 +254,21 @@ export class MembersService {
     return { id: m.id, username: m.username, email: m.email, name: m.name, role: m.role };
   }
 
+  /**
+   * Active members of the company among the given usernames (case-insensitive) and ids — the
+   * candidates for assignment and dispatcher fields of other domains.
+   */
+  async findActive(companyId: string, opts: { usernames?: string[]; ids?: string[] }): Promise<Array<{ id: string; username: string; role: Role; teams: number[] }>> {
+    const usernames = (opts.usernames ?? []).map((u) => u.toLowerCase());
+    const ids = opts.ids ?? [];
+    if (!usernames.length && !ids.length) return [];
+    return this.dataSource.query(
+      `SELECT id, username, role, teams FROM members
+        WHERE company_id = $1 AND active_status = 'active' AND (lower(username) = ANY($2::text[]) OR id = ANY($3::text[]))`,
+      [companyId, usernames, ids],
+    );
+  }
+
   /** Clears invitation tokens that expired before `before` (ms). @returns how many. */
   async pruneExpiredInvitations(before: number): Promise<number> {
     const res: [unknown[], number] = await this.dataSource.query(

@@ -1,12 +1,10 @@
 import { AuthContext, Optional } from '@app/core';
 import { CompanyService, MembersService } from '@app/members';
 import { Controller, Get, Query } from '@nestjs/common';
-import { Transform } from 'class-transformer';
 import { IsInt, IsString, MaxLength, Min } from 'class-validator';
 import { Caller, ConnectorAuth } from '../envelope/decorators';
+import { QueryInt } from '../envelope/query';
 
-/** Strict query integer: only a string of digits converts; anything else stays and fails IsInt. */
-export const QueryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
 
 export class MembersQuery {
   @Optional()

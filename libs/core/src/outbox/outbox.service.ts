@@ -42,4 +42,30 @@ export class OutboxService {
     );
     return rows[0];
   }
+
+  /**
+   * Records several events in the caller's transaction with one statement (the order of `events`
+   * is kept in their ids). @returns the events' ids in the same order.
+   */
+  async appendMany(manager: EntityManager, events: OutboxEventInput[]): Promise<string[]> {
+    if (!events.length) return [];
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error('OutboxService.appendMany must be called inside a transaction');
+    }
+    const rows = events.map((e) => ({
+      id: newEventId(),
+      company_id: e.companyId,
+      event_key: e.eventKey,
+      action: e.action,
+      form_id: e.formId,
+      payload: JSON.stringify(e.data),
+    }));
+    await manager.query(
+      `INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at)
+       SELECT x.id, x.company_id, x.event_key, x.action, x.form_id, x.payload, ${SQL_NOW_MS}
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, company_id text, event_key text, action text, form_id text, payload text)`,
+      [JSON.stringify(rows)],
+    );
+    return rows.map((r) => r.id);
+  }
 }

@@ -1,6 +1,9 @@
 import { registerDecorator, ValidateIf, ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
 import { isIanaZone } from '../time';
 
+/** Phone with optional country code: digits, spaces, `+ ( ) - .`; 3–40 characters. */
+export const PHONE = /^\+?[0-9 ()\-.]{3,40}$/;
+
 /**
  * The field may be absent (`undefined`); unlike class-validator's `IsOptional`, `null` is still
  * validated (and refused by the type rule) so a `null` can never slip through as "not sent".

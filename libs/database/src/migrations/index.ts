@@ -1,4 +1,5 @@
 import { CreateFoundation1795298701562 } from './1795298701562-CreateFoundation';
+import { CreateJobs1795299635861 } from './1795299635861-CreateJobs';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
-export const MIGRATIONS = [CreateFoundation1795298701562];
+export const MIGRATIONS = [CreateFoundation1795298701562, CreateJobs1795299635861];

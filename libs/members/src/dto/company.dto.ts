@@ -1,8 +1,7 @@
-import { IsIanaZone, Optional, Rule } from '@app/core';
+import { IsIanaZone, Optional, PHONE, Rule } from '@app/core';
 import { IsBoolean, IsEmail, IsInt, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { TeamConfig } from '../entities/company.entity';
 import { teamsConfigProblem, workingHoursProblem } from '../member-rules';
-import { PHONE } from './member-fields';
 
 /** editcompany (our extension): only the fields sent change; `teams_config` is replaced whole. */
 export class EditCompanyDto {

@@ -1,4 +1,4 @@
-import { IsIanaZone, Optional, Role, Rule, normalizeRole } from '@app/core';
+import { IsIanaZone, Optional, PHONE, Role, Rule, normalizeRole } from '@app/core';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -18,8 +18,6 @@ import {
 import { TRAVEL_MODES, TravelMode } from '../entities/member.entity';
 import { workingHoursOverridesProblem, workingHoursProblem } from '../member-rules';
 
-/** Phone with optional country code: digits, spaces, `+ ( ) - .`; 3–40 characters. */
-export const PHONE = /^\+?[0-9 ()\-.]{3,40}$/;
 export const COLOR = /^#[0-9A-Fa-f]{6}$/;
 /** Usernames: 1–254 printable characters without white space (usually an e-mail address). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused

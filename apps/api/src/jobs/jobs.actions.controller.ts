@@ -1,0 +1,59 @@
+import { AuthContext, invalid } from '@app/core';
+import { GetJobsDto, JobsQueryService, JobsService } from '@app/jobs';
+import { Controller } from '@nestjs/common';
+import { Action, Caller, Data, Ver } from '../envelope/decorators';
+import { CreateJobsDto, EditJobsDto, JobIdsDto } from './jobs.dto';
+
+/** `data.jobs` of delete/archive/restore: ids with empty-object values. */
+function jobIds(jobs: Record<string, unknown>): string[] {
+  for (const [id, value] of Object.entries(jobs)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length) {
+      throw invalid(`data.jobs.${id}`, 'must be an empty object {}');
+    }
+  }
+  return Object.keys(jobs);
+}
+
+/** Job actions (spec "Jobs"). */
+@Controller('api')
+export class JobsActionsController {
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly query: JobsQueryService,
+  ) {}
+
+  @Action('getjobs')
+  async getjobs(@Caller() ctx: AuthContext, @Data() dto: GetJobsDto) {
+    return { status: 0, jobs: await this.query.getJobs(ctx, dto) };
+  }
+
+  @Action('createjobs')
+  async createjobs(@Caller() ctx: AuthContext, @Data() dto: CreateJobsDto) {
+    const { jobs } = await this.jobs.createJobs(ctx, dto, 'api');
+    return { status: 0, jobs };
+  }
+
+  @Action('editjobs')
+  async editjobs(@Caller() ctx: AuthContext, @Data() dto: EditJobsDto, @Ver() ver: 1 | 2) {
+    const jobs = await this.jobs.editJobs(ctx, dto);
+    return ver === 1 ? { status: 0 } : { status: 0, jobs };
+  }
+
+  @Action('deletejobs')
+  async deletejobs(@Caller() ctx: AuthContext, @Data() dto: JobIdsDto) {
+    await this.jobs.changeLifecycle(ctx, 'delete', jobIds(dto.jobs), dto.notify);
+    return { status: 0 };
+  }
+
+  @Action('archivejobs')
+  async archivejobs(@Caller() ctx: AuthContext, @Data() dto: JobIdsDto) {
+    await this.jobs.changeLifecycle(ctx, 'archive', jobIds(dto.jobs), dto.notify);
+    return { status: 0 };
+  }
+
+  @Action('restorejobs')
+  async restorejobs(@Caller() ctx: AuthContext, @Data() dto: JobIdsDto) {
+    await this.jobs.changeLifecycle(ctx, 'restore', jobIds(dto.jobs), dto.notify);
+    return { status: 0 };
+  }
+}

@@ -1,0 +1,73 @@
+import { Optional } from '@app/core';
+import { PROGRESS_VALUES } from '@app/jobs';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { QueryBool, QueryInt } from '../envelope/query';
+
+/** createjobs */
+export class CreateJobsDto {
+  @IsArray() @ArrayMaxSize(1000, { message: 'at most 1000 jobs per call' })
+  jobs: unknown[];
+
+  @Optional() @IsBoolean()
+  sendRouteChange?: boolean;
+
+  @Optional() @IsBoolean()
+  autoassign?: boolean;
+
+  @Optional() @IsBoolean()
+  isTemplate?: boolean;
+}
+
+/** editjobs: `jobs` keyed by job id (or `tpl-<id>`), each value the fields to change. */
+export class EditJobsDto {
+  @IsObject()
+  jobs: Record<string, unknown>;
+
+  @Optional() @IsBoolean()
+  notify?: boolean;
+
+  @Optional() @IsBoolean()
+  sendRouteChange?: boolean;
+}
+
+/** deletejobs, archivejobs, restorejobs: `jobs` keyed by job id with empty-object values. */
+export class JobIdsDto {
+  @IsObject()
+  jobs: Record<string, unknown>;
+
+  @Optional() @IsBoolean()
+  notify?: boolean;
+}
+
+const PROGRESS_LIST = new RegExp(`^(${PROGRESS_VALUES.join('|')})(,(${PROGRESS_VALUES.join('|')}))*$`);
+
+/** `GET /v1/jobs` query string, strictly typed. */
+export class ConnectorJobsQueryDto {
+  /** ms, inclusive */
+  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0 (ms)' }) @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
+  createdSince?: number;
+
+  /** ms, inclusive */
+  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0 (ms)' }) @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
+  updatedSince?: number;
+
+  /** one or more of scheduled, accepted, rejected, started, success, failed (comma-separated) */
+  @Optional() @IsString() @Matches(PROGRESS_LIST, { message: `must be one or more of ${PROGRESS_VALUES.join(', ')}, comma-separated` })
+  progress?: string;
+
+  @Optional() @QueryBool() @IsBoolean({ message: 'must be true, false, 1 or 0' })
+  includeArchived?: boolean;
+
+  /** default 100; larger values are clamped to 100 */
+  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0' }) @Min(0, { message: 'must be an integer ≥ 0' })
+  limit?: number;
+
+  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0' }) @Min(0, { message: 'must be an integer ≥ 0' })
+  skip?: number;
+
+  @Optional() @IsString() @MaxLength(200)
+  externalId?: string;
+
+  @Optional() @IsString() @MaxLength(254)
+  assigneeUsername?: string;
+}

@@ -1,0 +1,245 @@
+import { formatValidationErrors, invalid, isRealDay, isRealHhmm, Optional, PHONE, Rule } from '@app/core';
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
+
+const MAX_TS = Number.MAX_SAFE_INTEGER;
+const NullableOptional = () => ValidateIf((_o, v) => v !== undefined && v !== null);
+const EmptyOr = () => ValidateIf((_o, v) => v !== '');
+
+/** `[A-Za-z0-9_]{1,40}`: the name in `custom_<name>` and a `customFields` key. */
+export const CUSTOM_NAME = /^[A-Za-z0-9_]{1,40}$/;
+export const MAX_CUSTOM_FIELDS = 50;
+
+export class CustomFieldDto {
+  @IsString() @Matches(CUSTOM_NAME, { message: 'must be 1 to 40 of A-Z a-z 0-9 _' })
+  key: string;
+
+  @IsString() @MaxLength(2000)
+  val: string;
+}
+
+/**
+ * The RW fields of a job (spec "Job (action API)", Access RW), each with its rule. `custom_*` and
+ * `extra_*_val` keys are matched by pattern outside this class ({@link parseJobWrite}).
+ */
+export class JobWriteDto {
+  @Optional() @IsIn([0, 1, 2], { message: 'must be 0 (work), 1 (pickup) or 2 (dropoff)' })
+  type?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(2147483647)
+  teamId?: number;
+
+  @Optional() @IsString() @MaxLength(500)
+  destinationName?: string;
+
+  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90)
+  destinationLat?: number | null;
+
+  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180)
+  destinationLng?: number | null;
+
+  @Optional() @IsString() @MaxLength(2000)
+  destinationText?: string;
+
+  @Optional() @IsString() @EmptyOr() @MaxLength(2000) @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL, or ""' })
+  destinationUrl?: string;
+
+  @Optional() @IsString() @MaxLength(10000)
+  textDispatcher?: string;
+
+  @Optional() @IsString() @MaxLength(10000)
+  textReceiver?: string;
+
+  @Optional() @IsString() @MaxLength(200)
+  contactName?: string;
+
+  @Optional() @IsString() @EmptyOr() @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  contactPhone?: string;
+
+  @Optional() @IsString() @EmptyOr() @MaxLength(254) @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  contactEmail?: string;
+
+  @Optional() @Rule((v) => v === 0 || isRealDay(v), 'must be a real date YYYYMMDD, or 0 for no date')
+  day?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(10)
+  priority?: number;
+
+  @Optional() @IsInt() @Min(-2147483648) @Max(2147483647)
+  number?: number;
+
+  /** s */
+  @Optional() @IsInt() @Min(0) @Max(604800)
+  onSiteSeconds?: number;
+
+  @Optional() @Rule((v) => isRealHhmm(v), 'must be a time HHMM (0 to 2359), 0 = unset')
+  windowStart?: number;
+
+  @Optional() @Rule((v) => isRealHhmm(v, true), 'must be a time HHMM (0 to 2359, or 2400 as an end), 0 = unset')
+  windowEnd?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  orderId?: number;
+
+  @Optional() @IsString() @MaxLength(64)
+  dispatcherUid?: string;
+
+  @Optional() @IsString() @MaxLength(64)
+  placeUid?: string;
+
+  /** Assignee username; "" unassigns. */
+  @Optional() @IsString() @MaxLength(254)
+  worker?: string;
+
+  @Optional() @IsInt() @Min(0) @Max(1000000)
+  itemsToDropoff?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(1000000)
+  itemsToPickup?: number;
+
+  /** External id, unique in the company; null or "" clears. */
+  @NullableOptional() @IsString() @Length(0, 200)
+  uidSecondary?: string | null;
+
+  /** Assignee uid; "" unassigns. */
+  @Optional() @IsString() @MaxLength(64)
+  receiverUid?: string;
+
+  @Optional() @IsArray() @ArrayMaxSize(MAX_CUSTOM_FIELDS) @ValidateNested({ each: true }) @Type(() => CustomFieldDto)
+  customFields?: CustomFieldDto[];
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsCreated?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsAccepted?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsRejected?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsDoneSuccess?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsDoneFailed?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsCheckIn?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsCheckOut?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsCheckNFC1?: number;
+
+  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  tsCheckNFC2?: number;
+}
+
+/** Response-only fields: sending one in a write is an error naming it (CONTRACTS.md). */
+export const READ_ONLY_JOB_FIELDS = new Set([
+  'id',
+  'status',
+  'tsAssigned',
+  'tsSaved',
+  'tsScheduled',
+  'scheduledStart',
+  'scheduledEnd',
+  'dispatcherName',
+  'dispatcherUrl',
+  'placeName',
+  'placeUrl',
+  'radius',
+  'workerName',
+  'assigneeName',
+  'assigneeUsername',
+  'workerEmail',
+  'workerPhone',
+  'fileNumber',
+  'labels',
+  'carryOver',
+  'linkedForms',
+  'linkedZones',
+  'confirmationEmails',
+  'signatureName',
+  'signatureSvg',
+  'tsSignature',
+  'createdBy',
+  'createdVia',
+  'jobType',
+  'version',
+  'isTemplate',
+  'progress',
+  'createdAt',
+]);
+
+const CUSTOM_KEY = /^custom_(.*)$/;
+const EXTRA_VAL = /^extra_(number|text)_([1-4])_val$/;
+const EXTRA_KEY = /^extra_(number|text)_([1-4])_key$/;
+
+/** A validated job write: the RW fields, `custom_<name>` operations and `extra_*_val` values. */
+export interface JobWrite {
+  fields: JobWriteDto;
+  /** name → value; "" removes the entry. Applied after `customFields`. */
+  custom: Array<[string, string]>;
+  /** `extra_number_1_val` → 3.5, `extra_text_2_val` → "…" */
+  extra: Record<string, string | number>;
+  /** The wire keys sent (for permission checks). */
+  keys: string[];
+}
+
+/**
+ * Validates one job object of createjobs/editjobs.
+ * @param path the field path for errors, e.g. `data.jobs[3]`.
+ * @throws DomainError invalid naming the first bad field (`data.jobs[3].priority: …`), a read-only
+ *   field, or an unknown one.
+ */
+export function parseJobWrite(raw: unknown, path: string): JobWrite {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(path, 'must be an object of job fields');
+  const plain: Record<string, unknown> = {};
+  const custom: Array<[string, string]> = [];
+  const extra: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (READ_ONLY_JOB_FIELDS.has(key) || EXTRA_KEY.test(key)) throw invalid(`${path}.${key}`, 'is read-only');
+    const c = CUSTOM_KEY.exec(key);
+    if (c) {
+      if (!CUSTOM_NAME.test(c[1])) throw invalid(`${path}.${key}`, 'custom field names must be 1 to 40 of A-Z a-z 0-9 _');
+      if (typeof value !== 'string' || value.length > 2000) throw invalid(`${path}.${key}`, 'must be a string of at most 2000 characters ("" removes it)');
+      custom.push([c[1], value]);
+      continue;
+    }
+    const e = EXTRA_VAL.exec(key);
+    if (e) {
+      if (e[1] === 'number' && !(typeof value === 'number' && Number.isFinite(value))) throw invalid(`${path}.${key}`, 'must be a number');
+      if (e[1] === 'text' && !(typeof value === 'string' && value.length <= 2000)) throw invalid(`${path}.${key}`, 'must be a string of at most 2000 characters');
+      extra[key] = value as string | number;
+      continue;
+    }
+    plain[key] = value;
+  }
+  const fields = plainToInstance(JobWriteDto, plain, { enableImplicitConversion: false });
+  const errors = validateSync(fields, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length) {
+    const [first] = formatValidationErrors(errors, path);
+    const sep = first.indexOf(': ');
+    throw invalid(first.slice(0, sep), first.slice(sep + 2));
+  }
+  if (fields.tsDoneSuccess && fields.tsDoneFailed) throw invalid(`${path}.tsDoneFailed`, 'set only one of tsDoneSuccess and tsDoneFailed');
+  return { fields, custom, extra, keys: Object.keys(raw as object) };
+}

@@ -1,0 +1,78 @@
+import { AuthContext, invalid } from '@app/core';
+import { CompanyService, MembersService } from '@app/members';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { JobWrite } from './job-input';
+import { AssigneeChange } from './job-write';
+
+/** A write with the path its errors name. */
+export interface PathedWrite {
+  write: JobWrite;
+  path: string;
+}
+
+/**
+ * Checks what job writes refer to — assignee (`worker` username / `receiverUid`), `dispatcherUid`,
+ * `placeUid`, `teamId` — against the caller's company, with one query per kind for a whole batch.
+ */
+@Injectable()
+export class JobRefs {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly members: MembersService,
+    private readonly company: CompanyService,
+  ) {}
+
+  /**
+   * @returns per write, the assignee it asks for (member id, null to unassign, undefined untouched).
+   * @throws DomainError invalid naming the field: an unknown or inactive assignee, `worker` and
+   *   `receiverUid` naming different members, an unknown dispatcher, place or team.
+   */
+  async resolve(ctx: AuthContext, writes: PathedWrite[]): Promise<AssigneeChange[]> {
+    const usernames = new Set<string>();
+    const ids = new Set<string>();
+    const places = new Set<string>();
+    let needTeams = false;
+    for (const { write } of writes) {
+      const f = write.fields;
+      if (f.worker) usernames.add(f.worker.toLowerCase());
+      if (f.receiverUid) ids.add(f.receiverUid);
+      if (f.dispatcherUid) ids.add(f.dispatcherUid);
+      if (f.placeUid) places.add(f.placeUid);
+      if (f.teamId) needTeams = true;
+    }
+    const found = await this.members.findActive(ctx.companyId, { usernames: [...usernames], ids: [...ids] });
+    const byName = new Map(found.map((m) => [m.username.toLowerCase(), m.id]));
+    const byId = new Set(found.map((m) => m.id));
+    const knownPlaces = places.size
+      ? new Set(
+          (await this.dataSource.query(`SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[])`, [ctx.companyId, [...places]])).map(
+            (r: { id: string }) => r.id,
+          ),
+        )
+      : new Set<string>();
+    const teams = needTeams ? await this.company.teamIds(ctx.companyId) : new Set<number>();
+
+    return writes.map(({ write, path }) => {
+      const f = write.fields;
+      if (f.teamId && !teams.has(f.teamId)) throw invalid(`${path}.teamId`, `team ${f.teamId} is not in the company's teams_config (0 = no team)`);
+      if (f.placeUid && !knownPlaces.has(f.placeUid)) throw invalid(`${path}.placeUid`, 'no such place');
+      if (f.dispatcherUid && !byId.has(f.dispatcherUid)) throw invalid(`${path}.dispatcherUid`, 'must be the uid of an active member of the company');
+      let fromWorker: AssigneeChange;
+      let fromUid: AssigneeChange;
+      if (f.worker !== undefined) {
+        fromWorker = f.worker === '' ? null : byName.get(f.worker.toLowerCase());
+        if (fromWorker === undefined) throw invalid(`${path}.worker`, 'must be the username of an active member of the company');
+      }
+      if (f.receiverUid !== undefined) {
+        fromUid = f.receiverUid === '' ? null : byId.has(f.receiverUid) ? f.receiverUid : undefined;
+        if (fromUid === undefined) throw invalid(`${path}.receiverUid`, 'must be the uid of an active member of the company');
+      }
+      if (f.worker !== undefined && f.receiverUid !== undefined && fromWorker !== fromUid) {
+        throw invalid(`${path}.receiverUid`, 'worker and receiverUid name different members');
+      }
+      return f.worker !== undefined ? fromWorker : fromUid;
+    });
+  }
+}

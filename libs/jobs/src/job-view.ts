@@ -1,0 +1,200 @@
+import { zonedDayTimeToMs } from '@app/core';
+import { CustomField } from './entities/job.entity';
+import { progressOf } from './progress';
+
+/**
+ * The SELECT every job read uses (getjobs, events, the connector): the job with its assignee,
+ * dispatcher, place and company defaults. bigint columns are cast to float8 so `pg` answers numbers.
+ * Append `WHERE …` with `j.company_id = $1` first.
+ */
+export const JOB_SELECT_SQL = `SELECT j.id, j.is_template AS "isTemplate", j.archived, j.type, j.team_id AS "teamId",
+  j.destination_name AS "destinationName", j.destination_lat AS "destinationLat", j.destination_lng AS "destinationLng",
+  j.destination_text AS "destinationText", j.destination_url AS "destinationUrl", j.text_dispatcher AS "textDispatcher",
+  j.text_receiver AS "textReceiver", j.contact_name AS "contactName", j.contact_phone AS "contactPhone",
+  j.contact_email AS "contactEmail", j.day, j.priority, j.number, j.on_site_seconds AS "onSiteSeconds",
+  j.window_start AS "windowStart", j.window_end AS "windowEnd", j.order_id::float8 AS "orderId",
+  j.dispatcher_uid AS "dispatcherUid", j.place_uid AS "placeUid", j.worker_id AS "workerId",
+  j.items_to_dropoff AS "itemsToDropoff", j.items_to_pickup AS "itemsToPickup", j.uid_secondary AS "uidSecondary",
+  j.custom_fields AS "customFields", j.extra, j.ts_created::float8 AS "tsCreated", j.ts_assigned::float8 AS "tsAssigned",
+  j.ts_accepted::float8 AS "tsAccepted", j.ts_rejected::float8 AS "tsRejected", j.ts_done_success::float8 AS "tsDoneSuccess",
+  j.ts_done_failed::float8 AS "tsDoneFailed", j.ts_check_in::float8 AS "tsCheckIn", j.ts_check_out::float8 AS "tsCheckOut",
+  j.ts_check_nfc1::float8 AS "tsCheckNFC1", j.ts_check_nfc2::float8 AS "tsCheckNFC2", j.ts_saved::float8 AS "tsSaved",
+  j.created_at::float8 AS "createdAt", j.version, j.created_by AS "createdBy", j.created_via AS "createdVia",
+  w.username AS "workerUsername", w.name AS "workerName", w.email AS "workerEmail", w.phone AS "workerPhone",
+  d.name AS "dispatcherName", p.name AS "placeName", p.radius AS "placeRadius",
+  c.default_radius AS "defaultRadius", c.timezone AS "timezone"
+FROM jobs j
+JOIN companies c ON c.id = j.company_id
+LEFT JOIN members w ON w.id = j.worker_id
+LEFT JOIN members d ON d.id = j.dispatcher_uid AND d.company_id = j.company_id
+LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
+
+/** A row of {@link JOB_SELECT_SQL}. */
+export interface JobRow {
+  id: string;
+  isTemplate: boolean;
+  archived: boolean;
+  type: number;
+  teamId: number;
+  destinationName: string;
+  destinationLat: number | null;
+  destinationLng: number | null;
+  destinationText: string;
+  destinationUrl: string;
+  textDispatcher: string;
+  textReceiver: string;
+  contactName: string;
+  contactPhone: string;
+  contactEmail: string;
+  day: number;
+  priority: number;
+  number: number;
+  onSiteSeconds: number;
+  windowStart: number;
+  windowEnd: number;
+  orderId: number;
+  dispatcherUid: string;
+  placeUid: string;
+  workerId: string | null;
+  itemsToDropoff: number;
+  itemsToPickup: number;
+  uidSecondary: string | null;
+  customFields: CustomField[];
+  extra: Record<string, string | number>;
+  tsCreated: number;
+  tsAssigned: number;
+  tsAccepted: number;
+  tsRejected: number;
+  tsDoneSuccess: number;
+  tsDoneFailed: number;
+  tsCheckIn: number;
+  tsCheckOut: number;
+  tsCheckNFC1: number;
+  tsCheckNFC2: number;
+  tsSaved: number;
+  createdAt: number;
+  version: number;
+  createdBy: string;
+  createdVia: string;
+  workerUsername: string | null;
+  workerName: string | null;
+  workerEmail: string | null;
+  workerPhone: string | null;
+  dispatcherName: string | null;
+  placeName: string | null;
+  placeRadius: number | null;
+  defaultRadius: number;
+  timezone: string;
+}
+
+/** A job as the action API (version 2) answers it; also the webhook payload's element. */
+export type JobView = Record<string, unknown> & { id: string };
+
+/** The wire id: templates are addressed as `tpl-<id>`. */
+export const wireJobId = (row: { id: string; isTemplate: boolean }) => (row.isTemplate ? `tpl-${row.id}` : row.id);
+
+/**
+ * Builds the full job (every field of the spec's Job tables; response-only fields computed as
+ * CONTRACTS.md says; fields we cannot derive are always empty: fileNumber, labels, carryOver,
+ * linkedForms, linkedZones, confirmationEmails, signature*, jobType, dispatcherUrl, placeUrl).
+ * Our extensions: `version`, `progress` and `createdAt` (insert time, database clock, ms).
+ */
+export function toJobView(r: JobRow): JobView {
+  const scheduledStart = r.day && r.windowStart ? zonedDayTimeToMs(r.day, hhmmToMinutes(r.windowStart), r.timezone) : 0;
+  const scheduledEnd = r.day && r.windowEnd ? zonedDayTimeToMs(r.day, hhmmToMinutes(r.windowEnd), r.timezone) : 0;
+  const view: JobView = {
+    id: wireJobId(r),
+    type: r.type,
+    teamId: r.teamId,
+    destinationName: r.destinationName,
+    destinationLat: r.destinationLat,
+    destinationLng: r.destinationLng,
+    destinationText: r.destinationText,
+    destinationUrl: r.destinationUrl,
+    textDispatcher: r.textDispatcher,
+    textReceiver: r.textReceiver,
+    contactName: r.contactName,
+    contactPhone: r.contactPhone,
+    contactEmail: r.contactEmail,
+    day: r.day,
+    priority: r.priority,
+    number: r.number,
+    onSiteSeconds: r.onSiteSeconds,
+    windowStart: r.windowStart,
+    windowEnd: r.windowEnd,
+    orderId: r.orderId,
+    dispatcherUid: r.dispatcherUid,
+    dispatcherName: r.dispatcherName ?? '',
+    dispatcherUrl: '',
+    placeUid: r.placeUid,
+    placeName: r.placeName ?? '',
+    placeUrl: '',
+    radius: r.placeRadius && r.placeRadius > 0 ? r.placeRadius : r.defaultRadius,
+    worker: r.workerUsername ?? '',
+    workerName: r.workerName ?? '',
+    itemsToDropoff: r.itemsToDropoff,
+    itemsToPickup: r.itemsToPickup,
+    ...(r.archived ? { status: 'archived' } : {}),
+    uidSecondary: r.uidSecondary ?? '',
+    receiverUid: r.workerId ?? '',
+    customFields: r.customFields,
+  };
+  for (const kind of ['number', 'text'] as const) {
+    for (let x = 1; x <= 4; x++) {
+      view[`extra_${kind}_${x}_key`] = r.extra[`extra_${kind}_${x}_key`] ?? '';
+      view[`extra_${kind}_${x}_val`] = r.extra[`extra_${kind}_${x}_val`] ?? (kind === 'number' ? 0 : '');
+    }
+  }
+  Object.assign(view, {
+    isTemplate: r.isTemplate,
+    tsCreated: r.tsCreated,
+    tsAssigned: r.tsAssigned,
+    tsAccepted: r.tsAccepted,
+    tsRejected: r.tsRejected,
+    tsDoneSuccess: r.tsDoneSuccess,
+    tsDoneFailed: r.tsDoneFailed,
+    tsCheckIn: r.tsCheckIn,
+    tsCheckOut: r.tsCheckOut,
+    tsCheckNFC1: r.tsCheckNFC1,
+    tsCheckNFC2: r.tsCheckNFC2,
+    tsSaved: r.tsSaved,
+    tsScheduled: scheduledStart,
+    scheduledStart,
+    scheduledEnd,
+    assigneeName: r.workerName ?? '',
+    assigneeUsername: r.workerUsername ?? '',
+    workerEmail: r.workerEmail ?? '',
+    workerPhone: r.workerPhone ?? '',
+    fileNumber: '',
+    labels: '',
+    carryOver: 0,
+    linkedForms: '',
+    linkedZones: '',
+    confirmationEmails: '',
+    signatureName: '',
+    signatureSvg: '',
+    tsSignature: 0,
+    createdBy: r.createdBy,
+    createdVia: r.createdVia,
+    createdAt: r.createdAt,
+    jobType: '',
+    version: r.version,
+    progress: progressOf(r),
+  });
+  return view;
+}
+
+/** Left out of the compact format besides empty values (CONTRACTS.md). */
+const COMPACT_OMITTED = new Set(['dispatcherName', 'dispatcherUrl', 'placeName', 'placeUrl', 'workerName', 'assigneeName', 'assigneeUsername', 'workerEmail', 'workerPhone']);
+
+/** getjobs `compact`: the job without fields that are empty, zero or null, nor the named ones. */
+export function toCompact(view: JobView): JobView {
+  const out: JobView = { id: view.id };
+  for (const [k, v] of Object.entries(view)) {
+    if (COMPACT_OMITTED.has(k) || v === null || v === 0 || v === '' || v === false || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+const hhmmToMinutes = (hhmm: number) => Math.floor(hhmm / 100) * 60 + (hhmm % 100);

@@ -1,0 +1,140 @@
+import { AuthContext, dayInZone } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { GetJobsDto, SORT_FIELDS } from './dto/get-jobs.dto';
+import { JOB_SELECT_SQL, JobRow, JobView, toCompact, toJobView } from './job-view';
+import { Progress, PROGRESS_SQL, PROGRESS_VALUES } from './progress';
+
+/** Without `sort`, getjobs answers at most this many jobs. */
+export const GETJOBS_MAX = 1000;
+
+/** Builds `WHERE` clauses with numbered parameters. */
+class Where {
+  readonly clauses: string[] = [];
+  readonly params: unknown[] = [];
+  add(sql: (p: (value: unknown) => string) => string): void {
+    this.clauses.push(sql((value) => `$${this.params.push(value)}`));
+  }
+  toString(): string {
+    return this.clauses.join(' AND ');
+  }
+}
+
+/** Connector listing filters (`GET /v1/jobs`). */
+export interface ConnectorJobsQuery {
+  createdSince?: number;
+  updatedSince?: number;
+  progress?: Progress[];
+  includeArchived?: boolean;
+  limit: number;
+  skip: number;
+  externalId?: string;
+  assigneeUsername?: string;
+}
+
+/**
+ * Job reads: getjobs with every filter of the spec and CONTRACTS.md's defaults, and the
+ * connector's list and polling (which never misses a change committed late).
+ */
+@Injectable()
+export class JobsQueryService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * getjobs. Workers see only their own jobs (filters narrowed silently; `worker: "*"` = own).
+   * Lookups by `id`/`ids` answer archived jobs too; templates only with `templates: true`.
+   */
+  async getJobs(ctx: AuthContext, q: GetJobsDto): Promise<JobView[]> {
+    const w = new Where();
+    w.add((p) => `j.company_id = ${p(ctx.companyId)}`);
+    w.add((p) => `j.is_template = ${p(q.templates === true)}`);
+    const ids = [...(q.id !== undefined ? [q.id] : []), ...(q.ids ?? [])];
+    if (q.id !== undefined || q.ids !== undefined) {
+      const raw = ids.map((id) => (q.templates ? id.replace(/^tpl-/, '') : id));
+      w.add((p) => `j.id = ANY(${p(raw)}::text[])`);
+    }
+    const orders = [...(q.orderId !== undefined ? [q.orderId] : []), ...(q.orderIds ?? [])];
+    if (q.orderId !== undefined || q.orderIds !== undefined) w.add((p) => `j.order_id = ANY(${p(orders)}::bigint[])`);
+
+    const lookup = q.id !== undefined || q.ids !== undefined || q.orderId !== undefined || q.orderIds !== undefined;
+    const day = q.day ?? (lookup || q.sort || q.templates ? -1 : dayInZone(Date.now(), ctx.timezone));
+    if (day !== -1 && !q.templates) w.add((p) => `j.day = ${p(day)}`);
+
+    if (ctx.role === 'worker') w.add((p) => `j.worker_id = ${p(ctx.memberId)}`);
+    const worker = q.worker ?? '*';
+    if (worker === '') w.add(() => `j.worker_id IS NULL`);
+    else if (worker === '+') w.add(() => `j.worker_id IS NOT NULL`);
+    else if (worker !== '*') w.add((p) => `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(worker)}))`);
+
+    if (q.team !== undefined) w.add((p) => `j.team_id = ${p(q.team)}`);
+    if (q.progressSuccess === 1 || q.progressSuccess === true) w.add(() => `j.ts_done_success > 0`);
+    if (q.progressActive === 1 || q.progressActive === true) w.add(() => `j.ts_done_success = 0 AND j.ts_done_failed = 0`);
+    const includeArchived = q.includeArchived === 1 || q.includeArchived === true;
+    if (!includeArchived && q.id === undefined && q.ids === undefined) w.add(() => `j.archived = false`);
+
+    let order = `j.number, j.ts_created, j.id`;
+    let limit = GETJOBS_MAX;
+    let skip = 0;
+    if (q.sort) {
+      const field = SORT_FIELDS[q.sort.field ?? 'tsCreated'];
+      const dir = q.sort.ascending === false ? 'DESC' : 'ASC';
+      order = `${field.column} ${dir}, j.id ${dir}`;
+      limit = q.sort.limit ?? 100;
+      skip = q.sort.skip ?? 0;
+      const bounded = field.timestamp ? field.column : 'j.ts_created';
+      if (q.sort.from !== undefined) w.add((p) => `${bounded} >= ${p(q.sort!.from)}`);
+      if (q.sort.until !== undefined) w.add((p) => `${bounded} < ${p(q.sort!.until)}`);
+      if (q.sort.status !== undefined && q.sort.status !== -1) w.add((p) => `${PROGRESS_SQL} = ${p(q.sort!.status)}`);
+    }
+    const rows: JobRow[] = await this.dataSource.query(`${JOB_SELECT_SQL} WHERE ${w} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`, w.params);
+    const views = rows.map(toJobView);
+    return q.compact ? views.map(toCompact) : views;
+  }
+
+  /**
+   * `GET /v1/jobs`: newest first by the polled field (createdAt with createdSince, updatedAt with
+   * updatedSince, else createdAt; ties by id); `*Since` inclusive. A `*Since` query answers only rows
+   * whose polled field is below min(now, the start of the oldest transaction still open), so a
+   * change committed late (stamped with its transaction's start) is never skipped by a poller.
+   */
+  async listForConnector(ctx: AuthContext, q: ConnectorJobsQuery): Promise<JobView[]> {
+    const w = new Where();
+    w.add((p) => `j.company_id = ${p(ctx.companyId)}`);
+    w.add(() => `j.is_template = false`);
+    if (ctx.role === 'worker') w.add((p) => `j.worker_id = ${p(ctx.memberId)}`);
+    if (!q.includeArchived) w.add(() => `j.archived = false`);
+    if (q.externalId !== undefined) w.add((p) => `j.uid_secondary = ${p(q.externalId)}`);
+    if (q.assigneeUsername !== undefined) {
+      w.add((p) => `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(q.assigneeUsername)}))`);
+    }
+    if (q.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(q.progress!.map((v) => PROGRESS_VALUES.indexOf(v)))}::int[])`);
+    const polled = q.updatedSince !== undefined ? 'j.ts_saved' : 'j.created_at';
+    if (q.createdSince !== undefined) w.add((p) => `j.created_at >= ${p(q.createdSince)}`);
+    if (q.updatedSince !== undefined) w.add((p) => `j.ts_saved >= ${p(q.updatedSince)}`);
+    if (q.createdSince !== undefined || q.updatedSince !== undefined) {
+      const horizon = await this.pollingHorizon();
+      w.add((p) => `${polled} < ${p(horizon)}`);
+    }
+    const rows: JobRow[] = await this.dataSource.query(
+      `${JOB_SELECT_SQL} WHERE ${w} ORDER BY ${polled} DESC, j.id DESC LIMIT ${q.limit} OFFSET ${q.skip}`,
+      w.params,
+    );
+    return rows.map(toJobView);
+  }
+
+  /**
+   * ms: min(now, start of the oldest transaction still open in this database). Rows stamped at or
+   * after it may still be joined by rows of that transaction stamped earlier, so polls stop below it.
+   * Needs the `pg_read_all_stats` role (or superuser) to see other sessions' transactions.
+   */
+  private async pollingHorizon(): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT floor(extract(epoch from least(clock_timestamp(), coalesce(
+                (SELECT min(xact_start) FROM pg_stat_activity
+                  WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL),
+                clock_timestamp()))) * 1000)::float8 AS horizon`,
+    );
+    return row.horizon + 1; // the bound is exclusive; now itself is included
+  }
+}
