@@ -240,6 +240,29 @@ describe('job writes, events and the /v1/jobs connector', () => {
     });
   });
 
+  describe('teams', () => {
+    it('teamId must be a team of teams_config; a team used by a live job cannot be removed', async () => {
+      const c = await createCompany(api);
+      await action(
+        api,
+        'editcompany',
+        {
+          teams_config: [
+            { id: 4, name: 'Four' },
+            { id: 5, name: 'Five' },
+          ],
+        },
+        { key: c.key },
+      );
+      expect((await action(api, 'createjobs', { jobs: [{ teamId: 6 }] }, { key: c.key })).body.error).toMatch(/^data\.jobs\[0\]\.teamId/);
+      const [job] = (await action<{ jobs: any[] }>(api, 'createjobs', { jobs: [{ teamId: 5 }] }, { key: c.key })).body.jobs;
+      const refused = await action(api, 'editcompany', { teams_config: [{ id: 4, name: 'Four' }] }, { key: c.key });
+      expect(refused.body).toEqual({ status: -1, error: 'data.teams_config: team 5 is still assigned to jobs; remove it from them first' });
+      await action(api, 'archivejobs', { jobs: { [job.id]: {} } }, { key: c.key });
+      expect((await action(api, 'editcompany', { teams_config: [{ id: 4, name: 'Four' }] }, { key: c.key })).body.status).toBe(0);
+    });
+  });
+
   describe('concurrency', () => {
     it('two concurrent editjobs on different fields of one job: both changes survive', async () => {
       for (let round = 0; round < 5; round++) {

@@ -96,15 +96,20 @@ export class CompanyService {
         const kept = new Set(dto.teams_config.map((t) => t.id));
         const removed = company.teamsConfig.map((t) => t.id).filter((id) => !kept.has(id));
         if (removed.length) {
-          const used: Array<{ team: number }> = await manager.query(
-            `SELECT DISTINCT t.team::int AS team
+          // teams are referenced by members' `teams` and jobs' `teamId` (the jobs table is read here
+          // by name: members can't import the jobs lib, which depends on it)
+          const used: Array<{ team: number; what: string }> = await manager.query(
+            `SELECT t.team::int AS team, 'members' AS what
                FROM members m, jsonb_array_elements(m.teams) AS t(team)
               WHERE m.company_id = $1 AND m.active_status = 'active' AND t.team::int = ANY($2::int[])
-              ORDER BY 1`,
+             UNION ALL
+             SELECT j.team_id AS team, 'jobs' AS what FROM jobs j
+              WHERE j.company_id = $1 AND j.archived = false AND j.team_id = ANY($2::int[])
+             ORDER BY 1 LIMIT 1`,
             [ctx.companyId, removed],
           );
           if (used.length)
-            throw invalid('data.teams_config', `team ${used[0].team} is still assigned to members; remove it from them first`);
+            throw invalid('data.teams_config', `team ${used[0].team} is still assigned to ${used[0].what}; remove it from them first`);
         }
         company.teamsConfig = dto.teams_config.map(normalizeTeam);
       }
