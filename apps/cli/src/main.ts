@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ConfigError, DomainError, loadConfig } from '@app/core';
+import { JobsService } from '@app/jobs';
 import { ApiKeysService, CompanyService, MembersService } from '@app/members';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
@@ -23,7 +24,7 @@ The last line printed on stdout is one JSON object.`;
 const out = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 async function withServices<T>(
-  fn: (s: { company: CompanyService; members: MembersService; apiKeys: ApiKeysService; ds: DataSource }) => Promise<T>,
+  fn: (s: { company: CompanyService; members: MembersService; apiKeys: ApiKeysService; jobs: JobsService; ds: DataSource }) => Promise<T>,
 ): Promise<T> {
   const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
   try {
@@ -31,6 +32,7 @@ async function withServices<T>(
       company: app.get(CompanyService),
       members: app.get(MembersService),
       apiKeys: app.get(ApiKeysService),
+      jobs: app.get(JobsService),
       ds: app.get(DataSource),
     });
   } finally {
