@@ -2,6 +2,7 @@ import { ConfigModule, CoreModule, QueueModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { JobsModule } from '@app/jobs';
 import { MembersModule } from '@app/members';
+import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ActionAuthGuard } from './envelope/action-auth.guard';
@@ -12,14 +13,24 @@ import { EnvelopeValidationPipe } from './envelope/validation.pipe';
 import { HealthModule } from './health/health.module';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
 import { JobsConnectorController } from './jobs/jobs.connector.controller';
+import { WebhooksActionsController } from './webhooks/webhooks.actions.controller';
+import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule],
-  controllers: [MembersActionsController, NotificationsActionsController, JobsActionsController, MembersConnectorController, JobsConnectorController],
+  imports: [MembersModule, JobsModule, WebhooksModule],
+  controllers: [
+    MembersActionsController,
+    NotificationsActionsController,
+    JobsActionsController,
+    WebhooksActionsController,
+    MembersConnectorController,
+    JobsConnectorController,
+    WebhooksConnectorController,
+  ],
   providers: [ActionAuthGuard, ConnectorAuthGuard],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard],
 })
@@ -34,7 +45,7 @@ export class FallbackModule {}
 
 /** The api app: produces queue tasks, never processes them. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, CoreModule, QueueModule.register(), HealthModule, ActionsModule, FallbackModule],
+  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, HealthModule, ActionsModule, FallbackModule],
   providers: [
     { provide: APP_PIPE, useClass: EnvelopeValidationPipe },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -1,11 +1,25 @@
 import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat } from '@app/core';
 import { Job, Place } from '@app/jobs';
 import { ApiKey, Company, Member } from '@app/members';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@app/webhooks';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
 /** Every entity, listed explicitly (no globs: STYLE.md §12). */
-export const ENTITIES = [Company, Member, ApiKey, OutboxEvent, Notification, WorkerHeartbeat, Place, Job];
+export const ENTITIES = [
+  Company,
+  Member,
+  ApiKey,
+  OutboxEvent,
+  Notification,
+  WorkerHeartbeat,
+  Place,
+  Job,
+  WebhookEndpoint,
+  WebhookSecret,
+  WebhookDelivery,
+  WebhookAttempt,
+];
 
 /**
  * The one TypeORM options object, used by both apps and the migration commands.

@@ -1,4 +1,4 @@
-import { DomainError, invalid, isRealDay, Optional, PHONE, Rule } from '@app/core';
+import { DomainError, isRealDay, Optional, PHONE, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import { IsEmail, IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { JobView } from './job-view';
@@ -51,7 +51,12 @@ export function toConnectorJob(v: JobView): ConnectorJob {
     createdAt: v.createdAt as number,
     updatedAt: v.tsSaved as number,
     assignee: v.receiverUid
-      ? { id: v.receiverUid as string, username: v.assigneeUsername as string, email: v.workerEmail as string, name: v.workerName as string }
+      ? {
+          id: v.receiverUid as string,
+          username: v.assigneeUsername as string,
+          email: v.workerEmail as string,
+          name: v.workerName as string,
+        }
       : null,
     contact: { name: v.contactName as string, phone: v.contactPhone as string, email: v.contactEmail as string },
   };
@@ -67,63 +72,105 @@ const ReadOnly = () => (target: object, property: string) => {
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
 export class ConnectorContactDto {
-  @Optional() @IsString() @MaxLength(200)
+  @Optional()
+  @IsString()
+  @MaxLength(200)
   name?: string;
 
-  @Optional() @IsString() @EmptyOr() @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @Optional()
+  @IsString()
+  @EmptyOr()
+  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
   phone?: string;
 
-  @Optional() @IsString() @EmptyOr() @MaxLength(254) @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @Optional()
+  @IsString()
+  @EmptyOr()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
   email?: string;
 }
 
 export class ConnectorTimeWindowDto {
-  @NullableOptional() @IsString() @Matches(HH_MM, { message: 'must be a time HH:mm' })
+  @NullableOptional()
+  @IsString()
+  @Matches(HH_MM, { message: 'must be a time HH:mm' })
   start?: string | null;
 
-  @NullableOptional() @IsString() @Matches(HH_MM, { message: 'must be a time HH:mm ("00:00" = unset)' })
+  @NullableOptional()
+  @IsString()
+  @Matches(HH_MM, { message: 'must be a time HH:mm ("00:00" = unset)' })
   end?: string | null;
 }
 
 /** Create (`POST /v1/jobs`) and update (`PATCH`) bodies. `title` is required on create. */
 export class ConnectorJobBody {
   /** PATCH /v1/jobs: the job to change */
-  @Optional() @IsString() @Length(1, 64)
+  @Optional()
+  @IsString()
+  @Length(1, 64)
   id?: string;
 
-  @NullableOptional() @IsString() @Length(0, 200)
+  @NullableOptional()
+  @IsString()
+  @Length(0, 200)
   externalId?: string | null;
 
-  @Optional() @IsString() @MaxLength(500)
+  @Optional()
+  @IsString()
+  @MaxLength(500)
   title?: string;
 
-  @Optional() @IsString() @MaxLength(2000)
+  @Optional()
+  @IsString()
+  @MaxLength(2000)
   address?: string;
 
-  @Optional() @IsString() @MaxLength(10000)
+  @Optional()
+  @IsString()
+  @MaxLength(10000)
   notes?: string;
 
   /** YYYY-MM-DD, or null for no day */
-  @NullableOptional() @Rule((v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDay(Number(v.replace(/-/g, ''))), 'must be a real date YYYY-MM-DD, or null')
+  @NullableOptional()
+  @Rule(
+    (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDay(Number(v.replace(/-/g, ''))),
+    'must be a real date YYYY-MM-DD, or null',
+  )
   date?: string | null;
 
   /** "" or null unassigns */
-  @NullableOptional() @IsString() @MaxLength(254)
+  @NullableOptional()
+  @IsString()
+  @MaxLength(254)
   assigneeUsername?: string | null;
 
-  @NullableOptional() @IsString() @MaxLength(64)
+  @NullableOptional()
+  @IsString()
+  @MaxLength(64)
   assigneeId?: string | null;
 
-  @Optional() @IsInt() @Min(0) @Max(10)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(10)
   priority?: number;
 
-  @Optional() @IsObject() @ValidateNested() @Type(() => ConnectorContactDto)
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConnectorContactDto)
   contact?: ConnectorContactDto;
 
-  @NullableOptional() @IsObject() @ValidateNested() @Type(() => ConnectorTimeWindowDto)
+  @NullableOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ConnectorTimeWindowDto)
   timeWindow?: ConnectorTimeWindowDto | null;
 
-  @NullableOptional() @IsString() @MaxLength(64)
+  @NullableOptional()
+  @IsString()
+  @MaxLength(64)
   placeId?: string | null;
 
   // answers only: named as read-only rather than unknown when sent
@@ -183,8 +230,9 @@ const ACTION_TO_CONNECTOR: Record<string, string> = {
  * to the connector's (`body.assigneeUsername: …`); other errors pass unchanged.
  */
 export function toConnectorError(err: unknown): unknown {
-  if (!(err instanceof DomainError) || err.kind !== 'invalid') return err;
+  if (!(err instanceof DomainError) || (err.kind !== 'invalid' && err.kind !== 'exists')) return err;
   const m = /^data\.jobs(?:\[\d+\]|\.[^.:]+)\.([A-Za-z_0-9]+)(: .*)$/s.exec(err.message);
   if (!m) return err;
-  return invalid(`body.${ACTION_TO_CONNECTOR[m[1]] ?? m[1]}`, m[2].slice(2));
+  const field = `body.${ACTION_TO_CONNECTOR[m[1]] ?? m[1]}`;
+  return new DomainError(err.kind, `${field}: ${m[2].slice(2)}`, field);
 }

@@ -24,7 +24,8 @@ export function editEvents(before: Checked, after: Checked): JobAction[] {
   const out: JobAction[] = [];
   if (before.tsCheckIn === 0 && after.tsCheckIn > 0) out.push('jobcheckin');
   if (before.tsCheckOut === 0 && after.tsCheckOut > 0) out.push('jobcheckout');
-  if ((before.tsDoneSuccess === 0 && after.tsDoneSuccess > 0) || (before.tsDoneFailed === 0 && after.tsDoneFailed > 0)) out.push('jobcompleted');
+  if ((before.tsDoneSuccess === 0 && after.tsDoneSuccess > 0) || (before.tsDoneFailed === 0 && after.tsDoneFailed > 0))
+    out.push('jobcompleted');
   return out.length ? out : ['jobupdated'];
 }
 

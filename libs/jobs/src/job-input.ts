@@ -27,10 +27,12 @@ export const CUSTOM_NAME = /^[A-Za-z0-9_]{1,40}$/;
 export const MAX_CUSTOM_FIELDS = 50;
 
 export class CustomFieldDto {
-  @IsString() @Matches(CUSTOM_NAME, { message: 'must be 1 to 40 of A-Z a-z 0-9 _' })
+  @IsString()
+  @Matches(CUSTOM_NAME, { message: 'must be 1 to 40 of A-Z a-z 0-9 _' })
   key: string;
 
-  @IsString() @MaxLength(2000)
+  @IsString()
+  @MaxLength(2000)
   val: string;
 }
 
@@ -39,116 +41,209 @@ export class CustomFieldDto {
  * `extra_*_val` keys are matched by pattern outside this class ({@link parseJobWrite}).
  */
 export class JobWriteDto {
-  @Optional() @IsIn([0, 1, 2], { message: 'must be 0 (work), 1 (pickup) or 2 (dropoff)' })
+  @Optional()
+  @IsIn([0, 1, 2], { message: 'must be 0 (work), 1 (pickup) or 2 (dropoff)' })
   type?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(2147483647)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
   teamId?: number;
 
-  @Optional() @IsString() @MaxLength(500)
+  @Optional()
+  @IsString()
+  @MaxLength(500)
   destinationName?: string;
 
-  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90)
+  @NullableOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
   destinationLat?: number | null;
 
-  @NullableOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180)
+  @NullableOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
   destinationLng?: number | null;
 
-  @Optional() @IsString() @MaxLength(2000)
+  @Optional()
+  @IsString()
+  @MaxLength(2000)
   destinationText?: string;
 
-  @Optional() @IsString() @EmptyOr() @MaxLength(2000) @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL, or ""' })
+  @Optional()
+  @IsString()
+  @EmptyOr()
+  @MaxLength(2000)
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL, or ""' })
   destinationUrl?: string;
 
-  @Optional() @IsString() @MaxLength(10000)
+  @Optional()
+  @IsString()
+  @MaxLength(10000)
   textDispatcher?: string;
 
-  @Optional() @IsString() @MaxLength(10000)
+  @Optional()
+  @IsString()
+  @MaxLength(10000)
   textReceiver?: string;
 
-  @Optional() @IsString() @MaxLength(200)
+  @Optional()
+  @IsString()
+  @MaxLength(200)
   contactName?: string;
 
-  @Optional() @IsString() @EmptyOr() @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @Optional()
+  @IsString()
+  @EmptyOr()
+  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
   contactPhone?: string;
 
-  @Optional() @IsString() @EmptyOr() @MaxLength(254) @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @Optional()
+  @IsString()
+  @EmptyOr()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
   contactEmail?: string;
 
-  @Optional() @Rule((v) => v === 0 || isRealDay(v), 'must be a real date YYYYMMDD, or 0 for no date')
+  @Optional()
+  @Rule((v) => v === 0 || isRealDay(v), 'must be a real date YYYYMMDD, or 0 for no date')
   day?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(10)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(10)
   priority?: number;
 
-  @Optional() @IsInt() @Min(-2147483648) @Max(2147483647)
+  @Optional()
+  @IsInt()
+  @Min(-2147483648)
+  @Max(2147483647)
   number?: number;
 
   /** s */
-  @Optional() @IsInt() @Min(0) @Max(604800)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(604800)
   onSiteSeconds?: number;
 
-  @Optional() @Rule((v) => isRealHhmm(v), 'must be a time HHMM (0 to 2359), 0 = unset')
+  @Optional()
+  @Rule((v) => isRealHhmm(v), 'must be a time HHMM (0 to 2359), 0 = unset')
   windowStart?: number;
 
-  @Optional() @Rule((v) => isRealHhmm(v, true), 'must be a time HHMM (0 to 2359, or 2400 as an end), 0 = unset')
+  @Optional()
+  @Rule((v) => isRealHhmm(v, true), 'must be a time HHMM (0 to 2359, or 2400 as an end), 0 = unset')
   windowEnd?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   orderId?: number;
 
-  @Optional() @IsString() @MaxLength(64)
+  @Optional()
+  @IsString()
+  @MaxLength(64)
   dispatcherUid?: string;
 
-  @Optional() @IsString() @MaxLength(64)
+  @Optional()
+  @IsString()
+  @MaxLength(64)
   placeUid?: string;
 
   /** Assignee username; "" unassigns. */
-  @Optional() @IsString() @MaxLength(254)
+  @Optional()
+  @IsString()
+  @MaxLength(254)
   worker?: string;
 
-  @Optional() @IsInt() @Min(0) @Max(1000000)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000000)
   itemsToDropoff?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(1000000)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000000)
   itemsToPickup?: number;
 
   /** External id, unique in the company; null or "" clears. */
-  @NullableOptional() @IsString() @Length(0, 200)
+  @NullableOptional()
+  @IsString()
+  @Length(0, 200)
   uidSecondary?: string | null;
 
   /** Assignee uid; "" unassigns. */
-  @Optional() @IsString() @MaxLength(64)
+  @Optional()
+  @IsString()
+  @MaxLength(64)
   receiverUid?: string;
 
-  @Optional() @IsArray() @ArrayMaxSize(MAX_CUSTOM_FIELDS) @ValidateNested({ each: true }) @Type(() => CustomFieldDto)
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(MAX_CUSTOM_FIELDS)
+  @ValidateNested({ each: true })
+  @Type(() => CustomFieldDto)
   customFields?: CustomFieldDto[];
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsCreated?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsAccepted?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsRejected?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsDoneSuccess?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsDoneFailed?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsCheckIn?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsCheckOut?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsCheckNFC1?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(MAX_TS)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_TS)
   tsCheckNFC2?: number;
 }
 
@@ -220,14 +315,16 @@ export function parseJobWrite(raw: unknown, path: string): JobWrite {
     const c = CUSTOM_KEY.exec(key);
     if (c) {
       if (!CUSTOM_NAME.test(c[1])) throw invalid(`${path}.${key}`, 'custom field names must be 1 to 40 of A-Z a-z 0-9 _');
-      if (typeof value !== 'string' || value.length > 2000) throw invalid(`${path}.${key}`, 'must be a string of at most 2000 characters ("" removes it)');
+      if (typeof value !== 'string' || value.length > 2000)
+        throw invalid(`${path}.${key}`, 'must be a string of at most 2000 characters ("" removes it)');
       custom.push([c[1], value]);
       continue;
     }
     const e = EXTRA_VAL.exec(key);
     if (e) {
       if (e[1] === 'number' && !(typeof value === 'number' && Number.isFinite(value))) throw invalid(`${path}.${key}`, 'must be a number');
-      if (e[1] === 'text' && !(typeof value === 'string' && value.length <= 2000)) throw invalid(`${path}.${key}`, 'must be a string of at most 2000 characters');
+      if (e[1] === 'text' && !(typeof value === 'string' && value.length <= 2000))
+        throw invalid(`${path}.${key}`, 'must be a string of at most 2000 characters');
       extra[key] = value as string | number;
       continue;
     }

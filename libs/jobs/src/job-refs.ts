@@ -47,18 +47,23 @@ export class JobRefs {
     const byId = new Set(found.map((m) => m.id));
     const knownPlaces = places.size
       ? new Set(
-          (await this.dataSource.query(`SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[])`, [ctx.companyId, [...places]])).map(
-            (r: { id: string }) => r.id,
-          ),
+          (
+            await this.dataSource.query(`SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[])`, [
+              ctx.companyId,
+              [...places],
+            ])
+          ).map((r: { id: string }) => r.id),
         )
       : new Set<string>();
     const teams = needTeams ? await this.company.teamIds(ctx.companyId) : new Set<number>();
 
     return writes.map(({ write, path }) => {
       const f = write.fields;
-      if (f.teamId && !teams.has(f.teamId)) throw invalid(`${path}.teamId`, `team ${f.teamId} is not in the company's teams_config (0 = no team)`);
+      if (f.teamId && !teams.has(f.teamId))
+        throw invalid(`${path}.teamId`, `team ${f.teamId} is not in the company's teams_config (0 = no team)`);
       if (f.placeUid && !knownPlaces.has(f.placeUid)) throw invalid(`${path}.placeUid`, 'no such place');
-      if (f.dispatcherUid && !byId.has(f.dispatcherUid)) throw invalid(`${path}.dispatcherUid`, 'must be the uid of an active member of the company');
+      if (f.dispatcherUid && !byId.has(f.dispatcherUid))
+        throw invalid(`${path}.dispatcherUid`, 'must be the uid of an active member of the company');
       let fromWorker: AssigneeChange;
       let fromUid: AssigneeChange;
       if (f.worker !== undefined) {

@@ -185,7 +185,17 @@ export function toJobView(r: JobRow): JobView {
 }
 
 /** Left out of the compact format besides empty values (CONTRACTS.md). */
-const COMPACT_OMITTED = new Set(['dispatcherName', 'dispatcherUrl', 'placeName', 'placeUrl', 'workerName', 'assigneeName', 'assigneeUsername', 'workerEmail', 'workerPhone']);
+const COMPACT_OMITTED = new Set([
+  'dispatcherName',
+  'dispatcherUrl',
+  'placeName',
+  'placeUrl',
+  'workerName',
+  'assigneeName',
+  'assigneeUsername',
+  'workerEmail',
+  'workerPhone',
+]);
 
 /** getjobs `compact`: the job without fields that are empty, zero or null, nor the named ones. */
 export function toCompact(view: JobView): JobView {

@@ -7,7 +7,14 @@ import { JobWrite, MAX_CUSTOM_FIELDS } from './job-input';
 export type AssigneeChange = string | null | undefined;
 
 /** The state of a new job before a create's fields are applied. */
-export function newJobState(init: { id: string; companyId: string; isTemplate: boolean; createdBy: string; createdVia: string; now: number }): Job {
+export function newJobState(init: {
+  id: string;
+  companyId: string;
+  isTemplate: boolean;
+  createdBy: string;
+  createdVia: string;
+  now: number;
+}): Job {
   return {
     id: init.id,
     companyId: init.companyId,
@@ -123,7 +130,8 @@ export function applyJobWrite(state: Job, write: JobWrite, assignee: AssigneeCha
   }
 
   if (f.customFields !== undefined || write.custom.length) {
-    let fields: CustomField[] = f.customFields !== undefined ? f.customFields.map((c) => ({ key: c.key, val: c.val })) : [...state.customFields];
+    let fields: CustomField[] =
+      f.customFields !== undefined ? f.customFields.map((c) => ({ key: c.key, val: c.val })) : [...state.customFields];
     for (const [name, val] of write.custom) {
       const i = fields.findIndex((c) => c.key === name);
       if (val === '') fields = fields.filter((c) => c.key !== name);

@@ -65,7 +65,10 @@ export class JobsQueryService {
     const worker = q.worker ?? '*';
     if (worker === '') w.add(() => `j.worker_id IS NULL`);
     else if (worker === '+') w.add(() => `j.worker_id IS NOT NULL`);
-    else if (worker !== '*') w.add((p) => `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(worker)}))`);
+    else if (worker !== '*')
+      w.add(
+        (p) => `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(worker)}))`,
+      );
 
     if (q.team !== undefined) w.add((p) => `j.team_id = ${p(q.team)}`);
     if (q.progressSuccess === 1 || q.progressSuccess === true) w.add(() => `j.ts_done_success > 0`);
@@ -87,7 +90,10 @@ export class JobsQueryService {
       if (q.sort.until !== undefined) w.add((p) => `${bounded} < ${p(q.sort!.until)}`);
       if (q.sort.status !== undefined && q.sort.status !== -1) w.add((p) => `${PROGRESS_SQL} = ${p(q.sort!.status)}`);
     }
-    const rows: JobRow[] = await this.dataSource.query(`${JOB_SELECT_SQL} WHERE ${w} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`, w.params);
+    const rows: JobRow[] = await this.dataSource.query(
+      `${JOB_SELECT_SQL} WHERE ${w} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`,
+      w.params,
+    );
     const views = rows.map(toJobView);
     return q.compact ? views.map(toCompact) : views;
   }
@@ -106,7 +112,10 @@ export class JobsQueryService {
     if (!q.includeArchived) w.add(() => `j.archived = false`);
     if (q.externalId !== undefined) w.add((p) => `j.uid_secondary = ${p(q.externalId)}`);
     if (q.assigneeUsername !== undefined) {
-      w.add((p) => `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(q.assigneeUsername)}))`);
+      w.add(
+        (p) =>
+          `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(q.assigneeUsername)}))`,
+      );
     }
     if (q.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(q.progress!.map((v) => PROGRESS_VALUES.indexOf(v)))}::int[])`);
     const polled = q.updatedSince !== undefined ? 'j.ts_saved' : 'j.created_at';

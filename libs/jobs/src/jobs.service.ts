@@ -2,7 +2,10 @@ import {
   AuthContext,
   dayInZone,
   DomainError,
+  exists,
   invalid,
+  isIdShaped,
+  isUniqueViolation,
   newId,
   NotificationsService,
   notFound,
@@ -87,14 +90,18 @@ export class JobsService {
     });
     const assignees = await this.refs.resolve(ctx, writes);
 
-    return this.dataSource.transaction(async (manager) => {
+    return this.committed(async (manager, published) => {
       const now = Date.now();
       const ids: string[] = new Array(writes.length);
       const created: boolean[] = new Array(writes.length).fill(false);
       const merges = new Map<number, Job>();
       const withUid = isTemplate ? [] : writes.map((w, i) => [w.write.fields.uidSecondary, i] as const).filter(([u]) => !!u);
       if (withUid.length) {
-        for (const job of await this.lockByUidSecondary(manager, ctx.companyId, withUid.map(([u]) => u!))) {
+        for (const job of await this.lockByUidSecondary(
+          manager,
+          ctx.companyId,
+          withUid.map(([u]) => u!),
+        )) {
           merges.set(firstIndex.get(job.uidSecondary!)!, job);
         }
       }
@@ -115,7 +122,12 @@ export class JobsService {
         } else lost.push([job.uidSecondary!, freshIndex[k]]); // a racing call inserted this uidSecondary first
       });
       if (lost.length) {
-        for (const job of await this.lockByUidSecondary(manager, ctx.companyId, lost.map(([u]) => u))) merges.set(firstIndex.get(job.uidSecondary!)!, job);
+        for (const job of await this.lockByUidSecondary(
+          manager,
+          ctx.companyId,
+          lost.map(([u]) => u),
+        ))
+          merges.set(firstIndex.get(job.uidSecondary!)!, job);
       }
 
       const changes: Array<{ before: Job; after: Job }> = [];
@@ -124,7 +136,7 @@ export class JobsService {
         const after = applyJobWrite(current, writes[i].write, assignees[i], now, writes[i].path);
         const changed = changedProperties(current, after);
         if (!changed.length) continue;
-        await this.sql.update(manager, after, changed);
+        await this.update(manager, after, changed, writes[i].path);
         changes.push({ before: current, after });
       }
 
@@ -134,8 +146,9 @@ export class JobsService {
         ids.forEach((id, i) => {
           if (created[i]) events.push(this.event(ctx, 'jobcreated', views.get(id)!));
         });
-        for (const { before, after } of changes) for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!));
-        await this.outbox.appendMany(manager, events);
+        for (const { before, after } of changes)
+          for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!));
+        published.push(...(await this.outbox.appendMany(manager, events)));
       }
       if (input.sendRouteChange) {
         const today = dayInZone(now, ctx.timezone);
@@ -162,10 +175,14 @@ export class JobsService {
     const assignees = await this.refs.resolve(ctx, writes);
     const notify = input.notify ?? true;
 
-    return this.dataSource.transaction(async (manager) => {
+    return this.committed(async (manager, published) => {
       const now = Date.now();
       const today = dayInZone(now, ctx.timezone);
-      const current = await this.lockJobs(manager, ctx, entries.map(([id]) => id));
+      const current = await this.lockJobs(
+        manager,
+        ctx,
+        entries.map(([id]) => id),
+      );
       const events: OutboxEventInput[] = [];
       const changes: Array<{ before: Job; after: Job }> = [];
       for (let i = 0; i < entries.length; i++) {
@@ -176,16 +193,20 @@ export class JobsService {
         const after = applyJobWrite(before, write, assignees[i], now, path);
         const changed = changedProperties(before, after);
         if (!changed.length) continue;
-        await this.sql.update(manager, after, changed);
+        await this.update(manager, after, changed, path);
         changes.push({ before, after });
       }
-      const views = await this.views(manager, ctx.companyId, current.map((j) => j.id));
+      const views = await this.views(
+        manager,
+        ctx.companyId,
+        current.map((j) => j.id),
+      );
       for (const { before, after } of changes) {
         if (!after.isTemplate) for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!));
         if (notify && progressChanged(before, after)) await this.notifyDispatcher(manager, ctx, after, 'job_progress');
         if (input.sendRouteChange) await this.routeChanged(manager, ctx, before, after, today);
       }
-      await this.outbox.appendMany(manager, events);
+      published.push(...(await this.outbox.appendMany(manager, events)));
       return current.map((j) => views.get(j.id)!);
     });
   }
@@ -198,7 +219,7 @@ export class JobsService {
    */
   async changeLifecycle(ctx: AuthContext, op: 'delete' | 'archive' | 'restore', wireIds: string[], notify = false): Promise<JobView[]> {
     if (wireIds.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
-    return this.dataSource.transaction(async (manager) => {
+    return this.committed(async (manager, published) => {
       const jobs = await this.lockJobs(manager, ctx, wireIds);
       const ids = jobs.map((j) => j.id);
       const events: OutboxEventInput[] = [];
@@ -216,17 +237,47 @@ export class JobsService {
         const archive = op === 'archive';
         affected = jobs.filter((j) => j.archived !== archive);
         for (const job of affected) await this.sql.update(manager, { ...job, archived: archive }, ['archived']);
-        const views = await this.views(manager, ctx.companyId, affected.map((j) => j.id));
-        for (const job of affected) if (!job.isTemplate) events.push(this.event(ctx, archive ? 'jobarchived' : 'jobupdated', views.get(job.id)!));
+        const views = await this.views(
+          manager,
+          ctx.companyId,
+          affected.map((j) => j.id),
+        );
+        for (const job of affected)
+          if (!job.isTemplate) events.push(this.event(ctx, archive ? 'jobarchived' : 'jobupdated', views.get(job.id)!));
       }
-      await this.outbox.appendMany(manager, events);
+      published.push(...(await this.outbox.appendMany(manager, events)));
       if (notify) for (const job of affected) await this.notifyDispatcher(manager, ctx, job, `job_${op}d`);
       return op === 'delete' ? [] : [...(await this.views(manager, ctx.companyId, ids)).values()];
     });
   }
 
+  /**
+   * Runs `fn` in a transaction; after it commits, wakes delivery of the events it appended
+   * (`published`).
+   */
+  private async committed<T>(fn: (manager: EntityManager, published: string[]) => Promise<T>): Promise<T> {
+    const published: string[] = [];
+    const result = await this.dataSource.transaction((manager) => fn(manager, published));
+    this.outbox.wake(published);
+    return result;
+  }
+
+  /** Writes a job's changed fields; a uidSecondary another job holds answers -4 naming it. */
+  private async update(manager: EntityManager, job: Job, changed: Array<keyof Job>, path: string): Promise<void> {
+    try {
+      await this.sql.update(manager, job, changed);
+    } catch (err) {
+      if (isUniqueViolation(err, 'UQ_jobs_company_uid_secondary')) {
+        throw exists(`${path}.uidSecondary: another job of the company has uidSecondary ${job.uidSecondary}`, `${path}.uidSecondary`);
+      }
+      throw err;
+    }
+  }
+
   /** Locks the jobs of the company named by wire ids (`tpl-` for templates), in the order given. */
   private async lockJobs(manager: EntityManager, ctx: AuthContext, wireIds: string[]): Promise<Job[]> {
+    const bad = wireIds.find((w) => !isIdShaped(parseWireId(w).id));
+    if (bad !== undefined) throw invalid(`data.jobs.${bad}`, 'job ids are non-empty strings of at most 64 characters');
     const parsed = wireIds.map(parseWireId);
     const rows = await manager
       .getRepository(Job)
@@ -273,6 +324,11 @@ export class JobsService {
 
   /** `notify`: the job's dispatcher, or the whole company when it has none. */
   private async notifyDispatcher(manager: EntityManager, ctx: AuthContext, job: Job, kind: string): Promise<void> {
-    await this.notifications.add(manager, { companyId: ctx.companyId, memberId: job.dispatcherUid || null, kind, jobId: job.isTemplate ? `tpl-${job.id}` : job.id });
+    await this.notifications.add(manager, {
+      companyId: ctx.companyId,
+      memberId: job.dispatcherUid || null,
+      kind,
+      jobId: job.isTemplate ? `tpl-${job.id}` : job.id,
+    });
   }
 }

@@ -135,6 +135,15 @@ export class CompanyService {
     return { id: company.id, name: company.name, username: await this.ownerUsername(company) };
   }
 
+  /** The company account's username (the `account` form field of webhook deliveries); "" if unknown. */
+  async accountUsername(companyId: string): Promise<string> {
+    const [row] = await this.dataSource.query(
+      `SELECT m.username FROM companies c JOIN members m ON m.id = c.owner_member_id WHERE c.id = $1`,
+      [companyId],
+    );
+    return row?.username ?? '';
+  }
+
   /** The team ids of the company's `teams_config`. */
   async teamIds(companyId: string): Promise<Set<number>> {
     const company = await this.dataSource.getRepository(Company).findOneByOrFail({ id: companyId });

@@ -258,7 +258,10 @@ export class MembersService {
    * Active members of the company among the given usernames (case-insensitive) and ids — the
    * candidates for assignment and dispatcher fields of other domains.
    */
-  async findActive(companyId: string, opts: { usernames?: string[]; ids?: string[] }): Promise<Array<{ id: string; username: string; role: Role; teams: number[] }>> {
+  async findActive(
+    companyId: string,
+    opts: { usernames?: string[]; ids?: string[] },
+  ): Promise<Array<{ id: string; username: string; role: Role; teams: number[] }>> {
     const usernames = (opts.usernames ?? []).map((u) => u.toLowerCase());
     const ids = opts.ids ?? [];
     if (!usernames.length && !ids.length) return [];

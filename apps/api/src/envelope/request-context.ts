@@ -13,9 +13,13 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeo
 /** Metadata key holding a handler's action name. */
 export const ACTION_NAME = 'fieldwork:action';
 
+/** Keys named like Object.prototype members: class-transformer drops them silently, so they are refused up front. */
+const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /**
  * The first problem with a request value that no DTO rule sees: a string holding U+0000 (PostgreSQL
- * text can't store it) or nesting deeper than `maxDepth`. @returns `path: rule`, or null.
+ * text can't store it), a key named like an Object.prototype member (`toString`, `__proto__`…:
+ * they would vanish instead of being refused as unknown), or nesting deeper than `maxDepth`. @returns `path: rule`, or null.
  */
 export function unstorableValue(value: unknown, path: string, maxDepth = 32): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? `${path}: must not contain the NUL character` : null;
@@ -30,6 +34,7 @@ export function unstorableValue(value: unknown, path: string, maxDepth = 32): st
   }
   for (const [k, v] of Object.entries(value)) {
     if (k.includes('\u0000')) return `${path}: a key must not contain the NUL character`;
+    if (PROTOTYPE_KEYS.has(k)) return `${path}.${k}: unknown field`;
     const p = unstorableValue(v, `${path}.${k}`, maxDepth - 1);
     if (p) return p;
   }

@@ -1,5 +1,13 @@
 import { AuthContext, DomainError, invalid, mayCallAction, notFound } from '@app/core';
-import { ConnectorJobBody, connectorBodyToJobFields, JobsQueryService, JobsService, Progress, toConnectorError, toConnectorJob } from '@app/jobs';
+import {
+  ConnectorJobBody,
+  connectorBodyToJobFields,
+  JobsQueryService,
+  JobsService,
+  Progress,
+  toConnectorError,
+  toConnectorJob,
+} from '@app/jobs';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { Response } from 'express';
 import { Caller, ConnectorAuth } from '../envelope/decorators';
@@ -64,7 +72,9 @@ export class JobsConnectorController {
     allow(ctx, 'createjobs');
     if (body.id !== undefined) throw invalid('body.id', 'is read-only on create');
     if (body.title === undefined) throw invalid('body.title', 'is required');
-    const { jobs, created } = await connectorErrors(() => this.jobs.createJobs(ctx, { jobs: [connectorBodyToJobFields(body)] }, 'connector'));
+    const { jobs, created } = await connectorErrors(() =>
+      this.jobs.createJobs(ctx, { jobs: [connectorBodyToJobFields(body)] }, 'connector'),
+    );
     res.status(created[0] ? 201 : 200);
     return { data: { items: [toConnectorJob(jobs[0])] } };
   }

@@ -5,16 +5,20 @@ import { QueryBool, QueryInt } from '../envelope/query';
 
 /** createjobs */
 export class CreateJobsDto {
-  @IsArray() @ArrayMaxSize(1000, { message: 'at most 1000 jobs per call' })
+  @IsArray()
+  @ArrayMaxSize(1000, { message: 'at most 1000 jobs per call' })
   jobs: unknown[];
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   sendRouteChange?: boolean;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   autoassign?: boolean;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   isTemplate?: boolean;
 }
 
@@ -23,10 +27,12 @@ export class EditJobsDto {
   @IsObject()
   jobs: Record<string, unknown>;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   notify?: boolean;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   sendRouteChange?: boolean;
 }
 
@@ -35,7 +41,8 @@ export class JobIdsDto {
   @IsObject()
   jobs: Record<string, unknown>;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   notify?: boolean;
 }
 
@@ -44,30 +51,50 @@ const PROGRESS_LIST = new RegExp(`^(${PROGRESS_VALUES.join('|')})(,(${PROGRESS_V
 /** `GET /v1/jobs` query string, strictly typed. */
 export class ConnectorJobsQueryDto {
   /** ms, inclusive */
-  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0 (ms)' }) @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
+  @Optional()
+  @QueryInt()
+  @IsInt({ message: 'must be an integer ≥ 0 (ms)' })
+  @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
   createdSince?: number;
 
   /** ms, inclusive */
-  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0 (ms)' }) @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
+  @Optional()
+  @QueryInt()
+  @IsInt({ message: 'must be an integer ≥ 0 (ms)' })
+  @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
   updatedSince?: number;
 
   /** one or more of scheduled, accepted, rejected, started, success, failed (comma-separated) */
-  @Optional() @IsString() @Matches(PROGRESS_LIST, { message: `must be one or more of ${PROGRESS_VALUES.join(', ')}, comma-separated` })
+  @Optional()
+  @IsString()
+  @Matches(PROGRESS_LIST, { message: `must be one or more of ${PROGRESS_VALUES.join(', ')}, comma-separated` })
   progress?: string;
 
-  @Optional() @QueryBool() @IsBoolean({ message: 'must be true, false, 1 or 0' })
+  @Optional()
+  @QueryBool()
+  @IsBoolean({ message: 'must be true, false, 1 or 0' })
   includeArchived?: boolean;
 
   /** default 100; larger values are clamped to 100 */
-  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0' }) @Min(0, { message: 'must be an integer ≥ 0' })
+  @Optional()
+  @QueryInt()
+  @IsInt({ message: 'must be an integer ≥ 0' })
+  @Min(0, { message: 'must be an integer ≥ 0' })
   limit?: number;
 
-  @Optional() @QueryInt() @IsInt({ message: 'must be an integer ≥ 0' }) @Min(0, { message: 'must be an integer ≥ 0' })
+  @Optional()
+  @QueryInt()
+  @IsInt({ message: 'must be an integer ≥ 0' })
+  @Min(0, { message: 'must be an integer ≥ 0' })
   skip?: number;
 
-  @Optional() @IsString() @MaxLength(200)
+  @Optional()
+  @IsString()
+  @MaxLength(200)
   externalId?: string;
 
-  @Optional() @IsString() @MaxLength(254)
+  @Optional()
+  @IsString()
+  @MaxLength(254)
   assigneeUsername?: string;
 }

@@ -5,7 +5,6 @@ import { IsInt, IsString, MaxLength, Min } from 'class-validator';
 import { Caller, ConnectorAuth } from '../envelope/decorators';
 import { QueryInt } from '../envelope/query';
 
-
 export class MembersQuery {
   @Optional()
   @IsString()

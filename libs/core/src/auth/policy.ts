@@ -160,9 +160,11 @@ export function workerJobEditDenial(
   if (actor.role !== 'worker') return null;
   if (job.isTemplate) return 'a worker may not edit templates';
   if (job.workerId !== actor.id) return 'a worker may edit only its own jobs';
-  if (!settings.workers_edit_job && job.day !== 0 && job.day !== today) return 'a worker may edit only jobs of today unless the company enables workers_edit_job';
+  if (!settings.workers_edit_job && job.day !== 0 && job.day !== today)
+    return 'a worker may edit only jobs of today unless the company enables workers_edit_job';
   for (const key of keys) {
-    if ((WORKER_JOB_FIELDS as readonly string[]).includes(key) || /^extra_(number|text)_[1-4]_val$/.test(key) || key.startsWith('custom_')) continue;
+    if ((WORKER_JOB_FIELDS as readonly string[]).includes(key) || /^extra_(number|text)_[1-4]_val$/.test(key) || key.startsWith('custom_'))
+      continue;
     if (key === 'day' && settings.workers_edit_job) continue;
     return `${key}: a worker may not change it${key === 'day' ? ' unless the company enables workers_edit_job' : ''}`;
   }

@@ -107,6 +107,64 @@ export class AppConfig {
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE = false;
 
+  /** ms a webhook receiver has to answer with a 2xx. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  WEBHOOK_TIMEOUT_MS = 15000;
+
+  /** Seconds between webhook retries, comma-separated (±20 % jitter); past the last, a delivery is abandoned. */
+  @IsString()
+  @Matches(/^\d{1,7}(,\d{1,7}){0,49}$/, { message: 'must be comma-separated whole seconds, e.g. 5,300,1800' })
+  WEBHOOK_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,36000,36000';
+
+  /** Deliveries in flight at once to one endpoint. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 4;
+
+  /** Deliveries a worker process runs at once (all endpoints). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_CONCURRENCY = 32;
+
+  /** ms of continuous failure after which an endpoint is disabled (default 5 days). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+
+  /** ms between reconciler runs (re-enqueues pending deliveries whose task Redis lost). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(200)
+  @Max(3600000)
+  WEBHOOK_RECONCILE_MS = 30000;
+
+  /** Days outbox events and delivery attempts are kept. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  WEBHOOK_RETENTION_DAYS = 30;
+
+  /** ms the previous signing secret keeps signing after a rotation (default 24 h). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  WEBHOOK_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+
+  /** DNS servers for webhook host names (comma-separated ip[:port]); empty = the system resolver. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9a-fA-F.:[\],]+$/, { message: 'must be comma-separated IP[:port] addresses' })
+  WEBHOOK_DNS_SERVERS?: string;
+
   /** Requests per minute per API key. */
   @Transform(toInt)
   @IsInt()
@@ -140,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
   if (cache && cached) return cached;
   const known = Object.keys(new AppConfig());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'QUEUE_DASHBOARD_USER', 'QUEUE_DASHBOARD_PASSWORD']) {
+  for (const key of [...known, 'QUEUE_DASHBOARD_USER', 'QUEUE_DASHBOARD_PASSWORD', 'WEBHOOK_DNS_SERVERS']) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newEventId } from '../ids';
 import { SQL_NOW_MS } from '../time';
 import { OutboxEvent } from './outbox-event.entity';
+import { QueueName } from '../queue/queues';
+import { TaskProducer } from '../queue/task-producer';
 
 /** What a domain service records: the webhook key, action, form `id` and the `data` value. */
 export interface OutboxEventInput {
@@ -23,6 +25,22 @@ export interface OutboxEventInput {
  */
 @Injectable()
 export class OutboxService {
+  private readonly logger = new Logger('Outbox');
+
+  /** `producer` is absent in the CLI (no Redis there): the worker's reconciler wakes those events. */
+  constructor(@Optional() private readonly producer?: TaskProducer) {}
+
+  /**
+   * Wakes delivery for events whose transaction committed: one `wake` task, not awaited (a Redis
+   * outage never fails or slows the request; the worker's reconciler finds the deliveries anyway).
+   */
+  wake(eventIds: string[]): void {
+    if (!eventIds.length || !this.producer) return;
+    this.producer
+      .add(QueueName.WebhookDelivery, 'wake', { eventIds }, { removeOnComplete: true, removeOnFail: true, attempts: 3 })
+      .catch((err: Error) => this.logger.warn(`could not wake delivery of ${eventIds.length} events: ${err.message}`));
+  }
+
   /**
    * Records one event in the caller's transaction. Call it after the change, with the payload
    * built from the changed rows inside that transaction.

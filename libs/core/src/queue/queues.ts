@@ -22,7 +22,14 @@ export interface TaskPayloads {
     'prune-invitations': { before?: number };
   };
   [QueueName.WebhookDelivery]: {
+    /** events committed: enqueue their deliveries */
+    wake: { eventIds: string[] };
+    /** one attempt of one delivery, if due */
     deliver: { deliveryId: string };
+    /** repeatable: release dead claims, re-enqueue what Redis lost */
+    reconcile: Record<string, never>;
+    /** repeatable: delete attempts, deliveries and events past the retention */
+    prune: Record<string, never>;
   };
   [QueueName.Reports]: {
     generate: { reportId: string };

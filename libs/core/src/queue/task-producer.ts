@@ -39,6 +39,14 @@ export class TaskProducer {
     await this.queues[queue].add(task, payload, opts);
   }
 
+  /** Adds several tasks to one queue in one round trip. */
+  async addBulk<Q extends QueueName, T extends TaskName<Q>>(
+    queue: Q,
+    tasks: Array<{ name: T; data: TaskPayload<Q, T>; opts?: JobsOptions }>,
+  ): Promise<void> {
+    if (tasks.length) await this.queues[queue].addBulk(tasks);
+  }
+
   /** The queue objects, for health reporting and (later) the dashboard. */
   all(): Queue[] {
     return Object.values(this.queues);

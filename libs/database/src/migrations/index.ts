@@ -1,5 +1,6 @@
 import { CreateFoundation1795298701562 } from './1795298701562-CreateFoundation';
 import { CreateJobs1795299635861 } from './1795299635861-CreateJobs';
+import { CreateWebhooks1795300411031 } from './1795300411031-CreateWebhooks';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
-export const MIGRATIONS = [CreateFoundation1795298701562, CreateJobs1795299635861];
+export const MIGRATIONS = [CreateFoundation1795298701562, CreateJobs1795299635861, CreateWebhooks1795300411031];

@@ -26,73 +26,117 @@ export const SORT_FIELDS: Record<string, { column: string; timestamp: boolean }>
 const ZeroOne = () => IsIn([0, 1, true, false], { message: 'must be 0 or 1' });
 
 export class GetJobsSortDto {
-  @Optional() @IsIn(Object.keys(SORT_FIELDS), { message: `must be one of ${Object.keys(SORT_FIELDS).join(', ')}` })
+  @Optional()
+  @IsIn(Object.keys(SORT_FIELDS), { message: `must be one of ${Object.keys(SORT_FIELDS).join(', ')}` })
   field?: string;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   ascending?: boolean;
 
   /** default 100, at most 1000 */
-  @Optional() @IsInt() @Min(1) @Max(1000)
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   limit?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(10_000_000)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000)
   skip?: number;
 
   /** ms, inclusive */
-  @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   from?: number;
 
   /** ms, exclusive */
-  @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   until?: number;
 
   /** progress index (scheduled 0, accepted 1, rejected 2, started 3, success 4, failed 5); -1 = all */
-  @Optional() @IsInt() @Min(-1) @Max(5)
+  @Optional()
+  @IsInt()
+  @Min(-1)
+  @Max(5)
   status?: number;
 }
 
 /** getjobs (spec "Jobs", with CONTRACTS.md's defaults). */
 export class GetJobsDto {
-  @Optional() @IsString() @Length(1, 68)
+  @Optional()
+  @IsString()
+  @Length(1, 68)
   id?: string;
 
-  @Optional() @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) @Length(1, 68, { each: true })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @Length(1, 68, { each: true })
   ids?: string[];
 
   /** YYYYMMDD; 0 = undated; -1 = any day. Default: today in the company's zone (all days with sort). */
-  @Optional() @Rule((v) => v === 0 || v === -1 || isRealDay(v), 'must be a real date YYYYMMDD, 0 (no date) or -1 (any day)')
+  @Optional()
+  @Rule((v) => v === 0 || v === -1 || isRealDay(v), 'must be a real date YYYYMMDD, 0 (no date) or -1 (any day)')
   day?: number;
 
   /** username; "" unassigned; "+" any assigned; "*" all */
-  @Optional() @IsString() @Length(0, 254)
+  @Optional()
+  @IsString()
+  @Length(0, 254)
   worker?: string;
 
-  @Optional() @IsInt() @Min(0) @Max(2147483647)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(2147483647)
   team?: number;
 
-  @Optional() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER)
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   orderId?: number;
 
-  @Optional() @IsArray() @ArrayMaxSize(1000) @IsInt({ each: true }) @Min(0, { each: true })
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
   orderIds?: number[];
 
-  @Optional() @ZeroOne()
+  @Optional()
+  @ZeroOne()
   progressSuccess?: number | boolean;
 
-  @Optional() @ZeroOne()
+  @Optional()
+  @ZeroOne()
   progressActive?: number | boolean;
 
-  @Optional() @ZeroOne()
+  @Optional()
+  @ZeroOne()
   includeArchived?: number | boolean;
 
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   compact?: boolean;
 
-  @Optional() @IsObject() @ValidateNested() @Type(() => GetJobsSortDto)
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => GetJobsSortDto)
   sort?: GetJobsSortDto;
 
   /** our extension: answer templates (ids `tpl-<id>`) instead of jobs */
-  @Optional() @IsBoolean()
+  @Optional()
+  @IsBoolean()
   templates?: boolean;
 }

@@ -1,0 +1,62 @@
+import { AuthContext } from '@app/core';
+import { EndpointInput, EndpointView, parseEndpointInput, WebhookConfigService, WebhookKey, WebhookLogService } from '@app/webhooks';
+import { Controller } from '@nestjs/common';
+import { Action, Caller, Data } from '../envelope/decorators';
+import { EmptyDto } from '../envelope/empty.dto';
+import { GetWebhookDeliveriesDto, ReplayWebhookDeliveryDto, SetWebhooksDto } from './webhooks.dto';
+
+/** The action API's shape of a key: `header` (singular), as the spec names it. */
+export function actionShape(webhooks: Record<WebhookKey, EndpointView | null>) {
+  return Object.fromEntries(
+    Object.entries(webhooks).map(([k, v]) => [
+      k,
+      v && { url: v.url, header: v.headers, disabled: v.disabled, disabledReason: v.disabledReason, disabledAt: v.disabledAt },
+    ]),
+  );
+}
+
+/** Webhook configuration, signing secret, delivery log and replay (spec "Webhook configuration"; CONTRACTS.md). */
+@Controller('api')
+export class WebhooksActionsController {
+  constructor(
+    private readonly config: WebhookConfigService,
+    private readonly log: WebhookLogService,
+  ) {}
+
+  @Action('getwebhooks')
+  async getwebhooks(@Caller() ctx: AuthContext, @Data() _dto: EmptyDto) {
+    return this.answer(ctx, await this.config.get(ctx.companyId));
+  }
+
+  @Action('setwebhooks')
+  async setwebhooks(@Caller() ctx: AuthContext, @Data() dto: SetWebhooksDto) {
+    const changes: Partial<Record<WebhookKey, EndpointInput>> = {};
+    for (const [key, value] of Object.entries(dto) as Array<[WebhookKey, unknown]>) {
+      if (value === undefined) continue;
+      changes[key] = parseEndpointInput(value, `data.${key}`, 'header', this.config.allowPrivate);
+    }
+    return this.answer(ctx, await this.config.set(ctx, changes));
+  }
+
+  @Action('rotatewebhooksecret')
+  async rotatewebhooksecret(@Caller() ctx: AuthContext, @Data() _dto: EmptyDto) {
+    return { status: 0, ...(await this.config.rotate(ctx)) };
+  }
+
+  @Action('getwebhookdeliveries')
+  async getwebhookdeliveries(@Caller() ctx: AuthContext, @Data() dto: GetWebhookDeliveriesDto) {
+    return { status: 0, deliveries: await this.log.list(ctx, dto) };
+  }
+
+  @Action('replaywebhookdelivery')
+  async replaywebhookdelivery(@Caller() ctx: AuthContext, @Data() dto: ReplayWebhookDeliveryDto) {
+    return { status: 0, delivery: await this.log.replay(ctx, dto.deliveryId) };
+  }
+
+  /** The whole configuration; the secret for administrators only. */
+  private async answer(ctx: AuthContext, webhooks: Record<WebhookKey, EndpointView | null>) {
+    const body: Record<string, unknown> = { status: 0, webhooks: actionShape(webhooks) };
+    if (ctx.role === 'administrator') body.secret = await this.config.secret(ctx.companyId);
+    return body;
+  }
+}

@@ -1,0 +1,55 @@
+import { Optional } from '@app/core';
+import { WEBHOOK_KEYS } from '@app/webhooks';
+import { Allow, IsIn, IsInt, IsObject, IsString, Length, Max, Min } from 'class-validator';
+
+/** setwebhooks: any of the nine keys, each `{url, header?}`, or null / "" / `{url: null}` to remove it. */
+export class SetWebhooksDto {
+  @Allow() job_created?: unknown;
+  @Allow() job_updated?: unknown;
+  @Allow() job_completed?: unknown;
+  @Allow() job_archived?: unknown;
+  @Allow() job_deleted?: unknown;
+  @Allow() job_checked?: unknown;
+  @Allow() place_checked?: unknown;
+  @Allow() clock_in_out?: unknown;
+  @Allow() alert_triggered?: unknown;
+}
+
+/** `PUT /v1/webhooks`: `{webhooks: {<key>: {url, headers?} | null}}`. */
+export class PutWebhooksBody {
+  @IsObject()
+  webhooks: Record<string, unknown>;
+}
+
+/** getwebhookdeliveries (our extension). */
+export class GetWebhookDeliveriesDto {
+  @Optional()
+  @IsString()
+  @Length(1, 64)
+  eventId?: string;
+
+  @Optional()
+  @IsIn(WEBHOOK_KEYS as unknown as string[], { message: `must be one of ${WEBHOOK_KEYS.join(', ')}` })
+  key?: string;
+
+  /** ms, inclusive */
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  since?: number;
+
+  /** default 100, at most 1000 */
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+}
+
+/** replaywebhookdelivery (our extension). */
+export class ReplayWebhookDeliveryDto {
+  @IsString()
+  @Length(1, 64)
+  deliveryId: string;
+}

@@ -1,0 +1,67 @@
+import { bigintMs } from '@app/core';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * `pending` (waiting for `next_attempt_at`), `in_flight` (claimed by a worker until `locked_until`),
+ * `delivered`, `abandoned` (retries exhausted, or the endpoint was disabled or removed).
+ */
+export type DeliveryState = 'pending' | 'in_flight' | 'delivered' | 'abandoned';
+
+/**
+ * One (event, endpoint) pair: the source of truth for at-least-once delivery. Rows are made by a
+ * trigger on `outbox_events` in the writing transaction, for the endpoints configured then.
+ */
+@Entity('webhook_deliveries')
+@Index('IDX_webhook_deliveries_due', ['state', 'nextAttemptAt'])
+@Index('IDX_webhook_deliveries_event', ['eventId'])
+@Index('IDX_webhook_deliveries_company_created', ['companyId', 'createdAt'])
+@Index('IDX_webhook_deliveries_endpoint_state', ['endpointId', 'state'])
+export class WebhookDelivery {
+  /** `dlv_<event ulid><endpoint id>` */
+  @PrimaryColumn({ type: 'varchar', length: 60 })
+  id: string;
+
+  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  companyId: string;
+
+  /** The outbox event (`msg_<ulid>`): the `webhook-id` of every attempt. */
+  @Column({ name: 'event_id', type: 'varchar', length: 40 })
+  eventId: string;
+
+  @Column({ name: 'endpoint_id', type: 'varchar', length: 26 })
+  endpointId: string;
+
+  @Column({ name: 'event_key', type: 'varchar', length: 32 })
+  eventKey: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  state: DeliveryState;
+
+  /** HTTP attempts made (all outcomes). */
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  /** Failed attempts counted against the retry schedule (429 answers are not). */
+  @Column({ type: 'integer', default: 0 })
+  failures: number;
+
+  /** ms */
+  @Column({ name: 'next_attempt_at', type: 'bigint', transformer: bigintMs })
+  nextAttemptAt: number;
+
+  /** ms; an in-flight claim past this is considered lost (the worker died) */
+  @Column({ name: 'locked_until', type: 'bigint', nullable: true, transformer: bigintMs })
+  lockedUntil: number | null;
+
+  @Column({ name: 'last_status', type: 'integer', nullable: true })
+  lastStatus: number | null;
+
+  @Column({ name: 'last_error', type: 'varchar', length: 500, nullable: true })
+  lastError: string | null;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  createdAt: number;
+
+  @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  finishedAt: number | null;
+}
