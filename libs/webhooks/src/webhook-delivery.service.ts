@@ -73,7 +73,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     return rows.length;
   }
 
-  /** One task per delivery and schedule point (its job id dedupes re-enqueues of the same point). */
+  /** One task per delivery and schedule point (its job id `<delivery>-<ms>` dedupes re-enqueues of the same point; BullMQ refuses ":" in ids). */
   async enqueue(rows: Array<{ id: string; next: number }>): Promise<void> {
     if (!rows.length) return;
     const now = Date.now();
@@ -82,7 +82,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       rows.map((r) => ({
         name: 'deliver' as const,
         data: { deliveryId: r.id },
-        opts: { jobId: `${r.id}:${r.next}`, delay: Math.max(0, r.next - now), removeOnComplete: true, removeOnFail: true, attempts: 1 },
+        opts: { jobId: `${r.id}-${r.next}`, delay: Math.max(0, r.next - now), removeOnComplete: true, removeOnFail: true, attempts: 1 },
       })),
     );
   }

@@ -1,0 +1,91 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/** One request a receiver got. */
+export interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  /** the raw body (form-urlencoded) */
+  body: string;
+  /** the parsed form fields */
+  form: Record<string, string>;
+  /** ms */
+  at: number;
+}
+
+/** What the receiver answers for a request: a status (and headers), or hang (never answer). */
+export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+
+/**
+ * A real HTTP webhook receiver on loopback, recording every request. `reply` decides the answer
+ * per request (default 200); `hang` keeps the socket open without answering (timeouts).
+ */
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  reply: (req: Received, nth: number) => Reply = () => ({ status: 200 });
+  private server?: Server;
+  private readonly hanging = new Set<ServerResponse>();
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (d: string) => (body += d));
+      req.on('end', () => {
+        const r: Received = { path: req.url ?? '', headers: req.headers, body, form: Object.fromEntries(new URLSearchParams(body)), at: Date.now() };
+        this.received.push(r);
+        const answer = this.reply(r, this.received.filter((x) => x.path === r.path).length);
+        if (answer === 'hang') {
+          this.hanging.add(res);
+          return;
+        }
+        res.writeHead(answer.status, answer.headers).end('ok');
+      });
+    });
+    await new Promise<void>((ok) => this.server!.listen(0, '127.0.0.1', ok));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Requests to one path, in arrival order. */
+  at(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async waitFor(path: string, count: number, timeoutMs = 20_000): Promise<Received[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const got = this.at(path);
+      if (got.length >= count) return got;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`receiver: ${this.at(path).length} of ${count} requests to ${path} within ${timeoutMs} ms`);
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise((ok) => this.server?.close(ok) ?? ok(undefined));
+  }
+}
+
+/**
+ * Verifies a Standard Webhooks signature independently of the service's code: HMAC-SHA256 over
+ * `id.timestamp.body` with the base64 secret after `whsec_`, compared against every `v1,` entry,
+ * and the timestamp within `toleranceS` of `nowS`.
+ */
+export function verifySignature(secret: string, r: Received, nowS = Math.floor(Date.now() / 1000), toleranceS = 300): boolean {
+  const id = String(r.headers['webhook-id']);
+  const ts = String(r.headers['webhook-timestamp']);
+  if (!/^\d+$/.test(ts) || Math.abs(nowS - Number(ts)) > toleranceS) return false;
+  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${ts}.${r.body}`).digest();
+  return String(r.headers['webhook-signature'])
+    .split(' ')
+    .some((sig) => {
+      const [version, value] = sig.split(',');
+      const got = Buffer.from(value ?? '', 'base64');
+      return version === 'v1' && got.length === expected.length && timingSafeEqual(got, expected);
+    });
+}
