@@ -440,6 +440,37 @@ describe('webhooks', () => {
     });
   });
 
+  describe('retention', () => {
+    it('prune deletes attempts, finished deliveries and their events past the retention; pending ones stay', async () => {
+      const { WebhookDeliveryService } = await import('@app/webhooks');
+      const c9 = await createCompany(api);
+      const old = Date.now() - 31 * 86_400_000;
+      const ids = { done: `msg_OLDDONE${process.pid}`, pending: `msg_OLDPEND${process.pid}`, fresh: `msg_FRESH${process.pid}` };
+      await db.query(
+        `INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at) VALUES
+           ($1, $4, 'job_created', 'jobcreated', 'J1', '[]', $5), ($2, $4, 'job_created', 'jobcreated', 'J2', '[]', $5), ($3, $4, 'job_created', 'jobcreated', 'J3', '[]', $6)`,
+        [ids.done, ids.pending, ids.fresh, c9.companyUid, old, Date.now()],
+      );
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, company_id, event_id, endpoint_id, event_key, state, attempts, failures, next_attempt_at, created_at) VALUES
+           ('dlv_done${process.pid}', $1, $2, 'NOENDPOINT', 'job_created', 'delivered', 1, 0, $4, $4),
+           ('dlv_pend${process.pid}', $1, $3, 'NOENDPOINT', 'job_created', 'pending', 0, 0, $5, $4)`,
+        [c9.companyUid, ids.done, ids.pending, old, Date.now() + 86_400_000],
+      );
+      await db.query(
+        `INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, outcome) VALUES ($1, $2, $3, $4, 5, 200, 'delivered')`,
+        [`ATT${process.pid}`, `dlv_done${process.pid}`, c9.companyUid, old],
+      );
+      expect(await api.app.get(WebhookDeliveryService).prune()).toBeGreaterThanOrEqual(3);
+      const left = await db.query(`SELECT id FROM outbox_events WHERE company_id = $1 ORDER BY id`, [c9.companyUid]);
+      expect(left.map((r: { id: string }) => r.id).sort()).toEqual([ids.fresh, ids.pending].sort());
+      expect(await db.query(`SELECT id FROM webhook_deliveries WHERE company_id = $1`, [c9.companyUid])).toEqual([
+        { id: `dlv_pend${process.pid}` },
+      ]);
+      expect(await db.query(`SELECT id FROM webhook_attempts WHERE company_id = $1`, [c9.companyUid])).toEqual([]);
+    });
+  });
+
   describe('tenant isolation', () => {
     it('configuration, secret, delivery log and replay are per company', async () => {
       const a = await createCompany(api);
