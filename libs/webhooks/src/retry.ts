@@ -28,6 +28,8 @@ export function retryAfterMs(header: string | string[] | undefined, now: number)
   let ms: number;
   if (/^\d+$/.test(trimmed)) ms = Number(trimmed) * 1000;
   else {
+    // an HTTP date names a weekday or month; V8's lenient Date.parse would read "-5" or "1.5" as dates
+    if (!/[A-Za-z]{3}/.test(trimmed)) return null;
     const date = Date.parse(trimmed);
     if (Number.isNaN(date)) return null;
     ms = date - now;

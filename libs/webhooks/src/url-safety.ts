@@ -17,7 +17,12 @@ export function isForbiddenAddress(address: string): boolean {
   } catch {
     return true;
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    // IPv4-compatible ::a.b.c.d (deprecated, ::/96): ipaddr.js calls it unicast; never a public target
+    else if (v6.parts.slice(0, 6).every((p) => p === 0)) return true;
+  }
   return parsed.range() !== 'unicast';
 }
 
@@ -45,7 +50,7 @@ export function configUrlProblem(raw: string, allowPrivate: boolean): string | n
     return allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
   if (url.username || url.password) return 'must not contain credentials';
   if (allowPrivate) return null;
-  const host = url.hostname.toLowerCase();
+  const host = url.hostname.toLowerCase().replace(/\.$/, ''); // `localhost.` is localhost too (RFC 6761)
   if (host === 'localhost' || host.endsWith('.localhost')) return 'must not point at localhost';
   const literal = literalAddress(host);
   if (literal && isForbiddenAddress(literal)) return 'must not point at a private, loopback, link-local or reserved address';
