@@ -71,6 +71,18 @@ function zoneOffset(ms: number, zone: string): number {
  * midnight (0–1440). In a DST gap the later offset applies; in an overlap, the first occurrence.
  */
 export function zonedDayTimeToMs(day: number, minutes: number, zone: string): number {
+  const key = `${zone}|${day}|${minutes}`;
+  const cached = zonedCache.get(key);
+  if (cached !== undefined) return cached;
+  if (zonedCache.size >= 50_000) zonedCache.clear(); // bounded: a day's jobs share few (zone, day, time) keys
+  const ms = computeZonedDayTime(day, minutes, zone);
+  zonedCache.set(key, ms);
+  return ms;
+}
+
+const zonedCache = new Map<string, number>();
+
+function computeZonedDayTime(day: number, minutes: number, zone: string): number {
   const guess = Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100, 0, minutes);
   // the zone's offsets a day either side cover any transition on this day
   const before = zoneOffset(guess - 86_400_000, zone);

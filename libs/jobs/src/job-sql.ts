@@ -18,7 +18,7 @@ const SQL_TYPES: Record<string, string> = {
 
 /**
  * Bulk insert and single-row update of jobs in plain SQL, built once from the entity's metadata:
- * an insert is one statement over `jsonb_to_recordset` (one bind parameter whatever the batch
+ * an insert is one statement over `json_to_recordset` (one bind parameter whatever the batch
  * size, so PostgreSQL's 65,535-parameter limit never applies); `created_at` and `ts_saved` come
  * from the database clock.
  */
@@ -33,7 +33,7 @@ export class JobSql {
     const names = this.columns.map((c) => c.column);
     this.insertSql = `INSERT INTO jobs (${names.join(', ')}, ts_saved, created_at)
       SELECT ${names.map((n) => `x.${n}`).join(', ')}, ${SQL_NOW_MS}, ${SQL_NOW_MS}
-        FROM jsonb_to_recordset($1::jsonb) AS x(${this.columns.map((c) => `${c.column} ${c.type}`).join(', ')})
+        FROM json_to_recordset($1::json) AS x(${this.columns.map((c) => `${c.column} ${c.type}`).join(', ')})
       ON CONFLICT (company_id, uid_secondary) WHERE is_template = false AND uid_secondary IS NOT NULL DO NOTHING
       RETURNING id`;
   }

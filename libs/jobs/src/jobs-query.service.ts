@@ -65,9 +65,11 @@ export class JobsQueryService {
     const worker = q.worker ?? '*';
     if (worker === '') w.add(() => `j.worker_id IS NULL`);
     else if (worker === '+') w.add(() => `j.worker_id IS NOT NULL`);
+    // the company as a parameter, not the outer row: the subquery runs once and IDX_jobs_company_worker_day applies
     else if (worker !== '*')
       w.add(
-        (p) => `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(worker)}))`,
+        (p) =>
+          `j.worker_id = (SELECT id FROM members m WHERE m.company_id = ${p(ctx.companyId)} AND lower(m.username) = lower(${p(worker)}))`,
       );
 
     if (q.team !== undefined) w.add((p) => `j.team_id = ${p(q.team)}`);
@@ -114,7 +116,7 @@ export class JobsQueryService {
     if (q.assigneeUsername !== undefined) {
       w.add(
         (p) =>
-          `j.worker_id = (SELECT id FROM members m WHERE m.company_id = j.company_id AND lower(m.username) = lower(${p(q.assigneeUsername)}))`,
+          `j.worker_id = (SELECT id FROM members m WHERE m.company_id = ${p(ctx.companyId)} AND lower(m.username) = lower(${p(q.assigneeUsername)}))`,
       );
     }
     if (q.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(q.progress!.map((v) => PROGRESS_VALUES.indexOf(v)))}::int[])`);

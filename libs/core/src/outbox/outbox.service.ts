@@ -81,7 +81,7 @@ export class OutboxService {
     await manager.query(
       `INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at)
        SELECT x.id, x.company_id, x.event_key, x.action, x.form_id, x.payload, ${SQL_NOW_MS}
-         FROM jsonb_to_recordset($1::jsonb) AS x(id text, company_id text, event_key text, action text, form_id text, payload text)`,
+         FROM json_to_recordset($1::json) AS x(id text, company_id text, event_key text, action text, form_id text, payload text)`,
       [JSON.stringify(rows)],
     );
     return rows.map((r) => r.id);

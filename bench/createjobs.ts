@@ -1,0 +1,406 @@
+import { AuthContext, newEventId, newId, SQL_NOW_MS } from '@app/core';
+import { JOB_EVENT_KEYS, JOB_SELECT_SQL, JobRow, JobsService, parseJobWrite, toJobView } from '@app/jobs';
+import { ApiKeysService } from '@app/members';
+import { INestApplication } from '@nestjs/common';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { unstorableValue } from '../apps/api/src/envelope/request-context';
+import { EnvelopeValidationPipe } from '../apps/api/src/envelope/validation.pipe';
+import { CreateJobsDto } from '../apps/api/src/jobs/jobs.dto';
+import { JobInput } from './fixtures';
+import { mean, median, percentile, post, timed } from './stats';
+
+export interface CreateJobsFigures {
+  iterations: number;
+  ours: { p50: number; p95: number; mean: number };
+  baseline: { p50: number; p95: number; mean: number };
+  breakdown: Breakdown;
+}
+
+export interface Breakdown {
+  samples: number;
+  bodyBytes: number;
+  responseBytes: number;
+  jsonParse: number;
+  envelopeCheck: number;
+  auth: number;
+  dtoPipe: number;
+  validation: number;
+  serviceTotal: number;
+  serviceSql: number;
+  statements: Array<{ label: string; ms: number }>;
+  toJobView: number;
+  payloadStringify: number;
+  responseStringify: number;
+  /** The baseline transaction, timed the same way (in-process, medians). */
+  baseline: { total: number; sql: number; statements: Array<{ label: string; ms: number }> };
+}
+
+const summary = (ms: number[]) => ({ p50: percentile(ms, 50), p95: percentile(ms, 95), mean: mean(ms) });
+
+// ---------------------------------------------------------------------------------------------------
+// Baseline: one raw pg transaction doing the same inserts (1,000 jobs + 1,000 outbox events whose
+// payload is the full job view, as the service writes them). unnest over typed arrays: a fixed number
+// of bind parameters whatever the batch size, so PostgreSQL's 65,535-parameter limit never applies.
+// ---------------------------------------------------------------------------------------------------
+
+const JOB_COLUMNS: Array<[column: string, type: string]> = [
+  ['id', 'text'],
+  ['destination_name', 'text'],
+  ['destination_text', 'text'],
+  ['destination_lat', 'float8'],
+  ['destination_lng', 'float8'],
+  ['contact_name', 'text'],
+  ['contact_phone', 'text'],
+  ['contact_email', 'text'],
+  ['text_dispatcher', 'text'],
+  ['day', 'int4'],
+  ['priority', 'int2'],
+  ['window_start', 'int2'],
+  ['window_end', 'int2'],
+  ['worker_id', 'text'],
+  ['custom_fields', 'jsonb'],
+  ['ts_assigned', 'int8'],
+];
+const n = JOB_COLUMNS.length;
+const BASELINE_JOBS_SQL = `INSERT INTO jobs (company_id, created_by, created_via, ts_created, ${JOB_COLUMNS.map(([c]) => c).join(', ')}, ts_saved, created_at)
+  SELECT $${n + 1}, $${n + 2}, 'api', $${n + 3}, u.*, ${SQL_NOW_MS}, ${SQL_NOW_MS}
+    FROM unnest(${JOB_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')}) AS u(${JOB_COLUMNS.map(([c]) => c).join(', ')})
+  RETURNING id, ts_saved::float8 AS "tsSaved", created_at::float8 AS "createdAt"`;
+// The payloads travel as one json array (no per-element escaping); `json` keeps each element's text
+// verbatim, so `payload` is byte for byte JSON.stringify([view]), as the service stores it.
+const BASELINE_OUTBOX_SQL = `INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at)
+  SELECT u.id, $4, $5, 'jobcreated', u.form_id, p.payload::text, ${SQL_NOW_MS}
+    FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(id, form_id, n)
+    JOIN json_array_elements($3::json) WITH ORDINALITY AS p(payload, n) ON p.n = u.n`;
+
+/** The job as getjobs/events would read it back, built from the input and what the insert returned. */
+function rowOf(
+  job: JobInput,
+  id: string,
+  companyId: string,
+  createdBy: string,
+  now: number,
+  stamps: { tsSaved: number; createdAt: number },
+  worker: { id: string; username: string; name: string; email: string; phone: string } | undefined,
+  company: { defaultRadius: number; timezone: string },
+): JobRow {
+  return {
+    id,
+    isTemplate: false,
+    archived: false,
+    type: 0,
+    teamId: 0,
+    destinationName: job.destinationName,
+    destinationLat: job.destinationLat,
+    destinationLng: job.destinationLng,
+    destinationText: job.destinationText,
+    destinationUrl: '',
+    textDispatcher: job.textDispatcher,
+    textReceiver: '',
+    contactName: job.contactName,
+    contactPhone: job.contactPhone,
+    contactEmail: job.contactEmail,
+    day: job.day,
+    priority: job.priority,
+    number: 0,
+    onSiteSeconds: 0,
+    windowStart: job.windowStart,
+    windowEnd: job.windowEnd,
+    orderId: 0,
+    dispatcherUid: '',
+    placeUid: '',
+    workerId: worker?.id ?? null,
+    itemsToDropoff: 0,
+    itemsToPickup: 0,
+    uidSecondary: null,
+    customFields: job.customFields,
+    extra: {},
+    tsCreated: now,
+    tsAssigned: worker ? now : 0,
+    tsAccepted: 0,
+    tsRejected: 0,
+    tsDoneSuccess: 0,
+    tsDoneFailed: 0,
+    tsCheckIn: 0,
+    tsCheckOut: 0,
+    tsCheckNFC1: 0,
+    tsCheckNFC2: 0,
+    tsSaved: stamps.tsSaved,
+    createdAt: stamps.createdAt,
+    version: 1,
+    createdBy,
+    createdVia: 'api',
+    workerUsername: worker?.username ?? null,
+    workerName: worker?.name ?? null,
+    workerEmail: worker?.email ?? null,
+    workerPhone: worker?.phone ?? null,
+    dispatcherName: null,
+    placeName: null,
+    placeRadius: null,
+    defaultRadius: company.defaultRadius,
+    timezone: company.timezone,
+  };
+}
+
+/** The baseline transaction: resolve the usernames, insert the jobs, insert their jobcreated events. */
+export async function baselineCreate(pool: pg.Pool, companyId: string, createdBy: string, jobs: JobInput[]): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const now = Date.now();
+    const usernames = [...new Set(jobs.filter((j) => j.worker).map((j) => j.worker!.toLowerCase()))];
+    const members = await client.query(
+      `SELECT m.id, lower(m.username) AS key, m.username, m.name, m.email, m.phone, c.default_radius AS "defaultRadius", c.timezone
+         FROM companies c LEFT JOIN members m ON m.company_id = c.id AND lower(m.username) = ANY($2::text[]) AND m.active_status = 'active'
+        WHERE c.id = $1`,
+      [companyId, usernames],
+    );
+    const company = { defaultRadius: members.rows[0].defaultRadius as number, timezone: members.rows[0].timezone as string };
+    const byName = new Map(members.rows.filter((m) => m.id).map((m) => [m.key as string, m]));
+    const ids = jobs.map(() => newId());
+    const workers = jobs.map((j) => (j.worker ? byName.get(j.worker.toLowerCase()) : undefined));
+    const columns: unknown[][] = JOB_COLUMNS.map(() => new Array(jobs.length));
+    jobs.forEach((j, i) => {
+      const values = [
+        ids[i],
+        j.destinationName,
+        j.destinationText,
+        j.destinationLat,
+        j.destinationLng,
+        j.contactName,
+        j.contactPhone,
+        j.contactEmail,
+        j.textDispatcher,
+        j.day,
+        j.priority,
+        j.windowStart,
+        j.windowEnd,
+        workers[i]?.id ?? null,
+        JSON.stringify(j.customFields),
+        workers[i] ? now : 0,
+      ];
+      values.forEach((v, c) => (columns[c][i] = v));
+    });
+    const inserted = await client.query<{ id: string; tsSaved: number; createdAt: number }>(BASELINE_JOBS_SQL, [
+      ...columns,
+      companyId,
+      createdBy,
+      now,
+    ]);
+    const stamps = new Map(inserted.rows.map((r) => [r.id, r]));
+    const payloads = JSON.stringify(
+      jobs.map((j, i) => [toJobView(rowOf(j, ids[i], companyId, createdBy, now, stamps.get(ids[i])!, workers[i], company))]),
+    );
+    await client.query(BASELINE_OUTBOX_SQL, [jobs.map(() => newEventId()), ids, payloads, companyId, JOB_EVENT_KEYS.jobcreated]);
+    await client.query('COMMIT');
+    return inserted.rowCount ?? 0;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The baseline's events hold what the service's would: the job as JOB_SELECT_SQL + toJobView read it back. */
+async function checkBaselinePayloads(pool: pg.Pool, companyId: string): Promise<void> {
+  const { rows: events } = await pool.query<{ form_id: string; payload: string }>(
+    `SELECT form_id, payload FROM outbox_events WHERE company_id = $1 ORDER BY id DESC LIMIT 20`,
+    [companyId],
+  );
+  const { rows } = await pool.query<JobRow>(`${JOB_SELECT_SQL} WHERE j.company_id = $1 AND j.id = ANY($2::text[])`, [
+    companyId,
+    events.map((e) => e.form_id),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, JSON.stringify([toJobView(r)])]));
+  for (const e of events) {
+    if (byId.get(e.form_id) !== e.payload)
+      throw new Error(`baseline payload of ${e.form_id} differs from the job read back:\n${e.payload}\n${byId.get(e.form_id)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// SQL time inside the service: every pg Client query is timed while `sqlLog` is set (statements run
+// one after the other inside the transaction, so their sum is the time the service awaited pg).
+// ---------------------------------------------------------------------------------------------------
+
+let sqlLog: Array<{ label: string; ms: number }> | null = null;
+
+function labelOf(sql: string): string {
+  const s = sql.replace(/\s+/g, ' ').trim();
+  if (/^SELECT j\.id, j\.is_template/.test(s)) return 'SELECT job views (JOB_SELECT_SQL)';
+  if (/^(START TRANSACTION|BEGIN)\b/i.test(s)) return 'BEGIN';
+  const m = /^(INSERT INTO \w+|UPDATE \w+|DELETE FROM \w+|COMMIT|ROLLBACK|SELECT .*? FROM "?(\w+)"?)/i.exec(s);
+  if (!m) return s.slice(0, 40);
+  return m[2] ? `SELECT … FROM ${m[2]}` : m[1];
+}
+
+function instrumentPg(): void {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown; __benchTimed?: boolean };
+  if (proto.__benchTimed) return;
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const log = sqlLog;
+    const t0 = performance.now(); // before the call: pg serialises the parameters synchronously in it
+    const result = original.apply(this, args);
+    if (!log || !result || typeof (result as Promise<unknown>).then !== 'function') return result;
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text ?? '');
+    return (result as Promise<unknown>).then((r) => {
+      log.push({ label: labelOf(text), ms: performance.now() - t0 });
+      return r;
+    });
+  };
+  proto.__benchTimed = true;
+}
+
+/**
+ * The split for one 1,000-job createjobs, measured by calling the pieces in-process (no HTTP),
+ * `samples` times each, medians reported.
+ */
+async function breakdown(
+  app: INestApplication,
+  key: string,
+  body: string,
+  samples: number,
+  baselineRun: () => Promise<unknown>,
+): Promise<Breakdown> {
+  instrumentPg();
+  const apiKeys = app.get(ApiKeysService);
+  const ctx: AuthContext = await apiKeys.authenticate(key);
+  const pipe = new EnvelopeValidationPipe();
+  const auth: number[] = [];
+  const dtoPipe: number[] = [];
+  const service = app.get(JobsService);
+  const dataSource = app.get(DataSource);
+  const parse: number[] = [];
+  const envelope: number[] = [];
+  const validation: number[] = [];
+  const total: number[] = [];
+  const sql: number[] = [];
+  const views: number[] = [];
+  const payloads: number[] = [];
+  const response: number[] = [];
+  const perStatement = new Map<string, number[]>();
+  let responseBytes = 0;
+  const record = (log: Array<{ label: string; ms: number }>, into: Map<string, number[]>) => {
+    const byLabel = new Map<string, number>();
+    for (const e of log) byLabel.set(e.label, (byLabel.get(e.label) ?? 0) + e.ms);
+    for (const [label, ms] of byLabel) into.set(label, [...(into.get(label) ?? []), ms]);
+    return log.reduce((a, e) => a + e.ms, 0);
+  };
+  const baseTotal: number[] = [];
+  const baseSql: number[] = [];
+  const baseStatements = new Map<string, number[]>();
+  for (let s = 0; s < samples; s++) {
+    const log: Array<{ label: string; ms: number }> = [];
+    sqlLog = log;
+    try {
+      baseTotal.push((await timed(baselineRun)).ms);
+    } finally {
+      sqlLog = null;
+    }
+    baseSql.push(record(log, baseStatements));
+  }
+  for (let s = 0; s < samples; s++) {
+    const p = await timed(() => JSON.parse(body) as { data: { jobs: unknown[] } });
+    parse.push(p.ms);
+    const data = p.value.data;
+    envelope.push((await timed(() => unstorableValue(data, 'data'))).ms);
+    auth.push((await timed(() => apiKeys.authenticate(key))).ms);
+    dtoPipe.push((await timed(() => pipe.transform(data, { type: 'custom', metatype: CreateJobsDto }))).ms);
+    validation.push((await timed(() => data.jobs.map((raw, i) => parseJobWrite(raw, `data.jobs[${i}]`)))).ms);
+
+    const log: Array<{ label: string; ms: number }> = [];
+    sqlLog = log;
+    let result: Awaited<ReturnType<JobsService['createJobs']>>;
+    try {
+      const t = await timed(() => service.createJobs(ctx, { jobs: data.jobs }, 'api'));
+      total.push(t.ms);
+      result = t.value;
+    } finally {
+      sqlLog = null;
+    }
+    sql.push(record(log, perStatement));
+
+    const r = await timed(() => JSON.stringify({ status: 0, jobs: result.jobs }));
+    response.push(r.ms);
+    responseBytes = Buffer.byteLength(r.value);
+
+    // two pieces of the service's own JS, timed on the same data: the view mapping and the payloads
+    const rows: JobRow[] = await dataSource.query(`${JOB_SELECT_SQL} WHERE j.company_id = $1 AND j.id = ANY($2::text[])`, [
+      ctx.companyId,
+      result.jobs.map((j) => j.id),
+    ]);
+    const v = await timed(() => rows.map(toJobView));
+    views.push(v.ms);
+    payloads.push((await timed(() => v.value.map((view) => JSON.stringify([view])))).ms);
+  }
+  return {
+    samples,
+    bodyBytes: Buffer.byteLength(body),
+    responseBytes,
+    jsonParse: median(parse),
+    envelopeCheck: median(envelope),
+    auth: median(auth),
+    dtoPipe: median(dtoPipe),
+    validation: median(validation),
+    serviceTotal: median(total),
+    serviceSql: median(sql),
+    statements: [...perStatement].map(([label, ms]) => ({ label, ms: median(ms) })),
+    toJobView: median(views),
+    payloadStringify: median(payloads),
+    responseStringify: median(response),
+    baseline: {
+      total: median(baseTotal),
+      sql: median(baseSql),
+      statements: [...baseStatements].map(([label, ms]) => ({ label, ms: median(ms) })),
+    },
+  };
+}
+
+/**
+ * createjobs with 1,000 jobs over HTTP vs the raw pg baseline, interleaved (ours, baseline, ours, …)
+ * so both see the same table sizes; `warmups` pairs are not counted.
+ */
+export async function benchCreateJobs(opts: {
+  app: INestApplication;
+  url: string;
+  key: string;
+  companyId: string;
+  ownerUid: string;
+  pool: pg.Pool;
+  jobs: JobInput[];
+  warmups: number;
+  iterations: number;
+  breakdownSamples: number;
+  log: (line: string) => void;
+}): Promise<CreateJobsFigures> {
+  const body = JSON.stringify({ data: { jobs: opts.jobs } });
+  const ours: number[] = [];
+  const base: number[] = [];
+  for (let i = 0; i < opts.warmups + opts.iterations; i++) {
+    const t0 = performance.now();
+    const res = await post(`${opts.url}/api/createjobs`, body, { 'api-key': opts.key });
+    const ms = performance.now() - t0;
+    if (res.status !== 200 || !res.text.startsWith('{"status":0'))
+      throw new Error(`createjobs answered ${res.status}: ${res.text.slice(0, 300)}`);
+    if (i === 0) {
+      const parsed = JSON.parse(res.text) as { jobs: unknown[] };
+      if (parsed.jobs.length !== opts.jobs.length)
+        throw new Error(`createjobs answered ${parsed.jobs.length} jobs for ${opts.jobs.length}`);
+    }
+    const b = await timed(() => baselineCreate(opts.pool, opts.companyId, opts.ownerUid, opts.jobs));
+    if (b.value !== opts.jobs.length) throw new Error(`baseline inserted ${b.value} jobs`);
+    if (i === 0) await checkBaselinePayloads(opts.pool, opts.companyId);
+    if (i >= opts.warmups) {
+      ours.push(ms);
+      base.push(b.ms);
+    }
+  }
+  opts.log(`createjobs: ${opts.iterations} timed pairs done; in-process breakdown (${opts.breakdownSamples} samples)`);
+  const split = await breakdown(opts.app, opts.key, body, opts.breakdownSamples, () =>
+    baselineCreate(opts.pool, opts.companyId, opts.ownerUid, opts.jobs),
+  );
+  return { iterations: opts.iterations, ours: summary(ours), baseline: summary(base), breakdown: split };
+}

@@ -1,0 +1,285 @@
+/**
+ * `npm run bench`: createjobs and getjobs against baselines measured in the same run, on a database
+ * of the run's own (created and migrated here, dropped at the end). See bench/README.md.
+ */
+import { DATABASE_URL, DB_NAME, POOL_SIZE, SERVER_URL } from './env';
+import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import Redis from 'ioredis';
+import pg from 'pg';
+import { createCompany, createMember, startApi, TestApi } from '../test/support/api';
+import { benchCreateJobs, CreateJobsFigures } from './createjobs';
+import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
+import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
+import { closeAgent, fmt, markdownTable, post } from './stats';
+
+const envInt = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+};
+
+const CONFIG = {
+  createJobs: 1000,
+  warmups: envInt('BENCH_WARMUPS', 3),
+  iterations: envInt('BENCH_ITERATIONS', 20),
+  breakdownSamples: envInt('BENCH_BREAKDOWN_SAMPLES', 10),
+  concurrency: envInt('BENCH_CONCURRENCY', 8),
+  getjobsSeconds: envInt('BENCH_GETJOBS_SECONDS', 5),
+  getjobsWarmupSeconds: envInt('BENCH_GETJOBS_WARMUP_SECONDS', 2),
+  rounds: envInt('BENCH_ROUNDS', 2),
+  workers: 10,
+  days: 10,
+  jobsPerWorkerDay: 30,
+  unassigned: 600,
+};
+const TARGETS = { createP95Ratio: 3, getjobsShare: 0.6 };
+
+const started = performance.now();
+/** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
+const LOAD_AT_START = os.loadavg()[0].toFixed(2);
+const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
+
+function migrate(): void {
+  const cli = path.join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+  const res = spawnSync(process.execPath, [cli, 'migrate'], { env: process.env, encoding: 'utf8' });
+  if (res.status !== 0) {
+    throw new Error(`migrate failed (is dist/ built? bench/run.sh builds it):\n${res.stderr || res.stdout || res.error?.message}`);
+  }
+}
+
+async function dropDatabase(): Promise<void> {
+  if (process.env.BENCH_KEEP_DB === '1') {
+    process.stderr.write(`BENCH_KEEP_DB=1: kept ${DATABASE_URL} (drop it yourself)\n`);
+    return;
+  }
+  const client = new pg.Client({ connectionString: `${SERVER_URL}/postgres` });
+  try {
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+  } catch (err) {
+    process.stderr.write(`could not drop ${DB_NAME}: ${(err as Error).message}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The api's BullMQ queues leave `<prefix>:<queue>:meta` keys behind; remove this run's. */
+async function dropQueueKeys(): Promise<void> {
+  const prefix = process.env.QUEUE_PREFIX!;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } catch (err) {
+    process.stderr.write(`could not remove the Redis keys ${prefix}:*: ${(err as Error).message}\n`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Company B's jobs: `workers` × `days` × `jobsPerWorkerDay` assigned plus some unassigned, sent as createjobs calls of ≤ 1,000. */
+async function seedGetJobsCompany(api: TestApi, key: string, workers: string[], days: number[]): Promise<void> {
+  const jobs: JobInput[] = [];
+  let i = 0;
+  for (const day of days)
+    for (const worker of workers) for (let k = 0; k < CONFIG.jobsPerWorkerDay; k++) jobs.push(makeJob(i++, day, worker));
+  for (let k = 0; k < CONFIG.unassigned; k++) jobs.push(makeJob(i++, days[k % days.length]));
+  for (let at = 0; at < jobs.length; at += 1000) {
+    const res = await post(`${api.url}/api/createjobs`, JSON.stringify({ data: { jobs: jobs.slice(at, at + 1000) } }), { 'api-key': key });
+    if (res.status !== 200 || !res.text.startsWith('{"status":0'))
+      throw new Error(`seeding createjobs answered ${res.status}: ${res.text.slice(0, 300)}`);
+  }
+}
+
+function report(create: CreateJobsFigures, get: GetJobsFigures, serverVersion: string): { text: string; failed: number } {
+  const ratio = create.ours.p95 / create.baseline.p95;
+  const share = get.ours.rps / get.baseline.rps;
+  const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  const c = create.ours;
+  const cb = create.baseline;
+  const main = markdownTable(
+    ['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'],
+    [
+      [
+        'createjobs 1,000 jobs: p95 ms',
+        fmt(c.p95),
+        fmt(cb.p95),
+        `${ratio.toFixed(2)}×`,
+        `≤ ${TARGETS.createP95Ratio}×`,
+        pass(ratio <= TARGETS.createP95Ratio),
+      ],
+      ['createjobs 1,000 jobs: p50 ms', fmt(c.p50), fmt(cb.p50), `${(c.p50 / cb.p50).toFixed(2)}×`, '—', 'info'],
+      ['createjobs 1,000 jobs: mean ms', fmt(c.mean), fmt(cb.mean), `${(c.mean / cb.mean).toFixed(2)}×`, '—', 'info'],
+      [
+        `getjobs worker-day (${get.jobsPerResponse} jobs): req/s, c=${get.concurrency}`,
+        fmt(get.ours.rps, 0),
+        fmt(get.baseline.rps, 0),
+        `${(share * 100).toFixed(0)} %`,
+        `≥ ${TARGETS.getjobsShare * 100} %`,
+        pass(share >= TARGETS.getjobsShare),
+      ],
+      [
+        'getjobs worker-day: latency p50 ms',
+        fmt(get.ours.p50, 2),
+        fmt(get.baseline.p50, 2),
+        `${(get.ours.p50 / get.baseline.p50).toFixed(2)}×`,
+        '—',
+        'info',
+      ],
+    ],
+  );
+  const b = create.breakdown;
+  const http = c.p50;
+  const pct = (ms: number) => `${((ms / http) * 100).toFixed(0)} %`;
+  const otherJs = b.serviceTotal - b.validation - b.serviceSql;
+  const rest = http - b.jsonParse - b.envelopeCheck - b.auth - b.dtoPipe - b.serviceTotal - b.responseStringify;
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  const base = b.baseline;
+  const baseMs = (label: string) => {
+    const st = base.statements.find((x) => x.label === label);
+    return st ? fmt(st.ms) : '—';
+  };
+  const statementLabels = [...new Set([...b.statements.map((x) => x.label), ...base.statements.map((x) => x.label)])];
+  const oursMs = (label: string) => b.statements.find((x) => x.label === label)?.ms;
+  const split = markdownTable(
+    ['createjobs 1,000 jobs: where the time goes (medians)', 'ours ms', 'of HTTP p50', 'baseline ms'],
+    [
+      [`JSON.parse of the request body (${mb(b.bodyBytes)})`, fmt(b.jsonParse), pct(b.jsonParse), '—'],
+      ['envelope check (unstorableValue over data)', fmt(b.envelopeCheck), pct(b.envelopeCheck), '—'],
+      ['auth: ApiKeysService.authenticate (one query)', fmt(b.auth), pct(b.auth), '—'],
+      ['DTO pipe: EnvelopeValidationPipe on CreateJobsDto (class-transformer + class-validator)', fmt(b.dtoPipe), pct(b.dtoPipe), '—'],
+      ['validation: parseJobWrite × 1,000', fmt(b.validation), pct(b.validation), '—'],
+      ['SQL: time awaiting pg in the transaction code', fmt(b.serviceSql), pct(b.serviceSql), fmt(base.sql)],
+      ...statementLabels.map((label) => {
+        const ms = oursMs(label);
+        return [`  · ${label}`, ms === undefined ? '—' : fmt(ms), ms === undefined ? '—' : pct(ms), baseMs(label)];
+      }),
+      ['other JS (ours: createJobs total − validation − SQL)', fmt(otherJs), pct(otherJs), fmt(base.total - base.sql)],
+      ['  · of which toJobView × 1,000 (timed apart)', fmt(b.toJobView), pct(b.toJobView), 'incl.'],
+      ['  · of which outbox payload JSON.stringify × 1,000 (timed apart)', fmt(b.payloadStringify), pct(b.payloadStringify), 'incl.'],
+      [`serialisation: JSON.stringify of the response (${mb(b.responseBytes)})`, fmt(b.responseStringify), pct(b.responseStringify), '—'],
+      [
+        'rest: sockets, body read, Nest/express, ETag, response write (= HTTP p50 − the rows above)',
+        rest < 0 ? `${fmt(rest)} (noise)` : fmt(rest),
+        rest < 0 ? '—' : pct(rest),
+        '—',
+      ],
+      ['JobsService.createJobs in-process / baseline transaction, total', fmt(b.serviceTotal), pct(b.serviceTotal), fmt(base.total)],
+      ['createjobs over HTTP, p50 (baseline: the timed pairs)', fmt(http), '100 %', fmt(cb.p50)],
+    ],
+  );
+  const failed = [ratio <= TARGETS.createP95Ratio, share >= TARGETS.getjobsShare].filter((ok) => !ok).length;
+  const header =
+    `Fieldwork bench — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), pool ${POOL_SIZE}/${POOL_SIZE}, ` +
+    `load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+  const notes = [
+    `createjobs: ${create.iterations} timed HTTP calls (after ${CONFIG.warmups} warm-ups), each followed by one baseline transaction; split = medians of ${b.samples} in-process calls.`,
+    `getjobs: ${get.rounds} alternating rounds × ${get.durationMs / 1000} s per side (after ${CONFIG.getjobsWarmupSeconds} s warm-up each), ` +
+      `${get.ours.requests} / ${get.baseline.requests} requests, ${mb(get.responseBytes)} per response; node:http load generator in a child process.`,
+  ];
+  return { text: `${header}\n\n${main}\n\n${split}\n\n${notes.join('\n')}\n`, failed };
+}
+
+/** What the run opened, closed by {@link cleanup}. */
+const opened: { api?: TestApi; pool?: pg.Pool } = {};
+let cleaning: Promise<void> | undefined;
+
+/** Stops the load generators, closes the api and the pool, removes the queue keys, drops the database. Once. */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const child of loadChildren) child.kill();
+    closeAgent();
+    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, 5000).unref())]).catch(() => undefined);
+    if (opened.api) await within(opened.api.close());
+    if (opened.pool) await within(opened.pool.end());
+    await dropQueueKeys();
+    await dropDatabase();
+  })();
+  return cleaning;
+}
+
+async function main(): Promise<number> {
+  log(`database ${DB_NAME}: migrating`);
+  migrate();
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: POOL_SIZE });
+  pool.on('error', () => undefined); // an idle client cut off by the final DROP … WITH (FORCE) must not crash the run
+  opened.pool = pool;
+  try {
+    const api = await startApi();
+    opened.api = api;
+    log(`api on ${api.url}`);
+    const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
+
+    // company B: the getjobs data set
+    const b = await createCompany(api, { name: 'Bench getjobs' });
+    const bWorkers: string[] = [];
+    for (let w = 0; w < CONFIG.workers; w++) bWorkers.push((await createMember(api, b)).username);
+    const days = Array.from({ length: CONFIG.days }, (_, d) => dayFromToday(d + 1));
+    await seedGetJobsCompany(api, b.key, bWorkers, days);
+    // company A: createjobs (its jobs pile up: 1,000 per call, ours and baseline)
+    const a = await createCompany(api, { name: 'Bench createjobs' });
+    const aWorkers: string[] = [];
+    for (let w = 0; w < 5; w++) aWorkers.push((await createMember(api, a)).username);
+    await pool.query('ANALYZE');
+    log(`set-up done: ${CONFIG.workers * CONFIG.days * CONFIG.jobsPerWorkerDay + CONFIG.unassigned} jobs in the getjobs company`);
+
+    const get = await benchGetJobs({
+      apiUrl: api.url,
+      key: b.key,
+      pool,
+      companyId: b.companyUid,
+      day: days[3],
+      worker: bWorkers[0],
+      expectJobs: CONFIG.jobsPerWorkerDay,
+      concurrency: CONFIG.concurrency,
+      warmupMs: CONFIG.getjobsWarmupSeconds * 1000,
+      durationMs: CONFIG.getjobsSeconds * 1000,
+      rounds: CONFIG.rounds,
+      log,
+    });
+
+    const create = await benchCreateJobs({
+      app: api.app,
+      url: api.url,
+      key: a.key,
+      companyId: a.companyUid,
+      ownerUid: a.ownerUid,
+      pool,
+      jobs: createBatch(CONFIG.createJobs, aWorkers),
+      warmups: CONFIG.warmups,
+      iterations: CONFIG.iterations,
+      breakdownSamples: CONFIG.breakdownSamples,
+      log,
+    });
+
+    const { text, failed } = report(create, get, serverVersion);
+    process.stdout.write(`\n${text}`);
+    log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+  } finally {
+    await cleanup();
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`${signal}: cleaning up (${DB_NAME})\n`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    process.stderr.write(`bench failed: ${err.stack ?? err.message}\n`);
+    void cleanup().finally(() => process.exit(1));
+  },
+);

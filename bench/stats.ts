@@ -1,0 +1,59 @@
+import http from 'node:http';
+
+/** Nearest-rank percentile (p in 0..100) of the values. */
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+export const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+/** ms elapsed running `fn` (awaited). */
+export async function timed<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** A markdown table, columns padded for reading in a terminal. */
+export function markdownTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.map(line)].join('\n');
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+/** POST over node:http (keep-alive) to 127.0.0.1. @returns the status and the whole body as text. */
+export function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export function closeAgent(): void {
+  agent.destroy();
+}
