@@ -34,7 +34,13 @@ export class WebhookReceiver {
       req.setEncoding('utf8');
       req.on('data', (d: string) => (body += d));
       req.on('end', () => {
-        const r: Received = { path: req.url ?? '', headers: req.headers, body, form: Object.fromEntries(new URLSearchParams(body)), at: Date.now() };
+        const r: Received = {
+          path: req.url ?? '',
+          headers: req.headers,
+          body,
+          form: Object.fromEntries(new URLSearchParams(body)),
+          at: Date.now(),
+        };
         this.received.push(r);
         const answer = this.reply(r, this.received.filter((x) => x.path === r.path).length);
         if (answer === 'hang') {
@@ -80,7 +86,9 @@ export function verifySignature(secret: string, r: Received, nowS = Math.floor(D
   const id = String(r.headers['webhook-id']);
   const ts = String(r.headers['webhook-timestamp']);
   if (!/^\d+$/.test(ts) || Math.abs(nowS - Number(ts)) > toleranceS) return false;
-  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${ts}.${r.body}`).digest();
+  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(`${id}.${ts}.${r.body}`)
+    .digest();
   return String(r.headers['webhook-signature'])
     .split(' ')
     .some((sig) => {

@@ -20,10 +20,17 @@ interface ClaimedDelivery {
   payload: string;
 }
 
-/** What became of one `deliver` task: when (ms) the delivery should be tried next, if at all. */
+/** ms a claim outlives the HTTP timeout before the reconciler takes it as lost. */
+const CLAIM_MARGIN_MS = 5_000;
+
+/**
+ * What became of one `deliver` task: when (ms) the delivery should be tried next, if at all, and
+ * the endpoint an attempt was made to (its next deliveries may then go).
+ */
 export interface DeliverOutcome {
   outcome: 'delivered' | 'retry' | 'rescheduled' | 'abandoned' | 'disabled' | 'deferred' | 'skipped';
   nextAttemptAt?: number;
+  endpointId?: string;
 }
 
 /**
@@ -112,7 +119,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     };
     const startedAt = Date.now();
     const result = await this.http.post(d.url, headers, body);
-    return this.record(d, startedAt, result);
+    return { ...(await this.record(d, startedAt, result)), endpointId: d.endpointId };
   }
 
   private async claim(deliveryId: string): Promise<DeliverOutcome | { delivery: ClaimedDelivery; account: string; secrets: string[] }> {
@@ -139,9 +146,9 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         [row.endpointId, now],
       );
       if (inFlight >= this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT) {
-        const next = now + 200 + Math.floor(Math.random() * 300);
-        await m.query(`UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1`, [deliveryId, next]);
-        return { outcome: 'deferred', nextAttemptAt: next };
+        // the task is dropped; the endpoint's next finished attempt pulls the oldest due deliveries
+        // ({@link pullNext}), and the reconciler is the fallback
+        return { outcome: 'deferred' };
       }
       const [event] = await m.query(`SELECT action, form_id AS "formId", payload FROM outbox_events WHERE id = $1`, [row.eventId]);
       if (!event) {
@@ -150,7 +157,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       }
       await m.query(`UPDATE webhook_deliveries SET state = 'in_flight', locked_until = $2 WHERE id = $1`, [
         deliveryId,
-        now + this.config.WEBHOOK_TIMEOUT_MS + 30_000,
+        // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
+        now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS,
       ]);
       return { ...row, url: endpoint.url, headers: endpoint.headers, ...event };
     });
@@ -265,6 +273,19 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       [endpointId, now, `endpoint disabled: ${reason}`],
     );
     this.logger.warn(`endpoint ${endpointId} disabled (${reason}); ${res[1]} deliveries abandoned`);
+  }
+
+  /**
+   * After an attempt to an endpoint: enqueues its oldest due pending deliveries, as many as its
+   * in-flight cap (a backlog drains at the cap's pace instead of tasks polling for a slot).
+   */
+  async pullNext(endpointId: string): Promise<void> {
+    const rows: Array<{ id: string; next: number }> = await this.dataSource.query(
+      `SELECT id, next_attempt_at::float8 AS next FROM webhook_deliveries
+        WHERE endpoint_id = $1 AND state = 'pending' AND next_attempt_at <= $2 ORDER BY next_attempt_at, id LIMIT $3`,
+      [endpointId, Date.now(), this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT],
+    );
+    await this.enqueue(rows);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
 import { WebhookDeliveryService } from '@app/webhooks';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
 
 type WebhookTask = {
@@ -16,8 +16,10 @@ function webhookWorkerOptions() {
 
 /** Webhook delivery tasks: thin, each calls one method of {@link WebhookDeliveryService}. */
 @Processor(QueueName.WebhookDelivery, webhookWorkerOptions())
-export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap {
+export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
+  private timer?: NodeJS.Timeout;
+  private reconciling = false;
 
   constructor(
     private readonly delivery: WebhookDeliveryService,
@@ -27,13 +29,34 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     super();
   }
 
+  /**
+   * The reconciler runs on a timer in every worker process, not as a BullMQ schedule: it must keep
+   * running when Redis comes back empty (a schedule kept in Redis would be gone with it). It is
+   * idempotent, so several workers running it is harmless. Each tick also re-upserts the prune schedule.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    const queue = this.producer.all().find((q) => q.name === QueueName.WebhookDelivery)!;
-    // fixed scheduler ids: every worker upserts the same schedules, so each runs once per interval in total
-    await queue.upsertJobScheduler('webhook-reconcile', { every: this.config.WEBHOOK_RECONCILE_MS }, { name: 'reconcile', data: {} });
-    await queue.upsertJobScheduler('webhook-prune', { every: 3_600_000 }, { name: 'prune', data: {} });
-    // after a restart (or a Redis that lost everything) pick up what is pending at once
-    await this.producer.add(QueueName.WebhookDelivery, 'reconcile', {}, { removeOnComplete: true, removeOnFail: true, attempts: 1 });
+    this.timer = setInterval(() => void this.tick(), this.config.WEBHOOK_RECONCILE_MS);
+    await this.tick();
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.reconciling) return;
+    this.reconciling = true;
+    try {
+      const result = await this.delivery.reconcile();
+      if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
+      const queue = this.producer.all().find((q) => q.name === QueueName.WebhookDelivery)!;
+      // a fixed scheduler id: every worker upserts the same schedule, so pruning runs once an hour in total
+      await queue.upsertJobScheduler('webhook-prune', { every: 3_600_000 }, { name: 'prune', data: {} });
+    } catch (err) {
+      this.logger.warn(`reconcile failed: ${(err as Error).message}`);
+    } finally {
+      this.reconciling = false;
+    }
   }
 
   async process(task: WebhookTask): Promise<unknown> {
@@ -43,6 +66,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       case 'deliver': {
         const outcome = await this.delivery.deliver(task.data.deliveryId);
         if (outcome.nextAttemptAt !== undefined) await this.delivery.enqueue([{ id: task.data.deliveryId, next: outcome.nextAttemptAt }]);
+        if (outcome.endpointId) await this.delivery.pullNext(outcome.endpointId);
         return outcome;
       }
       case 'reconcile': {
