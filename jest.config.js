@@ -10,8 +10,10 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 const common = { rootDir: __dirname, moduleFileExtensions: ['ts', 'js', 'json'], testEnvironment: 'node', transform, moduleNameMapper };
 
 module.exports = {
+  // a global option (jest ignores it inside a project): e2e tests boot processes on a 2-core machine
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60000, setupFiles: ['<rootDir>/test/support/env.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], setupFiles: ['<rootDir>/test/support/env.ts'] },
   ],
 };
