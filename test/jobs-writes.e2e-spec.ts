@@ -240,6 +240,17 @@ describe('job writes, events and the /v1/jobs connector', () => {
     });
   });
 
+  describe('versions', () => {
+    it('ver 1 editjobs answers only status (the change is made); ver 2 answers the jobs', async () => {
+      const [job] = (await create([{ destinationName: 'Versions' }])).body.jobs;
+      const v1 = await action(api, 'editjobs', { jobs: { [job.id]: { priority: 6 } } }, { key: company.key }, { ver: 1 });
+      expect(v1.body).toEqual({ status: 0 });
+      expect((await row(job.id)).priority).toBe(6);
+      const v2 = await action<{ jobs: any[] }>(api, 'editjobs', { jobs: { [job.id]: { priority: 7 } } }, { key: company.key }, { ver: 2 });
+      expect(v2.body.jobs[0]).toMatchObject({ id: job.id, priority: 7 });
+    });
+  });
+
   describe('teams', () => {
     it('teamId must be a team of teams_config; a team used by a live job cannot be removed', async () => {
       const c = await createCompany(api);
