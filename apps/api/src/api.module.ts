@@ -11,6 +11,7 @@ import { ApiExceptionFilter } from './envelope/exception.filter';
 import { UnknownActionController } from './envelope/unknown-action.controller';
 import { EnvelopeValidationPipe } from './envelope/validation.pipe';
 import { HealthModule } from './health/health.module';
+import { ApiLoggerModule } from './ops/logging';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
 import { JobsConnectorController } from './jobs/jobs.connector.controller';
 import { WebhooksActionsController } from './webhooks/webhooks.actions.controller';
@@ -45,7 +46,7 @@ export class FallbackModule {}
 
 /** The api app: produces queue tasks, never processes them. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, HealthModule, ActionsModule, FallbackModule],
+  imports: [ConfigModule, ApiLoggerModule, DatabaseModule, QueueModule.register(), CoreModule, HealthModule, ActionsModule, FallbackModule],
   providers: [
     { provide: APP_PIPE, useClass: EnvelopeValidationPipe },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -2,9 +2,12 @@ import { AppConfig, loadConfig } from '@app/core';
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
 import { ApiModule } from './api.module';
 import { useJsonBodies } from './envelope/body-parser';
 import { DrainState } from './health/drain-state';
+import { mountQueueDashboard, QUEUE_DASHBOARD_PATH } from './ops/queue-dashboard';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -17,8 +20,17 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
   const app = await NestFactory.create<NestExpressApplication>(ApiModule, {
     bodyParser: false,
     abortOnError: false,
+    bufferLogs: opts.logger !== false,
     logger: opts.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
+  if (opts.logger !== false) app.useLogger(app.get(Logger));
+  // the dashboard's page needs its own scripts and styles; everything else gets helmet's defaults
+  const secure = helmet();
+  app.use((req: { path: string }, res: unknown, next: () => void) =>
+    req.path.startsWith(QUEUE_DASHBOARD_PATH) ? next() : (secure as (a: unknown, b: unknown, c: () => void) => void)(req, res, next),
+  );
+  if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), maxAge: 600 });
+  mountQueueDashboard(app);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.disable('x-powered-by');
   useJsonBodies(app);

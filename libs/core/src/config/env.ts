@@ -171,6 +171,16 @@ export class AppConfig {
   @Min(1)
   RATE_LIMIT_PER_MINUTE = 600;
 
+  /** Queue dashboard: `true` allows retrying and removing tasks; read-only otherwise. */
+  @Transform(toBool)
+  @IsBoolean()
+  QUEUE_DASHBOARD_WRITE = false;
+
+  /** Origins allowed by CORS (comma-separated, e.g. https://app.example.com); empty = CORS off. */
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
   /** Queue dashboard credentials; the dashboard is off unless both are set. */
   @IsOptional()
   @IsString()
@@ -198,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
   if (cache && cached) return cached;
   const known = Object.keys(new AppConfig());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'QUEUE_DASHBOARD_USER', 'QUEUE_DASHBOARD_PASSWORD', 'WEBHOOK_DNS_SERVERS']) {
+  for (const key of [...known, 'QUEUE_DASHBOARD_USER', 'QUEUE_DASHBOARD_PASSWORD', 'WEBHOOK_DNS_SERVERS', 'CORS_ORIGINS']) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });

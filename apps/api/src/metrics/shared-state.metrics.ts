@@ -1,0 +1,196 @@
+import { TaskProducer } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Gauge } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { MetricsRegistry } from './metrics.registry';
+
+/** BullMQ job states reported per queue. */
+export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+const DELIVERY_STATES = ['pending', 'in_flight', 'delivered', 'abandoned'];
+const ATTEMPT_OUTCOMES = ['delivered', 'retry', 'abandoned', 'disabled', 'rescheduled'];
+/** Delivery latency is measured over deliveries finished within this window. */
+const LATENCY_WINDOW_MS = 3_600_000;
+/** A read of shared state that takes longer counts as failed (a Redis or database outage must not hang `/metrics`). */
+const READ_TIMEOUT_MS = 2_000;
+const SQL_NOW_MS = `floor(extract(epoch from clock_timestamp()) * 1000)`;
+
+/** One read of the shared state; a part is `undefined` when its read failed. */
+export interface SharedState {
+  queues?: Array<{ queue: string; counts: Record<string, number> }>;
+  deliveries?: Record<string, number>;
+  attempts?: Record<string, number>;
+  disabledEndpoints?: number;
+  /** seconds, by quantile; empty when nothing was delivered in the window */
+  latency?: Record<string, number>;
+  /** seconds since the newest worker heartbeat; null when no worker ever ran */
+  heartbeatAge?: number | null;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const countsBy = (rows: Array<{ k: string; n: number }>, known: string[]): Record<string, number> => {
+  const out: Record<string, number> = Object.fromEntries(known.map((k) => [k, 0]));
+  for (const row of rows) out[row.k] = row.n;
+  return out;
+};
+
+/**
+ * Queue depths, delivery outcomes and the worker heartbeat as gauges read on scrape from shared
+ * state (BullMQ counts in Redis; the delivery, attempt, endpoint and heartbeat tables), so every
+ * api instance reports the same figures and the worker needs no HTTP. One read serves all gauges
+ * and is cached for `METRICS_CACHE_MS` (default 10 s, read at construction).
+ */
+@Injectable()
+export class SharedStateMetrics {
+  private readonly ttlMs: number;
+  private cached?: { at: number; state: SharedState };
+  private inflight?: Promise<SharedState>;
+
+  constructor(
+    private readonly metrics: MetricsRegistry,
+    private readonly producer: TaskProducer,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
+    const ttl = Number(process.env.METRICS_CACHE_MS ?? '');
+    this.ttlMs = process.env.METRICS_CACHE_MS && Number.isFinite(ttl) && ttl >= 0 ? ttl : 10_000;
+    const registers = [metrics.registry];
+    const self = this;
+
+    new Gauge({
+      name: 'fieldwork_queue_jobs',
+      help: 'BullMQ jobs per queue and state (absent while Redis is unreachable)',
+      labelNames: ['queue', 'state'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        for (const { queue, counts } of (await self.state()).queues ?? []) {
+          for (const state of QUEUE_STATES) this.set({ queue, state }, counts[state] ?? 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'fieldwork_webhook_deliveries',
+      help: 'Webhook deliveries by state',
+      labelNames: ['state'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        for (const [state, n] of Object.entries((await self.state()).deliveries ?? {})) this.set({ state }, n);
+      },
+    });
+    new Gauge({
+      name: 'fieldwork_webhook_attempts_total',
+      help: 'Webhook HTTP attempts by outcome, over the attempts retained',
+      labelNames: ['outcome'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        for (const [outcome, n] of Object.entries((await self.state()).attempts ?? {})) this.set({ outcome }, n);
+      },
+    });
+    new Gauge({
+      name: 'fieldwork_webhook_disabled_endpoints',
+      help: 'Webhook endpoints (company and event key) disabled',
+      registers,
+      async collect() {
+        this.reset();
+        const n = (await self.state()).disabledEndpoints;
+        if (n !== undefined) this.set(n);
+      },
+    });
+    new Gauge({
+      name: 'fieldwork_webhook_delivery_latency_seconds',
+      help: 'Event to successful delivery (finished_at - created_at), quantiles over deliveries finished in the last hour',
+      labelNames: ['quantile'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        for (const [quantile, s] of Object.entries((await self.state()).latency ?? {})) this.set({ quantile }, s);
+      },
+    });
+    new Gauge({
+      name: 'fieldwork_worker_heartbeat_age_seconds',
+      help: 'Seconds since the newest worker heartbeat (absent when no worker ever ran)',
+      registers,
+      async collect() {
+        this.reset();
+        const age = (await self.state()).heartbeatAge;
+        if (age !== undefined && age !== null) this.set(age);
+      },
+    });
+  }
+
+  /** The cached shared state, read again once older than the TTL (concurrent scrapes share one read). */
+  async state(): Promise<SharedState> {
+    if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached.state;
+    this.inflight ??= this.read()
+      .then((state) => {
+        this.cached = { at: Date.now(), state };
+        return state;
+      })
+      .finally(() => (this.inflight = undefined));
+    return this.inflight;
+  }
+
+  private async read(): Promise<SharedState> {
+    const [queues, deliveries, attempts, disabledEndpoints, latency, heartbeatAge] = await Promise.all([
+      this.guard('redis', 'queue counts', () =>
+        Promise.all(
+          this.producer
+            .all()
+            .map(async (q) => ({ queue: q.name, counts: (await q.getJobCounts(...QUEUE_STATES)) as Record<string, number> })),
+        ),
+      ),
+      this.guard('database', 'webhook deliveries', async () =>
+        countsBy(
+          await this.dataSource.query(`SELECT state AS k, count(*)::int AS n FROM webhook_deliveries GROUP BY state`),
+          DELIVERY_STATES,
+        ),
+      ),
+      this.guard('database', 'webhook attempts', async () =>
+        countsBy(
+          await this.dataSource.query(`SELECT outcome AS k, count(*)::int AS n FROM webhook_attempts GROUP BY outcome`),
+          ATTEMPT_OUTCOMES,
+        ),
+      ),
+      this.guard('database', 'disabled endpoints', async () => {
+        const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE disabled`);
+        return row.n as number;
+      }),
+      this.guard('database', 'delivery latency', async () => {
+        const [row] = await this.dataSource.query(
+          `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY finished_at - created_at)::float8 AS p50,
+                  percentile_cont(0.99) WITHIN GROUP (ORDER BY finished_at - created_at)::float8 AS p99
+             FROM webhook_deliveries
+            WHERE state = 'delivered' AND finished_at >= ${SQL_NOW_MS} - ${LATENCY_WINDOW_MS}`,
+        );
+        const out: Record<string, number> = {};
+        if (row.p50 !== null) out['0.5'] = row.p50 / 1000;
+        if (row.p99 !== null) out['0.99'] = row.p99 / 1000;
+        return out;
+      }),
+      this.guard('database', 'worker heartbeat', async () => {
+        const [row] = await this.dataSource.query(`SELECT (${SQL_NOW_MS} - max(beat_at))::float8 AS age FROM worker_heartbeats`);
+        return row.age === null ? null : Math.max(0, row.age as number) / 1000;
+      }),
+    ]);
+    return { queues, deliveries, attempts, disabledEndpoints, latency, heartbeatAge };
+  }
+
+  /** Runs one read under the timeout; a failure is counted and reported as `undefined`. */
+  private async guard<T>(source: 'redis' | 'database', what: string, read: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await withTimeout(read(), READ_TIMEOUT_MS, what);
+    } catch {
+      this.metrics.collectErrors.inc({ source });
+      return undefined;
+    }
+  }
+}
