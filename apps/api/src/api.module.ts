@@ -12,6 +12,7 @@ import { UnknownActionController } from './envelope/unknown-action.controller';
 import { EnvelopeValidationPipe } from './envelope/validation.pipe';
 import { HealthModule } from './health/health.module';
 import { ApiLoggerModule } from './ops/logging';
+import { RateLimitService } from './ops/rate-limit.service';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
 import { JobsConnectorController } from './jobs/jobs.connector.controller';
 import { WebhooksActionsController } from './webhooks/webhooks.actions.controller';
@@ -32,8 +33,8 @@ import { NotificationsActionsController } from './notifications/notifications.ac
     JobsConnectorController,
     WebhooksConnectorController,
   ],
-  providers: [ActionAuthGuard, ConnectorAuthGuard],
-  exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard],
+  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
+  exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
 })
 export class ActionsModule {}
 

@@ -1,5 +1,6 @@
 import { ActionName, DomainError, invalid, mayCallAction } from '@app/core';
 import { ApiKeysService } from '@app/members';
+import { RateLimitService } from '../ops/rate-limit.service';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACTION_NAME, ApiRequest, isPlainObject, unstorableValue } from './request-context';
@@ -14,6 +15,7 @@ export class ActionAuthGuard implements CanActivate {
   constructor(
     private readonly apiKeys: ApiKeysService,
     private readonly reflector: Reflector,
+    private readonly rateLimit: RateLimitService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -26,13 +28,16 @@ export class ActionAuthGuard implements CanActivate {
     const auth = isPlainObject(body.auth) ? body.auth : undefined;
     const bodyKey = typeof auth?.key === 'string' && auth.key !== '' ? auth.key : undefined;
     if (headerKey && bodyKey && headerKey !== bodyKey) {
+      await this.rateLimit.chargeIp(req.ip ?? 'unknown');
       throw new DomainError('auth_mismatch', 'the API-Key header and auth.key name different keys');
     }
-    const key = headerKey ?? bodyKey;
-    if (!key) throw new DomainError('unauthenticated', 'missing API key: send the API-Key header or auth.key');
-    const usr = auth?.usr;
-    if (usr !== undefined && typeof usr !== 'string') throw new DomainError('auth_mismatch', 'auth.usr does not match the API key');
-    req.auth = await this.apiKeys.authenticate(key, usr);
+    req.auth = await this.rateLimit.authenticated(req.ip, async () => {
+      const key = headerKey ?? bodyKey;
+      if (!key) throw new DomainError('unauthenticated', 'missing API key: send the API-Key header or auth.key');
+      const usr = auth?.usr;
+      if (usr !== undefined && typeof usr !== 'string') throw new DomainError('auth_mismatch', 'auth.usr does not match the API key');
+      return this.apiKeys.authenticate(key, usr);
+    });
 
     const action = this.reflector.get<ActionName | undefined>(ACTION_NAME, context.getHandler());
     if (!action) return true; // the unknown-action fallback answers 1001

@@ -1,18 +1,24 @@
 import { DomainError, invalid } from '@app/core';
 import { ApiKeysService } from '@app/members';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { RateLimitService } from '../ops/rate-limit.service';
 import { ApiRequest, unstorableValue } from './request-context';
 
 /** Connector (`/v1`) authentication: the `API-Key` header only. Missing or invalid → 401. */
 @Injectable()
 export class ConnectorAuthGuard implements CanActivate {
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly rateLimit: RateLimitService,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const header = req.headers['api-key'];
-    if (typeof header !== 'string' || header === '') throw new DomainError('unauthenticated', 'missing API-Key header');
-    req.auth = await this.apiKeys.authenticate(header);
+    req.auth = await this.rateLimit.authenticated(req.ip, async () => {
+      if (typeof header !== 'string' || header === '') throw new DomainError('unauthenticated', 'missing API-Key header');
+      return this.apiKeys.authenticate(header);
+    });
     const problem = unstorableValue(req.query, 'query') ?? unstorableValue(req.body, 'body');
     if (problem) throw invalid(problem.slice(0, problem.indexOf(': ')), problem.slice(problem.indexOf(': ') + 2));
     return true;

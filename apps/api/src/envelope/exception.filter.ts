@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, ErrorKind, isDatabaseUnavailable } from '@app/core';
+import { DomainError, ErrorKind, isDatabaseUnavailable, RateLimitedError } from '@app/core';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { kindOfHttpStatus, statusOf } from './errors';
@@ -30,6 +30,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       res.status(exception.getStatus()).json(exception.getResponse());
       return;
     }
+    if (exception instanceof RateLimitedError) res.setHeader('Retry-After', String(exception.retryAfterS));
     const { kind, message } = this.classify(exception, req);
     sendError(res, surfaceOf(req.path), kind, message);
   }

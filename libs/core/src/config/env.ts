@@ -171,6 +171,12 @@ export class AppConfig {
   @Min(1)
   RATE_LIMIT_PER_MINUTE = 600;
 
+  /** Requests per minute per client IP without a valid key (failed authentications). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE = 60;
+
   /** Queue dashboard: `true` allows retrying and removing tasks; read-only otherwise. */
   @Transform(toBool)
   @IsBoolean()

@@ -31,3 +31,13 @@ export const invalid = (field: string, rule: string) => new DomainError('invalid
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const exists = (message: string, field?: string) => new DomainError('exists', message, field);
+
+/** `-6`/429: a rate limit was reached; `retryAfterS` goes out as `Retry-After`. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterS: number,
+  ) {
+    super('rate_limited', message);
+  }
+}

@@ -1,0 +1,81 @@
+import { AppConfig, AuthContext, DomainError, RateLimitedError, redisConnectionOptions } from '@app/core';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import Redis from 'ioredis';
+
+const WINDOW_MS = 60_000;
+/** A limiter that can't answer within this lets the request through (fails open, logged). */
+const DECISION_TIMEOUT_MS = 250;
+
+/**
+ * Rate limits counted in Redis, so every api instance shares one budget (CONTRACTS.md, "Errors"):
+ * `RATE_LIMIT_PER_MINUTE` per API key, charged after the key is verified; failed and missing
+ * authentications charged to the client IP (`RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE`). Counting is
+ * @nest-lab/throttler-storage-redis (the @nestjs/throttler storage contract: a fixed window, then
+ * blocked for a window). If Redis is unavailable the limiter fails open.
+ */
+@Injectable()
+export class RateLimitService implements OnModuleDestroy {
+  private readonly logger = new Logger('RateLimit');
+  private readonly storage: ThrottlerStorageRedisService;
+  private readonly redis: Redis;
+  private lastWarning = 0;
+
+  constructor(private readonly config: AppConfig) {
+    this.redis = new Redis({ ...redisConnectionOptions(config.REDIS_URL), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.redis.on('error', () => undefined); // reported through failed decisions
+    this.storage = new ThrottlerStorageRedisService(this.redis);
+  }
+
+  /**
+   * Runs an authentication with the limits applied: a failure is charged to the client IP (and
+   * answers 429 instead once the IP's budget is spent), a success to its key.
+   */
+  async authenticated(ip: string | undefined, authenticate: () => Promise<AuthContext>): Promise<AuthContext> {
+    let ctx: AuthContext;
+    try {
+      ctx = await authenticate();
+    } catch (err) {
+      if (err instanceof DomainError) await this.chargeIp(ip ?? 'unknown');
+      throw err;
+    }
+    await this.chargeKey(ctx.keyPrefix);
+    return ctx;
+  }
+
+  /** Charges one request to an API key (its public prefix). @throws RateLimitedError past the budget. */
+  chargeKey(prefix: string): Promise<void> {
+    return this.charge(`key:${prefix}`, this.config.RATE_LIMIT_PER_MINUTE);
+  }
+
+  /** Charges one unauthenticated request to a client IP. @throws RateLimitedError past the budget. */
+  chargeIp(ip: string): Promise<void> {
+    return this.charge(`ip:${ip}`, this.config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE);
+  }
+
+  private async charge(subject: string, limit: number): Promise<void> {
+    let record;
+    try {
+      record = await Promise.race([
+        this.storage.increment(`${this.config.QUEUE_PREFIX}:ratelimit:${subject}`, WINDOW_MS, limit, WINDOW_MS, 'minute'),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('rate limiter timed out')), DECISION_TIMEOUT_MS).unref()),
+      ]);
+    } catch (err) {
+      if (Date.now() - this.lastWarning > 30_000) {
+        this.lastWarning = Date.now();
+        this.logger.warn(`rate limiter unavailable, letting requests through: ${(err as Error).message}`);
+      }
+      return;
+    }
+    if (record.isBlocked) {
+      throw new RateLimitedError(
+        `rate limit reached (${limit} requests per minute); retry after ${record.timeToBlockExpire} s`,
+        Math.max(1, record.timeToBlockExpire),
+      );
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.redis.disconnect();
+  }
+}
