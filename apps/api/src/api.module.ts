@@ -11,6 +11,7 @@ import { ApiExceptionFilter } from './envelope/exception.filter';
 import { UnknownActionController } from './envelope/unknown-action.controller';
 import { EnvelopeValidationPipe } from './envelope/validation.pipe';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ApiLoggerModule } from './ops/logging';
 import { RateLimitService } from './ops/rate-limit.service';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
@@ -47,7 +48,17 @@ export class FallbackModule {}
 
 /** The api app: produces queue tasks, never processes them. */
 @Module({
-  imports: [ConfigModule, ApiLoggerModule, DatabaseModule, QueueModule.register(), CoreModule, HealthModule, ActionsModule, FallbackModule],
+  imports: [
+    ConfigModule,
+    ApiLoggerModule,
+    DatabaseModule,
+    QueueModule.register(),
+    CoreModule,
+    HealthModule,
+    MetricsModule,
+    ActionsModule,
+    FallbackModule,
+  ],
   providers: [
     { provide: APP_PIPE, useClass: EnvelopeValidationPipe },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },

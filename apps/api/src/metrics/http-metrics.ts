@@ -61,7 +61,9 @@ export class HttpMetrics implements OnModuleInit, OnApplicationShutdown {
   labelsOf(req: Request): { surface: string; route: string } {
     const path = (req.originalUrl ?? req.url ?? '/').split('?')[0];
     const surface = surfaceOf(path);
-    const template = typeof req.route?.path === 'string' ? (req.route.path as string) : undefined;
+    // Nest answers unmatched paths through a catch-all wildcard route (`/{*path}`): not a template of ours
+    const routePath: unknown = req.route?.path;
+    const template = typeof routePath === 'string' && !routePath.includes('*') ? routePath : undefined;
     if (surface === 'action') {
       const name = template?.startsWith('/api/') ? template.slice(5) : undefined;
       return { surface, route: name && this.actions.has(name) ? name : UNKNOWN_ROUTE };

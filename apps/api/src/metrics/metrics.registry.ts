@@ -23,13 +23,6 @@ export class MetricsRegistry {
     registers: [this.registry],
   });
 
-  readonly collectErrors = new Counter({
-    name: 'fieldwork_metrics_collect_errors_total',
-    help: 'Failed or timed-out reads of shared state while collecting metrics, by source',
-    labelNames: ['source'] as const,
-    registers: [this.registry],
-  });
-
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -1,7 +1,7 @@
 import { TaskProducer } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { MetricsRegistry } from './metrics.registry';
 
@@ -35,6 +35,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Empties a gauge without labels (`reset()` alone leaves it at 0): it is absent until set. */
+const clear = (gauge: Gauge) => {
+  gauge.reset();
+  gauge.remove();
+};
+
 const countsBy = (rows: Array<{ k: string; n: number }>, known: string[]): Record<string, number> => {
   const out: Record<string, number> = Object.fromEntries(known.map((k) => [k, 0]));
   for (const row of rows) out[row.k] = row.n;
@@ -52,16 +58,28 @@ export class SharedStateMetrics {
   private readonly ttlMs: number;
   private cached?: { at: number; state: SharedState };
   private inflight?: Promise<SharedState>;
+  private readonly collectErrors: Counter<'source'>;
 
   constructor(
-    private readonly metrics: MetricsRegistry,
+    metrics: MetricsRegistry,
     private readonly producer: TaskProducer,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     const ttl = Number(process.env.METRICS_CACHE_MS ?? '');
     this.ttlMs = process.env.METRICS_CACHE_MS && Number.isFinite(ttl) && ttl >= 0 ? ttl : 10_000;
     const registers = [metrics.registry];
-    const self = this;
+    const read = () => this.state();
+
+    this.collectErrors = new Counter({
+      name: 'fieldwork_metrics_collect_errors_total',
+      help: 'Failed or timed-out reads of shared state while collecting metrics, by source',
+      labelNames: ['source'] as const,
+      registers,
+      // the scrape's own read first, so its failures show in the same scrape
+      async collect() {
+        await read();
+      },
+    });
 
     new Gauge({
       name: 'fieldwork_queue_jobs',
@@ -70,7 +88,7 @@ export class SharedStateMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const { queue, counts } of (await self.state()).queues ?? []) {
+        for (const { queue, counts } of (await read()).queues ?? []) {
           for (const state of QUEUE_STATES) this.set({ queue, state }, counts[state] ?? 0);
         }
       },
@@ -82,7 +100,7 @@ export class SharedStateMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const [state, n] of Object.entries((await self.state()).deliveries ?? {})) this.set({ state }, n);
+        for (const [state, n] of Object.entries((await read()).deliveries ?? {})) this.set({ state }, n);
       },
     });
     new Gauge({
@@ -92,7 +110,7 @@ export class SharedStateMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const [outcome, n] of Object.entries((await self.state()).attempts ?? {})) this.set({ outcome }, n);
+        for (const [outcome, n] of Object.entries((await read()).attempts ?? {})) this.set({ outcome }, n);
       },
     });
     new Gauge({
@@ -100,8 +118,8 @@ export class SharedStateMetrics {
       help: 'Webhook endpoints (company and event key) disabled',
       registers,
       async collect() {
-        this.reset();
-        const n = (await self.state()).disabledEndpoints;
+        clear(this);
+        const n = (await read()).disabledEndpoints;
         if (n !== undefined) this.set(n);
       },
     });
@@ -112,7 +130,7 @@ export class SharedStateMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const [quantile, s] of Object.entries((await self.state()).latency ?? {})) this.set({ quantile }, s);
+        for (const [quantile, s] of Object.entries((await read()).latency ?? {})) this.set({ quantile }, s);
       },
     });
     new Gauge({
@@ -120,8 +138,8 @@ export class SharedStateMetrics {
       help: 'Seconds since the newest worker heartbeat (absent when no worker ever ran)',
       registers,
       async collect() {
-        this.reset();
-        const age = (await self.state()).heartbeatAge;
+        clear(this);
+        const age = (await read()).heartbeatAge;
         if (age !== undefined && age !== null) this.set(age);
       },
     });
@@ -189,7 +207,7 @@ export class SharedStateMetrics {
     try {
       return await withTimeout(read(), READ_TIMEOUT_MS, what);
     } catch {
-      this.metrics.collectErrors.inc({ source });
+      this.collectErrors.inc({ source });
       return undefined;
     }
   }
