@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: createjobs and getjobs against baselines measured in the same run, on a database
- * of the run's own (created and migrated here, dropped at the end). See bench/README.md.
+ * `npm run bench`: createjobs, getjobs and webhook delivery against baselines measured in the same
+ * run, on a database of the run's own (created and migrated here, dropped at the end). See bench/README.md.
  */
 import { DATABASE_URL, DB_NAME, POOL_SIZE, SERVER_URL } from './env';
+import './webhooks-env';
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { closeAgent, fmt, markdownTable, post } from './stats';
+import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -65,20 +67,25 @@ async function dropDatabase(): Promise<void> {
   }
 }
 
-/** The api's BullMQ queues leave `<prefix>:<queue>:meta` keys behind; remove this run's. */
+/**
+ * The api's and the worker's BullMQ queues leave `<prefix>:<queue>:…` keys behind, the rate limiter
+ * `{<prefix>:ratelimit:…}:…` ones (they expire within a minute); remove this run's.
+ */
 async function dropQueueKeys(): Promise<void> {
   const prefix = process.env.QUEUE_PREFIX!;
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
   } catch (err) {
-    process.stderr.write(`could not remove the Redis keys ${prefix}:*: ${(err as Error).message}\n`);
+    process.stderr.write(`could not remove the Redis keys ${prefix}:* / {${prefix}:*: ${(err as Error).message}\n`);
   } finally {
     redis.disconnect();
   }
@@ -98,7 +105,12 @@ async function seedGetJobsCompany(api: TestApi, key: string, workers: string[], 
   }
 }
 
-function report(create: CreateJobsFigures, get: GetJobsFigures, serverVersion: string): { text: string; failed: number } {
+function report(
+  create: CreateJobsFigures,
+  get: GetJobsFigures,
+  hooks: WebhookFigures,
+  serverVersion: string,
+): { text: string; failed: number } {
   const ratio = create.ours.p95 / create.baseline.p95;
   const share = get.ours.rps / get.baseline.rps;
   const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
@@ -175,7 +187,9 @@ function report(create: CreateJobsFigures, get: GetJobsFigures, serverVersion: s
       ['createjobs over HTTP, p50 (baseline: the timed pairs)', fmt(http), '100 %', fmt(cb.p50)],
     ],
   );
-  const failed = [ratio <= TARGETS.createP95Ratio, share >= TARGETS.getjobsShare].filter((ok) => !ok).length;
+  const wh = webhookReport(hooks);
+  const webhooks = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], wh.rows);
+  const failed = [ratio <= TARGETS.createP95Ratio, share >= TARGETS.getjobsShare].filter((ok) => !ok).length + wh.failed;
   const header =
     `Fieldwork bench — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
     `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), pool ${POOL_SIZE}/${POOL_SIZE}, ` +
@@ -185,7 +199,7 @@ function report(create: CreateJobsFigures, get: GetJobsFigures, serverVersion: s
     `getjobs: ${get.rounds} alternating rounds × ${get.durationMs / 1000} s per side (after ${CONFIG.getjobsWarmupSeconds} s warm-up each), ` +
       `${get.ours.requests} / ${get.baseline.requests} requests, ${mb(get.responseBytes)} per response; node:http load generator in a child process.`,
   ];
-  return { text: `${header}\n\n${main}\n\n${split}\n\n${notes.join('\n')}\n`, failed };
+  return { text: `${header}\n\n${main}\n\n${split}\n\n${webhooks}\n\n${[...notes, ...wh.notes].join('\n')}\n`, failed };
 }
 
 /** What the run opened, closed by {@link cleanup}. */
@@ -196,8 +210,11 @@ let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const child of loadChildren) child.kill();
+    const within = <T>(p: Promise<T>, ms = 5000) =>
+      Promise.race([p, new Promise<void>((r) => setTimeout(r, ms).unref())]).catch(() => undefined);
+    // the worker child first (it writes to the database and Redis); SIGKILL after 10 s
+    await within(closeWebhooks(), 20_000);
     closeAgent();
-    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<void>((r) => setTimeout(r, 5000).unref())]).catch(() => undefined);
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
     await dropQueueKeys();
@@ -260,7 +277,10 @@ async function main(): Promise<number> {
       log,
     });
 
-    const { text, failed } = report(create, get, serverVersion);
+    const hooks = await benchWebhooks({ api, pool, log });
+    await closeWebhooks();
+
+    const { text, failed } = report(create, get, hooks, serverVersion);
     process.stdout.write(`\n${text}`);
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run bench`: makes sure PostgreSQL and Redis run, installs when node_modules is missing, builds dist/ when it is
-# missing or older than a source file (the migrate command runs from dist/), then runs the
+# missing or older than a source file (the migrate command and the webhook worker run from dist/), then runs the
 # benchmarks from the TypeScript sources through ts-node (transpile only). Extra arguments are
 # ignored; tune with BENCH_* variables (bench/README.md).
 set -euo pipefail

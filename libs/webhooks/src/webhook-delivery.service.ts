@@ -20,6 +20,9 @@ interface ClaimedDelivery {
   payload: string;
 }
 
+/** ms a worker reuses a company's account name and signing secrets. */
+const SIGNER_CACHE_MS = 2_000;
+
 /** ms a claim outlives the HTTP timeout before the reconciler takes it as lost. */
 const CLAIM_MARGIN_MS = 5_000;
 
@@ -46,6 +49,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly schedule: number[];
   private sender?: WebhookSender;
+  private readonly signers = new Map<string, { account: string; secrets: string[]; until: number }>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -71,10 +75,16 @@ export class WebhookDeliveryService implements OnModuleDestroy {
 
   /** Enqueues `deliver` tasks for the pending deliveries of these events (after their commit), or of these deliveries. */
   async wake(eventIds: string[], deliveryIds: string[] = []): Promise<number> {
+    // at most the in-flight cap per endpoint: the rest follow as attempts finish (pullNext), so a
+    // batch of events doesn't fill the worker's slots with tasks that would only find the cap full
     const rows: Array<{ id: string; next: number }> = await this.dataSource.query(
-      `SELECT id, next_attempt_at::float8 AS next FROM webhook_deliveries
-        WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending'`,
-      [eventIds, deliveryIds],
+      `SELECT id, next FROM (
+         SELECT id, next_attempt_at::float8 AS next,
+                row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS n
+           FROM webhook_deliveries
+          WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending') d
+        WHERE n <= $3`,
+      [eventIds, deliveryIds, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT],
     );
     await this.enqueue(rows);
     return rows.length;
@@ -163,11 +173,23 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       return { ...row, url: endpoint.url, headers: endpoint.headers, ...event };
     });
     if ('outcome' in claimed) return claimed;
-    const [account, secrets] = await Promise.all([
-      this.company.accountUsername(claimed.companyId),
-      this.signingSecrets(claimed.companyId, now),
-    ]);
+    const { account, secrets } = await this.signer(claimed.companyId, now);
     return { delivery: claimed, account, secrets };
+  }
+
+  /**
+   * The company's `account` username and signing secrets, cached per worker for
+   * {@link SIGNER_CACHE_MS} (two queries saved per delivery; a rotation reaches deliveries within it,
+   * while the old secret keeps verifying for its overlap).
+   */
+  private async signer(companyId: string, now: number): Promise<{ account: string; secrets: string[] }> {
+    const hit = this.signers.get(companyId);
+    if (hit && hit.until > now) return hit;
+    const [account, secrets] = await Promise.all([this.company.accountUsername(companyId), this.signingSecrets(companyId, now)]);
+    if (this.signers.size > 10_000) this.signers.clear();
+    const entry = { account, secrets, until: now + SIGNER_CACHE_MS };
+    this.signers.set(companyId, entry);
+    return entry;
   }
 
   private async signingSecrets(companyId: string, now: number): Promise<string[]> {
@@ -300,19 +322,18 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       `UPDATE webhook_deliveries SET state = 'pending', locked_until = NULL WHERE state = 'in_flight' AND locked_until < $1`,
       [now],
     );
-    let enqueued = 0;
-    let after = '';
-    for (;;) {
-      const rows: Array<{ id: string; next: number }> = await this.dataSource.query(
-        `SELECT id, next_attempt_at::float8 AS next FROM webhook_deliveries
-          WHERE state = 'pending' AND next_attempt_at <= $1 AND id > $2 ORDER BY id LIMIT 1000`,
-        [now + this.config.WEBHOOK_RECONCILE_MS, after],
-      );
-      if (!rows.length) break;
-      await this.enqueue(rows);
-      enqueued += rows.length;
-      after = rows[rows.length - 1].id;
-    }
+    // per endpoint, its oldest pending deliveries due within the interval, up to the in-flight cap
+    // (each finished attempt pulls the next ones)
+    const rows: Array<{ id: string; next: number }> = await this.dataSource.query(
+      `SELECT id, next FROM (
+         SELECT id, next_attempt_at::float8 AS next,
+                row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS n
+           FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1) d
+        WHERE n <= $2`,
+      [now + this.config.WEBHOOK_RECONCILE_MS, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT],
+    );
+    for (let i = 0; i < rows.length; i += 1000) await this.enqueue(rows.slice(i, i + 1000));
+    const enqueued = rows.length;
     return { released: released[1], enqueued };
   }
 
