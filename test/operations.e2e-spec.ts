@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
-import Redis from 'ioredis';
 import { Client } from 'pg';
 import { startApi, TestApi } from './support/api';
 import { Child, getJson, spawnNode, startApiProcess, startRedisServer, stopAllChildren, waitFor } from './support/proc-child';
 import { TcpProxy } from './support/tcp-proxy';
+import { dropQueueKeys as dropRedisKeys } from './support/durability-redis';
 
 /**
  * Operations (CONTRACTS.md, "Operations" and "Tests and CI"): the BUILT worker and api as child
@@ -69,21 +69,7 @@ function ownQueuePrefix(label: string): string {
 }
 
 /** Deletes what a worker left in the shared Redis under its own prefix. */
-async function dropQueueKeys(prefix: string): Promise<void> {
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
+const dropQueueKeys = (prefix: string) => dropRedisKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
 
 describe('worker lifecycle', () => {
   it(

@@ -1,11 +1,11 @@
 import { AppConfig, newId } from '@app/core';
 import { createServer as createHttpServer, Server as HttpServer } from 'node:http';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { action, connector, createCompany, startApi, TestApi, TestCompany } from './support/api';
 import { startDnsServer, TestDnsServer } from './support/dns-server';
 import { Child, spawnNode, stopAllChildren, waitFor } from './support/proc-child';
+import { dropQueueKeys as dropRedisKeys } from './support/durability-redis';
 
 /**
  * SSRF protection of webhook delivery (CONTRACTS.md, "SSRF"), with WEBHOOK_ALLOW_PRIVATE off:
@@ -90,21 +90,8 @@ async function startRedirector(location: () => string): Promise<{ server: HttpSe
   return { server, port: (server.address() as AddressInfo).port, requests };
 }
 
-async function dropQueueKeys(prefix: string): Promise<void> {
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
+/** Deletes what a worker left in the shared Redis under its own prefix. */
+const dropQueueKeys = (prefix: string) => dropRedisKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
 
 interface AttemptView {
   at: number;
