@@ -2,12 +2,13 @@ import { DataSource } from 'typeorm';
 import { createCompany, startApi, TestApi, TestCompany } from './support/api';
 import { snapshotDist } from './support/durability-dist';
 import { SlowReceiver } from './support/durability-receiver';
-import { dropQueueKeys, startRedisOnPort, withRedis } from './support/durability-redis';
+import { dropQueueKeys, withRedis } from './support/durability-redis';
 import {
   Child,
   ApiProcess,
   spawnNode,
   startApiProcess,
+  startRedisOnPort,
   startRedisServer,
   RedisProcess,
   stopAllChildren,

@@ -226,34 +226,45 @@ export function redisPing(port: number, timeoutMs = 1_000): Promise<boolean> {
 }
 
 /**
- * A private, throw-away `redis-server` on a free loopback port (no persistence). Never the
- * machine's shared Redis.
+ * A private, throw-away `redis-server` on a GIVEN loopback port (no persistence), e.g. to bring
+ * back, empty, a Redis the test stopped. Never the machine's shared Redis.
+ */
+export async function startRedisOnPort(port: number, timeoutMs = 10_000): Promise<RedisProcess> {
+  const child = new Child(
+    `redis:${port}`,
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir(), '--loglevel', 'warning'],
+    childEnv(),
+  );
+  try {
+    await waitFor(
+      `redis-server on :${port}`,
+      async () => {
+        if (!child.running) throw new Error(`redis-server exited: ${JSON.stringify(child.exit)}`);
+        return redisPing(port);
+      },
+      { timeoutMs, intervalMs: 100 },
+    );
+  } catch (err) {
+    await child.stop('SIGKILL');
+    throw new Error(`could not start redis-server on :${port}: ${(err as Error).message}\n${child.output()}`);
+  }
+  return { child, port, url: `redis://127.0.0.1:${port}` };
+}
+
+/**
+ * A private, throw-away `redis-server` on a free loopback port (no persistence), retried on a
+ * port taken meanwhile. Never the machine's shared Redis.
  */
 export async function startRedisServer(timeoutMs = 10_000): Promise<RedisProcess> {
-  let lastOutput = '';
+  let last: Error | undefined;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await freePort();
-    const child = new Child(
-      `redis:${port}`,
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', tmpdir(), '--loglevel', 'warning'],
-      childEnv(),
-    );
     try {
-      await waitFor(
-        `redis-server on :${port}`,
-        async () => {
-          if (!child.running) throw new Error(`redis-server exited: ${JSON.stringify(child.exit)}`);
-          return redisPing(port);
-        },
-        { timeoutMs, intervalMs: 100 },
-      );
-      return { child, port, url: `redis://127.0.0.1:${port}` };
+      return await startRedisOnPort(await freePort(), timeoutMs);
     } catch (err) {
-      await child.stop('SIGKILL');
-      lastOutput = `${(err as Error).message}\n${child.output()}`;
-      if (!/in use|EADDRINUSE/i.test(child.stderr + child.stdout)) break;
+      last = err as Error;
+      if (!/in use|EADDRINUSE/i.test(last.message)) break;
     }
   }
-  throw new Error(`could not start redis-server:\n${lastOutput}`);
+  throw last!;
 }

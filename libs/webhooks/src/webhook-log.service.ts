@@ -70,7 +70,7 @@ export class WebhookLogService {
    *   endpoint was removed or is disabled, or its event was pruned.
    */
   async replay(ctx: AuthContext, deliveryId: string): Promise<DeliveryView> {
-    await this.dataSource.transaction(async (m) => {
+    const eventId: string = await this.dataSource.transaction(async (m) => {
       const [row] = await m.query(
         `SELECT d.id, e.id AS endpoint, e.disabled, o.id AS event FROM webhook_deliveries d
            LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id LEFT JOIN outbox_events o ON o.id = d.event_id
@@ -85,18 +85,10 @@ export class WebhookLogService {
         `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $2, failures = 0, finished_at = NULL, locked_until = NULL WHERE id = $1`,
         [deliveryId, Date.now()],
       );
+      return row.event;
     });
     await this.delivery.wake([], [deliveryId]);
-    const [view] = (await this.list(ctx, {})).filter((d) => d.id === deliveryId);
-    return view ?? (await this.byId(ctx, deliveryId));
-  }
-
-  private async byId(ctx: AuthContext, id: string): Promise<DeliveryView> {
-    const [eventRow] = await this.dataSource.query(`SELECT event_id FROM webhook_deliveries WHERE id = $1 AND company_id = $2`, [
-      id,
-      ctx.companyId,
-    ]);
-    const [view] = (await this.list(ctx, { eventId: eventRow.event_id })).filter((d) => d.id === id);
+    const [view] = (await this.list(ctx, { eventId })).filter((d) => d.id === deliveryId);
     return view;
   }
 }

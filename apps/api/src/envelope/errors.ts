@@ -1,4 +1,4 @@
-import { DomainError, ErrorKind } from '@app/core';
+import { ErrorKind } from '@app/core';
 
 /** Action status code and HTTP status of each error kind (CONTRACTS.md, "Errors"). */
 export function statusOf(kind: ErrorKind): { status: number; http: number } {
@@ -46,5 +46,3 @@ export function kindOfHttpStatus(http: number): ErrorKind | undefined {
   };
   return map[http];
 }
-
-export { DomainError };
