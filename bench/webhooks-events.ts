@@ -1,7 +1,7 @@
 /**
  * Counts what the worker's webhook-delivery tasks did, from BullMQ's event stream (read only): each
- * `deliver` task returns its outcome (`delivered`, `deferred` by the per-endpoint cap, `skipped`, …),
- * `wake` tasks return `{enqueued}`.
+ * `drain` task returns its outcome (`drained` with its `batches`, or `idle`: nothing due, or the
+ * endpoint's in-flight slots held by another drain), `wake` tasks return `{enqueued}`.
  */
 import { QueueEvents } from 'bullmq';
 
@@ -34,7 +34,8 @@ export class TaskCounter {
           // left as is
         }
       }
-      const o = v as { outcome?: string; enqueued?: number; released?: number } | null;
+      const o = v as { outcome?: string; batches?: number; enqueued?: number; released?: number } | null;
+      if (o?.batches) this.tally.batches = (this.tally.batches ?? 0) + o.batches;
       const kind =
         o?.outcome ?? (o && 'released' in o ? 'reconcile' : o && 'enqueued' in o ? 'wake' : o && 'deleted' in o ? 'prune' : 'other');
       this.tally[kind] = (this.tally[kind] ?? 0) + 1;

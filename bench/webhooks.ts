@@ -534,7 +534,7 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
       `  ${r.label}: ${r.events} deliveries in ${(r.elapsedMs / 1000).toFixed(2)} s; outbox row → attempt start p50 ${fmt(d.queuedP50, 0)} ms / p99 ${fmt(d.queuedP99, 0)} ms, ` +
       `HTTP p50 ${fmt(d.httpP50, 0)} ms, attempt end → recorded p50 ${fmt(d.recordP50, 0)} ms; ` +
       `in flight mean ${fmt(d.inFlight.mean)} / max ${d.inFlight.max} (max ${d.inFlight.maxPerEndpoint} on one endpoint); ` +
-      `worker tasks: deliver → delivered ${d.tasks.delivered ?? 0}, → deferred (over the per-endpoint cap, dropped) ${d.tasks.deferred ?? 0}, → skipped ${d.tasks.skipped ?? 0}, wake ${d.tasks.wake ?? 0}; ` +
+      `worker tasks: drain → drained ${d.tasks.drained ?? 0} (${d.tasks.batches ?? 0} batches), → idle (nothing due, or the endpoint's slots held by another drain) ${d.tasks.idle ?? 0}, wake ${d.tasks.wake ?? 0}; ` +
       `attempts/delivery ${fmt(d.attemptsPerDelivery, 2)}; CPU s per 1,000 deliveries: worker ${perK(d.cpu.worker, r.events)}, PostgreSQL backends ${perK(d.cpu.postgres, r.events)}, ` +
       `bench process (api + receivers) ${perK(d.cpu.bench, r.events)}, Redis (whole server) ${perK(d.cpu.redis, r.events)}` +
       (r.slowReceived !== undefined ? `; the slowed endpoint had ${r.slowReceived} of its deliveries by then` : '')

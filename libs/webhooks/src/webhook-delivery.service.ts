@@ -3,21 +3,25 @@ import { CompanyService } from '@app/members';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { parseSchedule, retryAfterMs, retryDelayMs } from './retry';
+import { attemptOutcome, AttemptOutcomeName, AttemptRules } from './attempt-outcome';
+import { parseSchedule } from './retry';
 import { newWebhookSecret, signatureHeader } from './signing';
 import { WebhookSender } from './webhook-sender';
 
+/** A delivery claimed for one attempt, with what the attempt needs (one row of `fieldwork_claim_webhook_deliveries`). */
 interface ClaimedDelivery {
   id: string;
   companyId: string;
   eventId: string;
-  endpointId: string;
   failures: number;
   url: string;
   headers: Record<string, string>;
-  action: string;
-  formId: string;
-  payload: string;
+  /** ms; null while the endpoint is not failing */
+  failingSince: number | null;
+  /** null when the event was pruned */
+  action: string | null;
+  formId: string | null;
+  payload: string | null;
 }
 
 /** ms a worker reuses a company's account name and signing secrets. */
@@ -26,28 +30,32 @@ const SIGNER_CACHE_MS = 2_000;
 /** ms a claim outlives the HTTP timeout before the reconciler takes it as lost. */
 const CLAIM_MARGIN_MS = 5_000;
 
-/**
- * What became of one `deliver` task: when (ms) the delivery should be tried next, if at all, and
- * the endpoint an attempt was made to (its next deliveries may then go).
- */
-export interface DeliverOutcome {
-  outcome: 'delivered' | 'retry' | 'rescheduled' | 'abandoned' | 'disabled' | 'deferred' | 'skipped';
-  nextAttemptAt?: number;
-  endpointId?: string;
+/** ms one `drain` task keeps claiming before it hands the endpoint to a fresh task (fairness). */
+const DRAIN_BUDGET_MS = 2_000;
+
+/** What one `drain` task did: batches claimed, and its attempts by outcome. */
+export interface DrainOutcome {
+  outcome: 'drained' | 'idle';
+  batches: number;
+  attempts: Partial<Record<AttemptOutcomeName, number>>;
+  /** true when the task stopped at its time budget with work possibly left: the caller enqueues another */
+  more: boolean;
 }
 
 /**
  * At-least-once webhook delivery (spec "Events"; CONTRACTS.md "Delivery"). PostgreSQL holds the
- * truth: a delivery row per (event, endpoint), claimed by one worker at a time (`in_flight` until
- * `locked_until`), never more than `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` per endpoint. BullMQ tasks
- * only wake workers; {@link reconcile} re-enqueues what Redis lost and releases claims of dead
- * workers. Every attempt is logged (never header values); the `webhook-id` is the event id for
- * every retry and replay.
+ * truth: a delivery row per (event, endpoint). Work is done per endpoint: a `drain` task claims, in
+ * one statement (`fieldwork_claim_webhook_deliveries`), the endpoint's oldest due deliveries up to
+ * its free in-flight slots (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, across all workers: the claim locks
+ * the endpoint row), POSTs them concurrently, records the batch in one statement, and claims again
+ * until nothing is due. A claim is `in_flight` until `locked_until`; {@link reconcile} releases the
+ * claims of dead workers and re-enqueues what Redis lost. BullMQ tasks only wake workers. Every
+ * attempt is logged (never header values); the `webhook-id` is the event id for every retry and replay.
  */
 @Injectable()
 export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookDelivery');
-  private readonly schedule: number[];
+  private readonly rules: AttemptRules;
   private sender?: WebhookSender;
   private readonly signers = new Map<string, { account: string; secrets: string[]; until: number }>();
 
@@ -57,7 +65,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     private readonly producer: TaskProducer,
     private readonly company: CompanyService,
   ) {
-    this.schedule = parseSchedule(config.WEBHOOK_RETRY_SCHEDULE);
+    this.rules = { scheduleMs: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE), disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS };
   }
 
   private get http(): WebhookSender {
@@ -73,108 +81,155 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     await this.sender?.close();
   }
 
-  /** Enqueues `deliver` tasks for the pending deliveries of these events (after their commit), or of these deliveries. */
+  /** Enqueues a `drain` task for each endpoint with pending deliveries of these events (after their commit), or of these deliveries. */
   async wake(eventIds: string[], deliveryIds: string[] = []): Promise<number> {
-    // at most the in-flight cap per endpoint: the rest follow as attempts finish (pullNext), so a
-    // batch of events doesn't fill the worker's slots with tasks that would only find the cap full
-    const rows: Array<{ id: string; next: number }> = await this.dataSource.query(
-      `SELECT id, next FROM (
-         SELECT id, next_attempt_at::float8 AS next,
-                row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS n
-           FROM webhook_deliveries
-          WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending') d
-        WHERE n <= $3`,
-      [eventIds, deliveryIds, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT],
+    const rows: Array<{ endpointId: string; next: number }> = await this.dataSource.query(
+      `SELECT endpoint_id AS "endpointId", min(next_attempt_at)::float8 AS next FROM webhook_deliveries
+        WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending' GROUP BY endpoint_id`,
+      [eventIds, deliveryIds],
     );
     await this.enqueue(rows);
     return rows.length;
   }
 
-  /** One task per delivery and schedule point (its job id `<delivery>-<ms>` dedupes re-enqueues of the same point; BullMQ refuses ":" in ids). */
-  async enqueue(rows: Array<{ id: string; next: number }>): Promise<void> {
+  /**
+   * One `drain` task per endpoint and time (ms): its job id `drain-<endpoint>-<ms>` dedupes
+   * re-enqueues of the same point (BullMQ refuses ":" in ids), delayed until then.
+   */
+  async enqueue(rows: Array<{ endpointId: string; next: number; tag?: string }>): Promise<void> {
     if (!rows.length) return;
     const now = Date.now();
     await this.producer.addBulk(
       QueueName.WebhookDelivery,
       rows.map((r) => ({
-        name: 'deliver' as const,
-        data: { deliveryId: r.id },
-        opts: { jobId: `${r.id}-${r.next}`, delay: Math.max(0, r.next - now), removeOnComplete: true, removeOnFail: true, attempts: 1 },
+        name: 'drain' as const,
+        data: { endpointId: r.endpointId },
+        opts: {
+          jobId: `drain-${r.endpointId}-${r.next}${r.tag ?? ''}`,
+          delay: Math.max(0, r.next - now),
+          removeOnComplete: true,
+          removeOnFail: true,
+          attempts: 1,
+        },
       })),
     );
   }
 
   /**
-   * Makes one attempt of a delivery if it is due and its endpoint has room; records the attempt
-   * and what comes next. Safe to call for any id at any time (a not-due or finished delivery is
-   * skipped).
+   * Delivers an endpoint's due deliveries: claims a batch (up to its free in-flight slots), POSTs
+   * them concurrently, records them, and repeats until nothing is due, the slots are held by
+   * another worker (that worker carries on), or {@link DRAIN_BUDGET_MS} has passed (`more`). Retries
+   * are enqueued for their time. Safe to call for any endpoint at any time.
    */
-  async deliver(deliveryId: string): Promise<DeliverOutcome> {
-    const claimed = await this.claim(deliveryId);
-    if ('outcome' in claimed) return claimed;
-    const d = claimed.delivery;
-    const timestamp = Math.floor(Date.now() / 1000);
-    const body = new URLSearchParams({
-      account: claimed.account,
-      id: d.formId,
-      data: d.payload,
-      action: d.action,
-      reason: d.action,
-    }).toString();
-    const headers = {
-      ...d.headers,
-      'webhook-id': d.eventId,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(claimed.secrets, d.eventId, timestamp, body),
-    };
-    const startedAt = Date.now();
-    const result = await this.http.post(d.url, headers, body);
-    return { ...(await this.record(d, startedAt, result)), endpointId: d.endpointId };
+  async drain(endpointId: string): Promise<DrainOutcome> {
+    const started = Date.now();
+    const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
+    for (;;) {
+      const { batch, lockedUntil } = await this.claim(endpointId);
+      if (!batch.length) return result;
+      result.outcome = 'drained';
+      result.batches += 1;
+      for (const outcome of await this.attempt(endpointId, batch, lockedUntil)) {
+        result.attempts[outcome] = (result.attempts[outcome] ?? 0) + 1;
+      }
+      if (Date.now() - started >= DRAIN_BUDGET_MS) {
+        result.more = true;
+        return result;
+      }
+    }
   }
 
-  private async claim(deliveryId: string): Promise<DeliverOutcome | { delivery: ClaimedDelivery; account: string; secrets: string[] }> {
+  /** Claims the endpoint's oldest due deliveries, up to its free in-flight slots; abandons those whose event was pruned. */
+  private async claim(endpointId: string): Promise<{ batch: ClaimedDelivery[]; lockedUntil: number }> {
     const now = Date.now();
-    const claimed = await this.dataSource.transaction(async (m): Promise<DeliverOutcome | ClaimedDelivery> => {
-      const [row] = await m.query(
-        `SELECT d.id, d.company_id AS "companyId", d.event_id AS "eventId", d.endpoint_id AS "endpointId", d.state,
-                d.failures, d.next_attempt_at::float8 AS next
-           FROM webhook_deliveries d WHERE d.id = $1 FOR UPDATE`,
-        [deliveryId],
+    // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
+    const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
+    const rows: ClaimedDelivery[] = await this.dataSource.query(
+      `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
+              action, form_id AS "formId", payload
+         FROM fieldwork_claim_webhook_deliveries($1, $2, $3, $4)`,
+      [endpointId, now, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, lockedUntil],
+    );
+    const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
+    if (pruned.length) {
+      await this.dataSource.query(
+        `UPDATE webhook_deliveries SET state = 'abandoned', locked_until = NULL, finished_at = $2, last_error = 'event pruned' WHERE id = ANY($1::text[])`,
+        [pruned, now],
       );
-      if (!row || row.state !== 'pending') return { outcome: 'skipped' };
-      if (row.next > now) return { outcome: 'skipped', nextAttemptAt: row.next };
-      // the endpoint row lock serialises claims per endpoint, so the in-flight cap holds across workers
-      const [endpoint] = await m.query(`SELECT id, url, headers, disabled FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, [
-        row.endpointId,
-      ]);
-      if (!endpoint || endpoint.disabled) {
-        await this.finish(m, deliveryId, 'abandoned', null, endpoint ? 'endpoint disabled' : 'endpoint removed');
-        return { outcome: 'abandoned' };
-      }
-      const [{ inFlight }] = await m.query(
-        `SELECT count(*)::int AS "inFlight" FROM webhook_deliveries WHERE endpoint_id = $1 AND state = 'in_flight' AND locked_until > $2`,
-        [row.endpointId, now],
-      );
-      if (inFlight >= this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT) {
-        // the task is dropped; the endpoint's next finished attempt pulls the oldest due deliveries
-        // ({@link pullNext}), and the reconciler is the fallback
-        return { outcome: 'deferred' };
-      }
-      const [event] = await m.query(`SELECT action, form_id AS "formId", payload FROM outbox_events WHERE id = $1`, [row.eventId]);
-      if (!event) {
-        await this.finish(m, deliveryId, 'abandoned', null, 'event pruned');
-        return { outcome: 'abandoned' };
-      }
-      await m.query(`UPDATE webhook_deliveries SET state = 'in_flight', locked_until = $2 WHERE id = $1`, [
-        deliveryId,
-        // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
-        now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS,
-      ]);
-      return { ...row, url: endpoint.url, headers: endpoint.headers, ...event };
-    });
-    if ('outcome' in claimed) return claimed;
-    const { account, secrets } = await this.signer(claimed.companyId, now);
-    return { delivery: claimed, account, secrets };
+    }
+    return { batch: rows.filter((r) => r.payload !== null), lockedUntil };
+  }
+
+  /**
+   * POSTs a claimed batch concurrently (signed per Standard Webhooks, form fields per the spec's
+   * Events section), then records every attempt and the deliveries' new states in one statement;
+   * disables the endpoint when an answer says so, and enqueues the retries.
+   * @returns each attempt's outcome
+   */
+  private async attempt(endpointId: string, batch: ClaimedDelivery[], lockedUntil: number): Promise<AttemptOutcomeName[]> {
+    const sent = await Promise.all(
+      batch.map(async (d) => {
+        const { account, secrets } = await this.signer(d.companyId, Date.now());
+        const timestamp = Math.floor(Date.now() / 1000);
+        const body = new URLSearchParams({ account, id: d.formId!, data: d.payload!, action: d.action!, reason: d.action! }).toString();
+        const headers = {
+          ...d.headers,
+          'webhook-id': d.eventId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(secrets, d.eventId, timestamp, body),
+        };
+        const startedAt = Date.now();
+        return { d, startedAt, result: await this.http.post(d.url, headers, body) };
+      }),
+    );
+    const now = Date.now();
+    const decided = sent.map((s) => ({ ...s, decision: attemptOutcome(s.result, s.d.failures, s.d.failingSince, now, this.rules) }));
+    const anyOk = decided.some((x) => x.decision.outcome === 'delivered');
+    await this.dataSource.query(
+      `WITH r AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id varchar, company varchar, state varchar, next bigint, failures integer,
+                status integer, error varchar, finished bigint, attempt varchar, started bigint, duration integer, outcome varchar)),
+       updated AS (
+         UPDATE webhook_deliveries d SET state = r.state, locked_until = NULL, next_attempt_at = coalesce(r.next, d.next_attempt_at),
+                failures = r.failures, last_status = coalesce(r.status, d.last_status), last_error = r.error, finished_at = r.finished,
+                attempts = d.attempts + 1
+           FROM r WHERE d.id = r.id AND d.state = 'in_flight' AND d.locked_until = $2
+         RETURNING d.id),
+       logged AS (
+         INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, error, outcome)
+         SELECT r.attempt, r.id, r.company, r.started, r.duration, r.status, r.error, r.outcome FROM r)
+       UPDATE webhook_endpoints e SET failing_since = CASE WHEN $4 THEN NULL ELSE coalesce(e.failing_since, $5) END
+        WHERE e.id = $3 AND CASE WHEN $4 THEN e.failing_since IS NOT NULL ELSE e.failing_since IS NULL END`,
+      [
+        JSON.stringify(
+          decided.map(({ d, startedAt, result, decision }) => ({
+            id: d.id,
+            company: d.companyId,
+            state: decision.state,
+            next: decision.nextAttemptAt ?? null,
+            failures: decision.failures,
+            status: result.status,
+            error: result.error?.slice(0, 500) ?? null,
+            finished: decision.state === 'pending' ? null : now,
+            attempt: newId(),
+            started: startedAt,
+            duration: result.durationMs,
+            outcome: decision.outcome,
+          })),
+        ),
+        lockedUntil,
+        endpointId,
+        anyOk,
+        now,
+      ],
+    );
+    const disable = decided.find((x) => x.decision.disable)?.decision.disable;
+    if (disable) await this.dataSource.transaction((m) => this.disable(m, endpointId, disable, now));
+    else {
+      const retries = [...new Set(decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
+      await this.enqueue(retries.map((next) => ({ endpointId, next })));
+    }
+    return decided.map((x) => x.decision.outcome);
   }
 
   /**
@@ -207,82 +262,6 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     return row.previous && row.expiresAt > now ? [row.secret, row.previous] : [row.secret];
   }
 
-  private async record(
-    d: ClaimedDelivery,
-    startedAt: number,
-    result: { status: number | null; error: string | null; retryAfter?: string; durationMs: number },
-  ): Promise<DeliverOutcome> {
-    const now = Date.now();
-    return this.dataSource.transaction(async (m) => {
-      let outcome: DeliverOutcome;
-      const ok = result.status !== null && result.status >= 200 && result.status < 300;
-      if (ok) {
-        await this.finish(m, d.id, 'delivered', result.status, null);
-        await m.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [d.endpointId]);
-        outcome = { outcome: 'delivered' };
-      } else if (result.status === 410) {
-        await this.disable(m, d.endpointId, '410 Gone', now);
-        outcome = { outcome: 'disabled' };
-      } else {
-        const [endpoint] = await m.query(
-          `UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING failing_since::float8 AS since`,
-          [d.endpointId, now],
-        );
-        if (endpoint && now - endpoint.since >= this.config.WEBHOOK_DISABLE_AFTER_MS) {
-          await this.disable(m, d.endpointId, 'failing continuously', now);
-          outcome = { outcome: 'disabled' };
-        } else if (result.status === 429) {
-          const delay = retryAfterMs(result.retryAfter, now) ?? retryDelayMs(Math.max(1, d.failures), this.schedule) ?? 60_000;
-          outcome = { outcome: 'rescheduled', nextAttemptAt: now + delay };
-          await this.retryLater(m, d.id, outcome.nextAttemptAt!, d.failures, result);
-        } else {
-          const delay = retryDelayMs(d.failures + 1, this.schedule);
-          if (delay === null) {
-            await this.finish(m, d.id, 'abandoned', result.status, result.error, d.failures + 1);
-            outcome = { outcome: 'abandoned' };
-          } else {
-            outcome = { outcome: 'retry', nextAttemptAt: now + delay };
-            await this.retryLater(m, d.id, outcome.nextAttemptAt!, d.failures + 1, result);
-          }
-        }
-      }
-      await m.query(
-        `INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, error, outcome) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [newId(), d.id, d.companyId, startedAt, result.durationMs, result.status, result.error?.slice(0, 500) ?? null, outcome.outcome],
-      );
-      await m.query(`UPDATE webhook_deliveries SET attempts = attempts + 1 WHERE id = $1`, [d.id]);
-      return outcome;
-    });
-  }
-
-  private async retryLater(
-    m: EntityManager,
-    id: string,
-    next: number,
-    failures: number,
-    r: { status: number | null; error: string | null },
-  ): Promise<void> {
-    await m.query(
-      `UPDATE webhook_deliveries SET state = 'pending', locked_until = NULL, next_attempt_at = $2, failures = $3, last_status = $4, last_error = $5 WHERE id = $1`,
-      [id, next, failures, r.status, r.error?.slice(0, 500) ?? null],
-    );
-  }
-
-  private async finish(
-    m: EntityManager,
-    id: string,
-    state: 'delivered' | 'abandoned',
-    status: number | null,
-    error: string | null,
-    failures?: number,
-  ): Promise<void> {
-    await m.query(
-      `UPDATE webhook_deliveries SET state = $2, locked_until = NULL, finished_at = $3, last_status = coalesce($4, last_status), last_error = $5,
-              failures = coalesce($6, failures) WHERE id = $1`,
-      [id, state, Date.now(), status, error?.slice(0, 500) ?? null, failures ?? null],
-    );
-  }
-
   /** Disables an endpoint and abandons its pending deliveries (logged). Setting its URL again re-enables it. */
   private async disable(m: EntityManager, endpointId: string, reason: string, now: number): Promise<void> {
     await m.query(`UPDATE webhook_endpoints SET disabled = true, disabled_reason = $2, disabled_at = $3 WHERE id = $1`, [
@@ -298,23 +277,10 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   }
 
   /**
-   * After an attempt to an endpoint: enqueues its oldest due pending deliveries, as many as its
-   * in-flight cap (a backlog drains at the cap's pace instead of tasks polling for a slot).
-   */
-  async pullNext(endpointId: string): Promise<void> {
-    const rows: Array<{ id: string; next: number }> = await this.dataSource.query(
-      `SELECT id, next_attempt_at::float8 AS next FROM webhook_deliveries
-        WHERE endpoint_id = $1 AND state = 'pending' AND next_attempt_at <= $2 ORDER BY next_attempt_at, id LIMIT $3`,
-      [endpointId, Date.now(), this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT],
-    );
-    await this.enqueue(rows);
-  }
-
-  /**
    * The reconciler: releases claims whose worker died (`locked_until` passed: the attempt is made
-   * again, with the same webhook-id) and enqueues every pending delivery due within the next
-   * interval (BullMQ ignores ids it already holds).
-   * @returns how many deliveries were released and enqueued.
+   * again, with the same webhook-id) and enqueues a `drain` for every endpoint with deliveries due
+   * within the next interval (BullMQ ignores ids it already holds).
+   * @returns how many deliveries were released, and how many drains enqueued.
    */
   async reconcile(): Promise<{ released: number; enqueued: number }> {
     const now = Date.now();
@@ -322,11 +288,11 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       `UPDATE webhook_deliveries SET state = 'pending', locked_until = NULL WHERE state = 'in_flight' AND locked_until < $1`,
       [now],
     );
-    // per endpoint, its oldest pending deliveries due within the interval, up to the in-flight cap
-    // (each finished attempt pulls the next ones)
-    const rows: Array<{ id: string; next: number }> = await this.dataSource.query(
-      `SELECT id, next FROM (
-         SELECT id, next_attempt_at::float8 AS next,
+    // a drain per endpoint at each of the times its oldest pending deliveries fall due within the
+    // interval (a drain takes every delivery due by then; the later ones get theirs as they come)
+    const rows: Array<{ endpointId: string; next: number }> = await this.dataSource.query(
+      `SELECT DISTINCT "endpointId", next FROM (
+         SELECT endpoint_id AS "endpointId", next_attempt_at::float8 AS next,
                 row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS n
            FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1) d
         WHERE n <= $2`,

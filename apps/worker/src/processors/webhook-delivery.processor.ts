@@ -63,10 +63,10 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     switch (task.name) {
       case 'wake':
         return { enqueued: await this.delivery.wake(task.data.eventIds) };
-      case 'deliver': {
-        const outcome = await this.delivery.deliver(task.data.deliveryId);
-        if (outcome.nextAttemptAt !== undefined) await this.delivery.enqueue([{ id: task.data.deliveryId, next: outcome.nextAttemptAt }]);
-        if (outcome.endpointId) await this.delivery.pullNext(outcome.endpointId);
+      case 'drain': {
+        const outcome = await this.delivery.drain(task.data.endpointId);
+        // stopped at its time budget: a fresh task goes to the back of the queue (other endpoints first)
+        if (outcome.more) await this.delivery.enqueue([{ endpointId: task.data.endpointId, next: Date.now(), tag: '-more' }]);
         return outcome;
       }
       case 'reconcile': {

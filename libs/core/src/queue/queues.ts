@@ -22,10 +22,10 @@ export interface TaskPayloads {
     'prune-invitations': { before?: number };
   };
   [QueueName.WebhookDelivery]: {
-    /** events committed: enqueue their deliveries */
+    /** events committed: enqueue a drain for each endpoint they have deliveries to */
     wake: { eventIds: string[] };
-    /** one attempt of one delivery, if due */
-    deliver: { deliveryId: string };
+    /** deliver an endpoint's due deliveries, in batches of its free in-flight slots */
+    drain: { endpointId: string };
     /** repeatable: release dead claims, re-enqueue what Redis lost */
     reconcile: Record<string, never>;
     /** repeatable: delete attempts, deliveries and events past the retention */

@@ -1,6 +1,7 @@
 import { CreateFoundation1795298701562 } from './1795298701562-CreateFoundation';
 import { CreateJobs1795299635861 } from './1795299635861-CreateJobs';
 import { CreateWebhooks1795300411031 } from './1795300411031-CreateWebhooks';
+import { WebhookBatchClaim1795400000000 } from './1795400000000-WebhookBatchClaim';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
-export const MIGRATIONS = [CreateFoundation1795298701562, CreateJobs1795299635861, CreateWebhooks1795300411031];
+export const MIGRATIONS = [CreateFoundation1795298701562, CreateJobs1795299635861, CreateWebhooks1795300411031, WebhookBatchClaim1795400000000];

@@ -15,7 +15,7 @@ export type DeliveryState = 'pending' | 'in_flight' | 'delivered' | 'abandoned';
 @Index('IDX_webhook_deliveries_due', ['state', 'nextAttemptAt'])
 @Index('IDX_webhook_deliveries_event', ['eventId'])
 @Index('IDX_webhook_deliveries_company_created', ['companyId', 'createdAt'])
-@Index('IDX_webhook_deliveries_endpoint_state', ['endpointId', 'state'])
+@Index('IDX_webhook_deliveries_endpoint_state', ['endpointId', 'state', 'nextAttemptAt'])
 export class WebhookDelivery {
   /** `dlv_<event ulid><endpoint id>` */
   @PrimaryColumn({ type: 'varchar', length: 60 })
