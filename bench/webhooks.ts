@@ -4,6 +4,7 @@
  * 127.0.0.1 — against plain undici loops, in the same run. See bench/README.md ("Webhook delivery").
  */
 import { ChildProcess, fork } from 'node:child_process';
+import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { createCompany, TestApi, TestCompany } from '../test/support/api';
@@ -56,12 +57,16 @@ export interface RoundDiagnostics {
 
 export interface RoundFigures {
   label: string;
+  /** `live`: timed from the first createjobs call; `backlog`: the events were written with the queue paused, timed from its resume */
+  mode: 'live' | 'backlog';
   events: number;
   elapsedMs: number;
+  /** ms the createjobs calls took */
+  createdMs: number;
   rps: number;
   /** the companies other than the slowed one: deliveries/s until the last of theirs arrived, and latency */
   others: { events: number; rps: number; p50: number; p99: number };
-  /** createjobs call start → receipt, ms */
+  /** createjobs call start (live) or resume (backlog) → receipt, ms */
   p50: number;
   p99: number;
   /** receipts of the slowed company by the time the others were done (slowed round only) */
@@ -70,7 +75,10 @@ export interface RoundFigures {
 }
 
 export interface WebhookFigures {
+  /** the backlog rounds: the throughput figure */
   rounds: RoundFigures[];
+  /** the live round: end to end, with createjobs */
+  live: RoundFigures;
   baseline: Array<BaselineResult & { rps: number }>;
   latency: { ours: { p50: number; p99: number }; baseline: { p50: number; p99: number }; edits: number; editP50: number };
   slowed: RoundFigures;
@@ -222,9 +230,9 @@ async function deliveryDiagnostics(pool: pg.Pool, eventIds: string[]): Promise<O
 }
 
 /**
- * Sets up the companies, receivers and the worker, then measures: two unslowed delivery rounds
- * (each followed by its baseline), the editjobs → receipt latency, and a round with one endpoint
- * answering in {@link WEBHOOK_CONFIG.slowMs}. Call {@link closeWebhooks} afterwards (also on failure).
+ * Sets up the companies, receivers and the worker, then measures: a live round (createjobs while
+ * the worker delivers), two unslowed backlog rounds (each followed by its baseline), the editjobs →
+ * receipt latency, and a backlog round with one endpoint answering in {@link WEBHOOK_CONFIG.slowMs}. Call {@link closeWebhooks} afterwards (also on failure).
  */
 export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (line: string) => void }): Promise<WebhookFigures> {
   const { api, pool, log } = opts;
@@ -232,6 +240,12 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
   const receipts = new ReceiptLog();
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
   const tasks = new TaskCounter(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', process.env.QUEUE_PREFIX!);
+  // the worker's queue, to hold its tasks while a backlog round writes its events
+  const u = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const queue = new Queue('webhook-delivery', {
+    prefix: process.env.QUEUE_PREFIX!,
+    connection: { host: u.hostname, port: Number(u.port || 6379), db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0 },
+  });
   try {
     await tasks.ready();
     // companies, one receiver each, job_created + job_updated configured
@@ -254,15 +268,22 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
     const days = [1, 2, 3, 4, 5].map(dayFromToday);
     /** Creates `n` jobs in batches rotating over the companies; waits until every jobcreated arrived (or only the non-slow ones). */
     type Round = RoundFigures & { byCompany: string[][]; receipts: Receipt[] };
-    const round = async (label: string, n: number, waitOthersOnly = false): Promise<Round> => {
+    /**
+     * Creates `n` jobs in batches rotating over the companies; waits until every jobcreated arrived
+     * (or only the non-slow ones). `live`: the worker delivers while the jobs are created, timed from
+     * the first createjobs call. `backlog`: the queue is paused while the jobs are created (their
+     * events, delivery rows and wake tasks wait), timed from its resume: outbox → queue → worker → receiver alone.
+     */
+    const round = async (label: string, n: number, mode: 'live' | 'backlog', waitOthersOnly = false): Promise<Round> => {
       await quiesce(pool);
-      const before = await cpuSnapshot(pool, redis, worker.pid);
+      if (mode === 'backlog') await queue.pause();
+      let before = await cpuSnapshot(pool, redis, worker.pid);
       tasks.take();
       const sampler = sampleInFlight(pool);
       const started = new Map<string, number>();
       const companyOf = new Map<string, number>();
       const ids: string[] = [];
-      const t0 = performance.now();
+      let t0 = performance.now();
       let createdMs = 0;
       let got: Receipt[];
       try {
@@ -280,10 +301,18 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
           made += size;
         }
         createdMs = performance.now() - t0;
+        if (mode === 'backlog') {
+          // the CPU of the timed part only (not the creation's)
+          before = await cpuSnapshot(pool, redis, worker.pid);
+          t0 = performance.now();
+          for (const id of ids) started.set(id, t0);
+          await queue.resume();
+        }
         const othersIds = ids.filter((id) => companyOf.get(id) !== slow.index);
         got = await receipts.waitForJobs('ours', 'jobcreated', waitOthersOnly ? othersIds : ids, cfg.roundTimeoutMs);
       } catch (err) {
         await sampler.stop();
+        await queue.resume();
         throw new Error(`webhooks ${label}: ${(err as Error).message}\n${worker.output()}`);
       }
       const after = await cpuSnapshot(pool, redis, worker.pid);
@@ -295,8 +324,10 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
       const elapsedMs = end(got) - t0;
       const fig: Round = {
         label,
+        mode,
         events: got.length,
         elapsedMs,
+        createdMs,
         rps: (got.length / elapsedMs) * 1000,
         others: {
           events: others.length,
@@ -321,8 +352,8 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
       if (waitOthersOnly)
         fig.slowReceived = ids.filter((id) => companyOf.get(id) === slow.index && receipts.job('ours', 'jobcreated', id)).length;
       log(
-        `webhooks ${label}: ${fig.events} deliveries in ${(elapsedMs / 1000).toFixed(2)} s = ${fmt(fig.rps, 0)}/s ` +
-          `(creates took ${(createdMs / 1000).toFixed(2)} s; others ${fmt(fig.others.rps, 0)}/s, p50 ${fmt(fig.others.p50, 0)} ms, p99 ${fmt(fig.others.p99, 0)} ms; ` +
+        `webhooks ${label} (${mode}): ${fig.events} deliveries in ${(elapsedMs / 1000).toFixed(2)} s = ${fmt(fig.rps, 0)}/s ` +
+          `(creates took ${(createdMs / 1000).toFixed(2)} s${mode === 'backlog' ? ', before the timed part' : ''}; others ${fmt(fig.others.rps, 0)}/s, p50 ${fmt(fig.others.p50, 0)} ms, p99 ${fmt(fig.others.p99, 0)} ms; ` +
           `worker CPU ${fmt(fig.diag.cpu.worker, 2)} s, postgres ${fmt(fig.diag.cpu.postgres, 2)} s, tasks ${JSON.stringify(tally)}, ` +
           `in flight mean ${fmt(inFlight.mean)} / max ${inFlight.max} / max per endpoint ${inFlight.maxPerEndpoint})`,
       );
@@ -354,9 +385,10 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
     };
 
     // warm-up (JIT, connections, the worker's first tasks)
-    await round('warm-up', cfg.warmupJobs);
+    await round('warm-up', cfg.warmupJobs, 'live');
+    const live = await round('live', cfg.jobs, 'live');
 
-    const roundA = await round('round 1', cfg.jobs);
+    const roundA = await round('round 1', cfg.jobs, 'backlog');
     // the deliveries are what the contract says: signed with the company's secret, one webhook-id per event
     let signaturesChecked = 0;
     for (const r of roundA.receipts.filter((_, i) => i % 50 === 0)) {
@@ -420,7 +452,7 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
 
     // one endpoint slowed: the other companies' deliveries
     slow.receiver.delayMs = cfg.slowMs;
-    const slowed = await round(`slowed (company ${slow.index} answers in ${cfg.slowMs} ms)`, cfg.jobs, true);
+    const slowed = await round(`slowed (company ${slow.index} answers in ${cfg.slowMs} ms)`, cfg.jobs, 'backlog', true);
     // stop the slow endpoint's backlog (removing the key abandons its pending deliveries), then restore it
     await action(api, slow.key, 'setwebhooks', { job_created: null });
     slow.receiver.delayMs = 0;
@@ -429,12 +461,13 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
     while (slow.receiver.pending && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await action(api, slow.key, 'setwebhooks', hooksFor(slow));
 
-    const roundB = await round('round 2', cfg.jobs);
+    const roundB = await round('round 2', cfg.jobs, 'backlog');
     const baseB = await baseline(roundB);
 
     const strip = ({ byCompany: _b, receipts: _r, ...f }: Round): RoundFigures => f;
     return {
       rounds: [strip(roundA), strip(roundB)],
+      live: strip(live),
       baseline: [baseA, baseB],
       latency: lat,
       slowed: strip(slowed),
@@ -442,6 +475,8 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
       signaturesChecked,
     };
   } finally {
+    await queue.resume().catch(() => undefined);
+    await queue.close();
     redis.disconnect();
     await tasks.close();
   }
@@ -461,7 +496,7 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   const rows = [
     [
-      `webhooks job_created, ${n} endpoints: deliveries/s (outbox → queue → worker → receiver; baseline: undici loop, c=${WEBHOOK_CONFIG.baselineConcurrency})`,
+      `webhooks job_created, ${n} endpoints: deliveries/s of a backlog (outbox → queue → worker → receiver; baseline: undici loop, c=${WEBHOOK_CONFIG.baselineConcurrency})`,
       fmt(ours, 0),
       fmt(base, 0),
       `${(share * 100).toFixed(0)} %`,
@@ -469,19 +504,14 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
       pass(share >= WEBHOOK_TARGETS.throughputShare),
     ],
     [
-      'webhooks job_created: createjobs call → receipt, p50 / p99 ms',
-      `${fmt(
-        meanOf((r) => r.p50),
-        0,
-      )} / ${fmt(
-        meanOf((r) => r.p99),
-        0,
-      )}`,
-      '—',
-      '—',
+      `webhooks live: deliveries/s from the first createjobs call (baseline: createjobs alone, jobs/s)`,
+      fmt(f.live.rps, 0),
+      fmt((f.live.events / f.live.createdMs) * 1000, 0),
+      `${((f.live.rps / ((f.live.events / f.live.createdMs) * 1000)) * 100).toFixed(0)} %`,
       '—',
       'info',
     ],
+    ['webhooks live: createjobs call → receipt, p50 / p99 ms', `${fmt(f.live.p50, 0)} / ${fmt(f.live.p99, 0)}`, '—', '—', '—', 'info'],
     [
       `webhooks editjobs → receipt, p50 ms (${f.latency.edits} edits, c=${WEBHOOK_CONFIG.editConcurrency}; baseline: editjobs, then one direct POST)`,
       fmt(f.latency.ours.p50),
@@ -507,7 +537,7 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
       pass(othersShare >= WEBHOOK_TARGETS.slowOthersShare),
     ],
     [
-      `webhooks, 1 endpoint slowed: the other ${n - 1}'s createjobs → receipt, p50 / p99 ms`,
+      `webhooks, 1 endpoint slowed: the other ${n - 1}'s resume → receipt, p50 / p99 ms`,
       `${fmt(f.slowed.others.p50, 0)} / ${fmt(f.slowed.others.p99, 0)}`,
       `${fmt(
         meanOf((r) => r.others.p50),
@@ -543,10 +573,11 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
   const notes = [
     `webhooks: ${WEBHOOK_CONFIG.jobs} jobs per round in createjobs calls of ${WEBHOOK_CONFIG.batch} rotating over ${n} companies, each with job_created and job_updated on its own node:http receiver; ` +
       `ONE built worker (WEBHOOK_CONCURRENCY=${WEBHOOK_CONFIG.workerConcurrency}, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT=${WEBHOOK_CONFIG.maxInFlightPerEndpoint}); ` +
-      `timed from the first createjobs call to the receipt of the last distinct webhook-id; 2 rounds (+ a ${WEBHOOK_CONFIG.warmupJobs}-job warm-up), ` +
+      `a ${WEBHOOK_CONFIG.warmupJobs}-job warm-up and a live round (timed from the first createjobs call to the receipt of the last distinct webhook-id: bounded by createjobs), ` +
+      `then 2 backlog rounds (jobs created while the worker's queue is paused, timed from its resume to the last receipt), ` +
       `each followed by its baseline (the same bodies re-signed per request, same receivers, child process). Duplicates: ${f.duplicates}; signatures verified: ${f.signaturesChecked}.`,
-    'webhooks, where the time goes (delivery and attempt rows; CPU from /proc and Redis INFO):',
-    ...[...f.rounds, f.slowed].map(diagLine),
+    'webhooks, where the time goes (delivery and attempt rows; CPU from /proc and Redis INFO; in backlog rounds "outbox row → attempt start" includes the paused creation):',
+    ...[f.live, ...f.rounds, f.slowed].map(diagLine),
   ];
   const failed = [share >= WEBHOOK_TARGETS.throughputShare, othersShare >= WEBHOOK_TARGETS.slowOthersShare].filter((ok) => !ok).length;
   return { rows, notes, failed };
