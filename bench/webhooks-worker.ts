@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { Child, spawnNode, waitFor } from '../test/support/proc-child';
+import { resolve } from 'node:path';
+import { Child, childEnv, ROOT, spawnNode, waitFor } from '../test/support/proc-child';
 
 export interface WorkerSettings {
   concurrency: number;
@@ -16,7 +17,7 @@ export interface WorkerSettings {
  * @throws with the worker's output when it exits or does not come up within 30 s.
  */
 export async function startWorker(pool: pg.Pool, settings: WorkerSettings): Promise<Child> {
-  const child = spawnNode('bench worker', 'dist/apps/worker/src/main.js', {
+  const env = {
     DATABASE_URL: process.env.DATABASE_URL,
     QUEUE_PREFIX: process.env.QUEUE_PREFIX,
     WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -24,7 +25,13 @@ export async function startWorker(pool: pg.Pool, settings: WorkerSettings): Prom
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(settings.maxInFlightPerEndpoint),
     // the worker's pool: the app's default (10), unless a BENCH_WEBHOOK_WORKER_POOL_SIZE experiment says otherwise
     DATABASE_POOL_SIZE: process.env.BENCH_WEBHOOK_WORKER_POOL_SIZE ?? '10',
-  });
+  };
+  // node flags for experiments, e.g. BENCH_WEBHOOK_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+  const nodeArgs = process.env.BENCH_WEBHOOK_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const script = 'dist/apps/worker/src/main.js';
+  const child = nodeArgs.length
+    ? new Child('bench worker', process.execPath, [...nodeArgs, resolve(ROOT, script)], childEnv(env))
+    : spawnNode('bench worker', script, env);
   try {
     await Promise.race([
       waitFor(

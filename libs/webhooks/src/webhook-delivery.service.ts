@@ -3,12 +3,12 @@ import { CompanyService } from '@app/members';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { attemptOutcome, AttemptOutcomeName, AttemptRules } from './attempt-outcome';
+import { AttemptOutcome, attemptOutcome, AttemptOutcomeName, AttemptRules } from './attempt-outcome';
 import { parseSchedule } from './retry';
 import { newWebhookSecret, signatureHeader } from './signing';
-import { WebhookSender } from './webhook-sender';
+import { SendResult, WebhookSender } from './webhook-sender';
 
-/** A delivery claimed for one attempt, with what the attempt needs (one row of `fieldwork_claim_webhook_deliveries`). */
+/** A delivery claimed for one attempt, with what the attempt needs (one row of `fieldwork_webhook_batch`). */
 interface ClaimedDelivery {
   id: string;
   companyId: string;
@@ -42,12 +42,40 @@ export interface DrainOutcome {
   more: boolean;
 }
 
+/** A batch after its HTTP attempts: each delivery with its result and what it means. */
+interface SentBatch {
+  /** ms when the last answer came */
+  now: number;
+  /** the batch's claim (recording checks the claim is still this one) */
+  lockedUntil: number;
+  decided: Array<{ d: ClaimedDelivery; startedAt: number; result: SendResult; decision: AttemptOutcome }>;
+}
+
+/** One element of `fieldwork_webhook_batch`'s `p_record`: the delivery's new state and its attempt row. */
+function attemptRecord({ d, startedAt, result, decision }: SentBatch['decided'][number]) {
+  const error = result.error?.slice(0, 500) ?? null;
+  return {
+    id: d.id,
+    company: d.companyId,
+    state: decision.state,
+    next: decision.nextAttemptAt ?? null,
+    failures: decision.failures,
+    status: result.status,
+    error,
+    finished: decision.state === 'pending' ? null : startedAt + result.durationMs,
+    attempt: newId(),
+    started: startedAt,
+    duration: result.durationMs,
+    outcome: decision.outcome,
+  };
+}
+
 /**
  * At-least-once webhook delivery (spec "Events"; CONTRACTS.md "Delivery"). PostgreSQL holds the
- * truth: a delivery row per (event, endpoint). Work is done per endpoint: a `drain` task claims, in
- * one statement (`fieldwork_claim_webhook_deliveries`), the endpoint's oldest due deliveries up to
- * its free in-flight slots (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, across all workers: the claim locks
- * the endpoint row), POSTs them concurrently, records the batch in one statement, and claims again
+ * truth: a delivery row per (event, endpoint). Work is done per endpoint: a `drain` task claims the
+ * endpoint's oldest due deliveries up to its free in-flight slots (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`,
+ * across all workers: the claim locks the endpoint row), POSTs them concurrently, then records them
+ * and claims the next batch in the same call (`fieldwork_webhook_batch`: one round trip per batch),
  * until nothing is due. A claim is `in_flight` until `locked_until`; {@link reconcile} releases the
  * claims of dead workers and re-enqueues what Redis lost. BullMQ tasks only wake workers. Every
  * attempt is logged (never header values); the `webhook-id` is the event id for every retry and replay.
@@ -117,38 +145,60 @@ export class WebhookDeliveryService implements OnModuleDestroy {
 
   /**
    * Delivers an endpoint's due deliveries: claims a batch (up to its free in-flight slots), POSTs
-   * them concurrently, records them, and repeats until nothing is due, the slots are held by
-   * another worker (that worker carries on), or {@link DRAIN_BUDGET_MS} has passed (`more`). Retries
-   * are enqueued for their time. Safe to call for any endpoint at any time.
+   * them concurrently, records them while claiming the next batch, and repeats until nothing is
+   * due, the slots are held by another worker (that worker carries on), an answer disabled the
+   * endpoint, or {@link DRAIN_BUDGET_MS} has passed (`more`). Retries are enqueued for their time.
+   * Safe to call for any endpoint at any time.
    */
   async drain(endpointId: string): Promise<DrainOutcome> {
     const started = Date.now();
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
+    let sent: SentBatch | null = null;
     for (;;) {
-      const { batch, lockedUntil } = await this.claim(endpointId);
-      if (!batch.length) return result;
+      const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
+      const outOfTime = Date.now() - started >= DRAIN_BUDGET_MS;
+      const next = await this.step(endpointId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+      if (sent) {
+        for (const x of sent.decided) result.attempts[x.decision.outcome] = (result.attempts[x.decision.outcome] ?? 0) + 1;
+        if (disable) {
+          await this.dataSource.transaction((m) => this.disable(m, endpointId, disable, sent!.now));
+          return result;
+        }
+        const retries = [...new Set(sent.decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
+        await this.enqueue(retries.map((at) => ({ endpointId, next: at })));
+        if (outOfTime) {
+          result.more = true;
+          return result;
+        }
+      }
+      if (!next.batch.length) return result;
       result.outcome = 'drained';
       result.batches += 1;
-      for (const outcome of await this.attempt(endpointId, batch, lockedUntil)) {
-        result.attempts[outcome] = (result.attempts[outcome] ?? 0) + 1;
-      }
-      if (Date.now() - started >= DRAIN_BUDGET_MS) {
-        result.more = true;
-        return result;
-      }
+      sent = await this.send(next.batch, next.lockedUntil);
     }
   }
 
-  /** Claims the endpoint's oldest due deliveries, up to its free in-flight slots; abandons those whose event was pruned. */
-  private async claim(endpointId: string): Promise<{ batch: ClaimedDelivery[]; lockedUntil: number }> {
+  /**
+   * One round trip: records the batch just sent (if any), then claims up to `cap` of the
+   * endpoint's oldest due deliveries (none when `cap` is 0); abandons claimed ones whose event was pruned.
+   */
+  private async step(endpointId: string, sent: SentBatch | null, cap: number): Promise<{ batch: ClaimedDelivery[]; lockedUntil: number }> {
     const now = Date.now();
     // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
     const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
     const rows: ClaimedDelivery[] = await this.dataSource.query(
       `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
               action, form_id AS "formId", payload
-         FROM fieldwork_claim_webhook_deliveries($1, $2, $3, $4)`,
-      [endpointId, now, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, lockedUntil],
+         FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+      [
+        endpointId,
+        now,
+        cap,
+        lockedUntil,
+        sent ? JSON.stringify(sent.decided.map(attemptRecord)) : null,
+        sent?.lockedUntil ?? null,
+        sent?.decided.some((x) => x.decision.outcome === 'delivered') ?? false,
+      ],
     );
     const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
     if (pruned.length) {
@@ -162,12 +212,10 @@ export class WebhookDeliveryService implements OnModuleDestroy {
 
   /**
    * POSTs a claimed batch concurrently (signed per Standard Webhooks, form fields per the spec's
-   * Events section), then records every attempt and the deliveries' new states in one statement;
-   * disables the endpoint when an answer says so, and enqueues the retries.
-   * @returns each attempt's outcome
+   * Events section) and decides what each answer means ({@link attemptOutcome}).
    */
-  private async attempt(endpointId: string, batch: ClaimedDelivery[], lockedUntil: number): Promise<AttemptOutcomeName[]> {
-    const sent = await Promise.all(
+  private async send(batch: ClaimedDelivery[], lockedUntil: number): Promise<SentBatch> {
+    const results = await Promise.all(
       batch.map(async (d) => {
         const { account, secrets } = await this.signer(d.companyId, Date.now());
         const timestamp = Math.floor(Date.now() / 1000);
@@ -183,53 +231,11 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       }),
     );
     const now = Date.now();
-    const decided = sent.map((s) => ({ ...s, decision: attemptOutcome(s.result, s.d.failures, s.d.failingSince, now, this.rules) }));
-    const anyOk = decided.some((x) => x.decision.outcome === 'delivered');
-    await this.dataSource.query(
-      `WITH r AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id varchar, company varchar, state varchar, next bigint, failures integer,
-                status integer, error varchar, finished bigint, attempt varchar, started bigint, duration integer, outcome varchar)),
-       updated AS (
-         UPDATE webhook_deliveries d SET state = r.state, locked_until = NULL, next_attempt_at = coalesce(r.next, d.next_attempt_at),
-                failures = r.failures, last_status = coalesce(r.status, d.last_status), last_error = r.error, finished_at = r.finished,
-                attempts = d.attempts + 1
-           FROM r WHERE d.id = r.id AND d.state = 'in_flight' AND d.locked_until = $2
-         RETURNING d.id),
-       logged AS (
-         INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, error, outcome)
-         SELECT r.attempt, r.id, r.company, r.started, r.duration, r.status, r.error, r.outcome FROM r)
-       UPDATE webhook_endpoints e SET failing_since = CASE WHEN $4 THEN NULL ELSE coalesce(e.failing_since, $5) END
-        WHERE e.id = $3 AND CASE WHEN $4 THEN e.failing_since IS NOT NULL ELSE e.failing_since IS NULL END`,
-      [
-        JSON.stringify(
-          decided.map(({ d, startedAt, result, decision }) => ({
-            id: d.id,
-            company: d.companyId,
-            state: decision.state,
-            next: decision.nextAttemptAt ?? null,
-            failures: decision.failures,
-            status: result.status,
-            error: result.error?.slice(0, 500) ?? null,
-            finished: decision.state === 'pending' ? null : now,
-            attempt: newId(),
-            started: startedAt,
-            duration: result.durationMs,
-            outcome: decision.outcome,
-          })),
-        ),
-        lockedUntil,
-        endpointId,
-        anyOk,
-        now,
-      ],
-    );
-    const disable = decided.find((x) => x.decision.disable)?.decision.disable;
-    if (disable) await this.dataSource.transaction((m) => this.disable(m, endpointId, disable, now));
-    else {
-      const retries = [...new Set(decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
-      await this.enqueue(retries.map((next) => ({ endpointId, next })));
-    }
-    return decided.map((x) => x.decision.outcome);
+    return {
+      now,
+      lockedUntil,
+      decided: results.map((x) => ({ ...x, decision: attemptOutcome(x.result, x.d.failures, x.d.failingSince, now, this.rules) })),
+    };
   }
 
   /**

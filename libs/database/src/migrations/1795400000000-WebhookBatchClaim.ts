@@ -1,9 +1,10 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Batched webhook delivery: `fieldwork_claim_webhook_deliveries` claims, in one round trip, up to an
- * endpoint's free in-flight slots of its oldest due deliveries, with everything an attempt needs; the
- * due-deliveries index gains `next_attempt_at` so the claim reads them in order.
+ * Batched webhook delivery: `fieldwork_webhook_batch` records a batch's attempts and claims the
+ * next batch — up to an endpoint's free in-flight slots of its oldest due deliveries, with everything
+ * an attempt needs — in one round trip; the endpoint's deliveries index gains `next_attempt_at` so
+ * the claim reads them in order.
  */
 export class WebhookBatchClaim1795400000000 implements MigrationInterface {
   name = 'WebhookBatchClaim1795400000000';
@@ -13,10 +14,13 @@ export class WebhookBatchClaim1795400000000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX "IDX_webhook_deliveries_endpoint_state" ON "webhook_deliveries" ("endpoint_id", "state", "next_attempt_at") `,
     );
-    // Each statement of a VOLATILE plpgsql function takes a new snapshot (READ COMMITTED), so the
-    // in-flight count below sees every claim committed before this one got the endpoint's row lock:
-    // the lock serialises claims per endpoint and the cap holds across workers.
-    await q.query(`CREATE FUNCTION fieldwork_claim_webhook_deliveries(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint)
+    // One call per batch: records the attempts of the batch just sent (if any), then claims the next
+    // one, so a drain makes one round trip per batch. The endpoint's row lock comes first (the same
+    // order as disabling a key: endpoint, then deliveries) and serialises claims per endpoint; each
+    // statement of a VOLATILE plpgsql function takes a new snapshot (READ COMMITTED), so the in-flight
+    // count sees every claim committed before the lock was granted, and the cap holds across workers.
+    await q.query(`CREATE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
+                                                           p_record jsonb, p_recorded_lock bigint, p_any_ok boolean)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
                      failing_since bigint, action varchar, form_id varchar, payload text)
       LANGUAGE plpgsql VOLATILE AS $$
@@ -27,6 +31,31 @@ export class WebhookBatchClaim1795400000000 implements MigrationInterface {
       BEGIN
         SELECT e.url, e.headers, e.disabled, e.failing_since INTO ep FROM webhook_endpoints e WHERE e.id = p_endpoint FOR UPDATE;
         found_endpoint := FOUND;
+        IF p_record IS NOT NULL THEN
+          -- only claims still ours: not released by the reconciler, nor abandoned by a key's removal
+          UPDATE webhook_deliveries d SET state = r.state, locked_until = NULL, next_attempt_at = coalesce(r.next, d.next_attempt_at),
+                 failures = r.failures, last_status = coalesce(r.status, d.last_status), last_error = r.error, finished_at = r.finished,
+                 attempts = d.attempts + 1
+            FROM jsonb_to_recordset(p_record) AS r(id varchar, state varchar, next bigint, failures integer, status integer,
+                                                    error varchar, finished bigint)
+           WHERE d.id = r.id AND d.state = 'in_flight' AND d.locked_until = p_recorded_lock;
+          INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, error, outcome)
+          SELECT r.attempt, r.id, r.company, r.started, r.duration, r.status, r.error, r.outcome
+            FROM jsonb_to_recordset(p_record) AS r(id varchar, company varchar, status integer, error varchar, attempt varchar,
+                                                    started bigint, duration integer, outcome varchar);
+          IF found_endpoint THEN
+            IF p_any_ok THEN
+              UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = p_endpoint AND e.failing_since IS NOT NULL;
+              ep.failing_since := NULL;
+            ELSE
+              UPDATE webhook_endpoints e SET failing_since = p_now WHERE e.id = p_endpoint AND e.failing_since IS NULL;
+              ep.failing_since := coalesce(ep.failing_since, p_now);
+            END IF;
+          END IF;
+        END IF;
+        IF p_cap <= 0 THEN
+          RETURN;
+        END IF;
         -- normally done when the key was removed or disabled; this catches deliveries made meanwhile
         IF NOT found_endpoint THEN
           UPDATE webhook_deliveries d SET state = 'abandoned', locked_until = NULL, finished_at = p_now, last_error = 'endpoint removed'
@@ -58,7 +87,7 @@ export class WebhookBatchClaim1795400000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP FUNCTION fieldwork_claim_webhook_deliveries(varchar, bigint, integer, bigint)`);
+    await q.query(`DROP FUNCTION fieldwork_webhook_batch(varchar, bigint, integer, bigint, jsonb, bigint, boolean)`);
     await q.query(`DROP INDEX "public"."IDX_webhook_deliveries_endpoint_state"`);
     await q.query(`CREATE INDEX "IDX_webhook_deliveries_endpoint_state" ON "webhook_deliveries" ("endpoint_id", "state") `);
   }
