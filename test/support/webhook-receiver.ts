@@ -14,8 +14,8 @@ export interface Received {
   at: number;
 }
 
-/** What the receiver answers for a request: a status (and headers), or hang (never answer). */
-export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+/** What the receiver answers for a request: a status (and headers, after `delayMs`), or hang (never answer). */
+export type Reply = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 /**
  * A real HTTP webhook receiver on loopback, recording every request. `reply` decides the answer
@@ -26,6 +26,8 @@ export class WebhookReceiver {
   reply: (req: Received, nth: number) => Reply = () => ({ status: 200 });
   private server?: Server;
   private readonly hanging = new Set<ServerResponse>();
+  /** path → requests received and not yet answered, now and at most */
+  private readonly open = new Map<string, { now: number; max: number }>();
   url = '';
 
   async start(): Promise<this> {
@@ -42,9 +44,22 @@ export class WebhookReceiver {
           at: Date.now(),
         };
         this.received.push(r);
+        const open = this.open.get(r.path) ?? { now: 0, max: 0 };
+        open.now += 1;
+        open.max = Math.max(open.max, open.now);
+        this.open.set(r.path, open);
+        res.on('close', () => (open.now -= 1));
         const answer = this.reply(r, this.received.filter((x) => x.path === r.path).length);
         if (answer === 'hang') {
           this.hanging.add(res);
+          return;
+        }
+        if (answer.delayMs) {
+          this.hanging.add(res);
+          setTimeout(() => {
+            this.hanging.delete(res);
+            if (!res.destroyed) res.writeHead(answer.status, answer.headers).end('ok');
+          }, answer.delayMs);
           return;
         }
         res.writeHead(answer.status, answer.headers).end('ok');
@@ -53,6 +68,11 @@ export class WebhookReceiver {
     await new Promise<void>((ok) => this.server!.listen(0, '127.0.0.1', ok));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** The most requests to one path that were open (received, not yet answered) at once. */
+  maxOpen(path: string): number {
+    return this.open.get(path)?.max ?? 0;
   }
 
   /** Requests to one path, in arrival order. */
