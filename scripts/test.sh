@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/services.sh
+bash scripts/test-tools.sh
 bash scripts/install.sh
 npm run -s build
 

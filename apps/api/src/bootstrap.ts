@@ -1,4 +1,4 @@
-import { AppConfig, loadConfig } from '@app/core';
+import { AppConfig, loadConfig, trustProxySetting } from '@app/core';
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -31,7 +31,7 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
   );
   if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), maxAge: 600 });
   mountQueueDashboard(app);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
   app.disable('x-powered-by');
   useJsonBodies(app);
   // signals are handled by drainOnSignals (readiness first, then close); close() runs the shutdown hooks

@@ -1,4 +1,4 @@
-import { AppConfig, ConfigError, loadConfig } from './env';
+import { AppConfig, ConfigError, loadConfig, trustProxySetting } from './env';
 
 const load = (env: NodeJS.ProcessEnv) => loadConfig(env, { cache: false });
 
@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       SHUTDOWN_DRAIN_MS: 0,
       WEBHOOK_ALLOW_PRIVATE: false,
       RATE_LIMIT_PER_MINUTE: 600,
+      TRUST_PROXY: 'loopback,linklocal,uniquelocal',
       LOG_LEVEL: 'log',
     });
     expect(config.QUEUE_DASHBOARD_USER).toBeUndefined();
@@ -135,6 +136,10 @@ describe('loadConfig', () => {
     ['QUEUE_LOCK_MS', '999'],
     ['SHUTDOWN_DRAIN_MS', '120001'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', 'everything'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'loopback,,10.0.0.1'],
     ['WEBHOOK_ALLOW_PRIVATE', 'maybe'],
     ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
     ['WEBHOOK_ALLOW_PRIVATE', 'TRUE'],
@@ -147,6 +152,23 @@ describe('loadConfig', () => {
     expect(err.message).toContain(`\n  ${name}=${shown}: `);
     // only the bad variable is named
     expect(err.message.split('\n').filter((l) => /^\s+[A-Z_]+=/.test(l))).toHaveLength(1);
+  });
+
+  it.each([
+    ['1', 1],
+    ['2', 2],
+    ['0', false],
+    ['false', false],
+    ['loopback, linklocal, uniquelocal', ['loopback', 'linklocal', 'uniquelocal']],
+    ['10.0.0.5', ['10.0.0.5']],
+    ['10.0.0.0/8,fd00::/8, ::1', ['10.0.0.0/8', 'fd00::/8', '::1']],
+  ])('reads TRUST_PROXY=%p as the Express trust proxy value %p', (value, expected) => {
+    expect(load({ TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+    expect(trustProxySetting(value)).toEqual(expected);
+  });
+
+  it('refuses a TRUST_PROXY hop count past 10', () => {
+    expect(configError({ TRUST_PROXY: '11' }).message).toContain('\n  TRUST_PROXY="11": must be a hop count');
   });
 
   it('names every bad variable at once, with its rule', () => {

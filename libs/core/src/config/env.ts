@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
+import * as ipaddr from 'ipaddr.js';
 
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
@@ -177,6 +178,24 @@ export class AppConfig {
   @Min(1)
   RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE = 60;
 
+  /**
+   * Which hops' `X-Forwarded-For` entries name the client (Express `trust proxy`), for the per-IP
+   * limit and the logs: a hop count (`1` = exactly one proxy in front: the client is the address it
+   * appended, whatever the client sent), `false` (no proxy: the socket address), or comma-separated
+   * addresses, CIDR subnets and the names `loopback`, `linklocal`, `uniquelocal` (every hop from such
+   * an address is believed, so a client that itself has such an address can forge its own). `true`
+   * is refused: any client could name any address.
+   */
+  @IsString()
+  @ValidateBy({
+    name: 'trustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && trustProxySetting(value) !== undefined,
+      defaultMessage: () => 'must be a hop count (e.g. 1), false, or comma-separated addresses, subnets, loopback, linklocal, uniquelocal',
+    },
+  })
+  TRUST_PROXY = 'loopback,linklocal,uniquelocal';
+
   /** Queue dashboard: `true` allows retrying and removing tasks; read-only otherwise. */
   @Transform(toBool)
   @IsBoolean()
@@ -199,6 +218,28 @@ export class AppConfig {
   /** Log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+}
+
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `TRUST_PROXY` as Express's `trust proxy` value: a hop count, `false`, or the list of addresses,
+ * subnets and names. `undefined` for a value that is none of these (including `true`).
+ */
+export function trustProxySetting(value: string): number | false | string[] | undefined {
+  const v = value.trim();
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v) <= 10 ? Number(v) : undefined;
+  const address = (a: string) => ipaddr.IPv4.isValidFourPartDecimal(a) || ipaddr.IPv6.isValid(a);
+  const valid = (item: string) => {
+    if (TRUST_NAMES.has(item)) return true;
+    const [a, bits, ...rest] = item.split('/');
+    if (bits === undefined) return address(a);
+    if (rest.length || !address(a) || !/^\d{1,3}$/.test(bits)) return false;
+    return Number(bits) <= (ipaddr.IPv4.isValidFourPartDecimal(a) ? 32 : 128);
+  };
+  const items = v.split(',').map((item) => item.trim());
+  return items.every(valid) ? items : undefined;
 }
 
 /** Thrown at start-up when the environment is invalid; the message names each bad variable. */

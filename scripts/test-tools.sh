@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Makes sure the tools the tests spawn themselves are installed: haproxy (the rate-limit test's
+# reverse proxy, started in the foreground on a free port with a config of the test's own). Installs
+# it from the Debian packages only when the binary is missing; never starts it as a system service
+# (a policy-rc.d refuses service starts during the install, and a daemon the package started anyway
+# is stopped). Prints the install command and fails when it cannot install.
+set -euo pipefail
+
+have_haproxy() { command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; }
+have_haproxy && exit 0
+
+manual() {
+  echo "haproxy is needed by the tests (test/rate-limit-proxy.e2e-spec.ts) and could not be installed." >&2
+  echo "Install it with:  sudo apt-get install -y haproxy" >&2
+  exit 1
+}
+
+command -v apt-get >/dev/null 2>&1 || manual
+if [ "$(id -u)" = 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  SUDO=(sudo -n)
+else
+  manual
+fi
+
+# refuse service starts while the package installs (Debian's invoke-rc.d honours policy-rc.d), unless
+# the machine already has a policy of its own
+policy=/usr/sbin/policy-rc.d
+own_policy=
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\n# fieldwork scripts/test-tools.sh: no service starts during the install\nexit 101\n' |
+    "${SUDO[@]}" tee "$policy" >/dev/null
+  "${SUDO[@]}" chmod 755 "$policy"
+  own_policy=1
+fi
+cleanup() { if [ -n "$own_policy" ]; then "${SUDO[@]}" rm -f "$policy"; fi; }
+trap cleanup EXIT
+
+install() { "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends haproxy >&2; }
+echo "installing haproxy (for the tests) with apt-get" >&2
+if ! install; then
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >&2 || true
+  install || manual
+fi
+
+# a daemon started anyway (e.g. a system without policy-rc.d support) must not hold anything
+if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+  "${SUDO[@]}" systemctl disable --now haproxy >/dev/null 2>&1 || true
+elif [ -x /etc/init.d/haproxy ]; then
+  "${SUDO[@]}" /etc/init.d/haproxy stop >/dev/null 2>&1 || true
+fi
+
+have_haproxy || manual
