@@ -156,11 +156,7 @@ function customMessages(metas: Meta[]): string[] {
 }
 
 /** Applies a probe and the messages to a generated property schema (see {@link DtoSchemas}). */
-export function refine(
-  generated: SchemaObject | ReferenceObject,
-  probe: ConditionProbe,
-  messages: string[],
-): SchemaObject | ReferenceObject {
+function refine(generated: SchemaObject | ReferenceObject, probe: ConditionProbe, messages: string[]): SchemaObject | ReferenceObject {
   let schema: SchemaObject | ReferenceObject;
   if (isRef(generated)) {
     // OpenAPI 3.0 ignores siblings of $ref; nullable needs a wrapper

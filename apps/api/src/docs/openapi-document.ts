@@ -4,13 +4,12 @@ import { DtoSchemas, SCHEMA_REF_PREFIX } from './dto-schemas';
 import { actionErrorResponses, connectorErrorResponses } from './error-responses';
 import { DocRoute } from './routes';
 
-/** Where the JSON document is served (the UI at {@link DOCS_PATH} reads it from here). */
-export const DOCS_PATH = '/docs';
+/** Where the JSON document is served (the UI at `/docs` reads it from here). */
 export const OPENAPI_JSON_PATH = '/docs/openapi.json';
 
 const ref = (name: string) => ({ $ref: `${SCHEMA_REF_PREFIX}${name}` });
 
-const INTRO = `Fieldwork's two surfaces, generated at start-up from the running app's routes and DTOs.
+const INTRO = `Fieldwork's two surfaces, generated from the running app's routes and DTOs.
 
 **Action API** — \`POST /api/<action>\` with the envelope \`{data, auth?, ver?}\`; authenticate with the
 \`API-Key\` header or \`auth: {usr, key}\` in the body. Every answer has \`status\`: 0 on success, with the
