@@ -38,7 +38,9 @@ const isRef = (s: SchemaObject | ReferenceObject): s is ReferenceObject => '$ref
 export class DtoSchemas {
   /** Named schemas referenced so far, by schema name. */
   readonly components: Record<string, SchemaObject> = {};
-  private readonly names = new Map<Class | string, string>();
+  private readonly names = new Map<Class, string>();
+  /** the same classes as entries open to extra keys (`@EntriesOf`): a schema of their own */
+  private readonly openNames = new Map<Class, string>();
 
   private readonly converters = {
     // any custom rule (`Rule`, `IsIanaZone`…): the property's primitive type, if it has one
@@ -50,8 +52,12 @@ export class DtoSchemas {
     // mixed-type lists (`[0, 1, true, false]`) get an enum without a type
     [IS_IN]: (meta: Meta) => {
       const values = meta.constraints[0] as unknown[];
-      const types = new Set(values.map((v) => typeof v));
-      return types.size === 1 ? { type: [...types][0] === 'number' ? 'number' : [...types][0], enum: values } : { enum: values };
+      const types = [...new Set(values.map((v) => typeof v))];
+      const type =
+        types.length === 1 && ['string', 'number', 'boolean'].includes(types[0])
+          ? (types[0] as 'string' | 'number' | 'boolean')
+          : undefined;
+      return type ? { type, enum: values } : { enum: values };
     },
   } as unknown as Converters;
 
@@ -60,11 +66,11 @@ export class DtoSchemas {
    * @param otherKeys keys accepted beyond the class' own, in words (the schema then allows them)
    */
   ref(cls: Class, otherKeys?: string): ReferenceObject {
-    const key = otherKeys === undefined ? cls : `${cls.name}:open`;
-    let name = this.names.get(key);
+    const names = otherKeys === undefined ? this.names : this.openNames;
+    let name = names.get(cls);
     if (!name) {
       name = this.uniqueName(cls.name);
-      this.names.set(key, name);
+      names.set(cls, name);
       this.components[name] = {}; // reserved before converting: a DTO may nest itself
       const schema = this.schemaOf(cls);
       if (otherKeys !== undefined) schema.additionalProperties = { description: otherKeys };
