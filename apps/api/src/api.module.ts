@@ -6,6 +6,7 @@ import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ActionAuthGuard } from './envelope/action-auth.guard';
+import { DocsModule } from './docs/docs.module';
 import { ConnectorAuthGuard } from './envelope/connector-auth.guard';
 import { ApiExceptionFilter } from './envelope/exception.filter';
 import { UnknownActionController } from './envelope/unknown-action.controller';
@@ -57,6 +58,7 @@ export class FallbackModule {}
     HealthModule,
     MetricsModule,
     ActionsModule,
+    DocsModule,
     FallbackModule,
   ],
   providers: [

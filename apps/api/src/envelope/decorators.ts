@@ -19,10 +19,13 @@ export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): 
   return ctx.switchToHttp().getRequest<ApiRequest>().auth!;
 });
 
-/** The action's `data` object, validated against the parameter's DTO class by the global pipe. */
-export const Data = createParamDecorator((_: unknown, ctx: ExecutionContext): unknown => {
+/** Reads `data` from the envelope; exported so the OpenAPI generator can tell `@Data()` parameters apart. */
+export const readActionData = (_: unknown, ctx: ExecutionContext): unknown => {
   return (ctx.switchToHttp().getRequest<ApiRequest>().body as { data?: unknown }).data;
-});
+};
+
+/** The action's `data` object, validated against the parameter's DTO class by the global pipe. */
+export const Data = createParamDecorator(readActionData);
 
 /** The action API `ver` (1 or 2; 2 when absent). */
 export const Ver = createParamDecorator((_: unknown, ctx: ExecutionContext): 1 | 2 => {

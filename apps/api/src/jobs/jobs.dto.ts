@@ -1,10 +1,16 @@
 import { Optional } from '@app/core';
-import { PROGRESS_VALUES } from '@app/jobs';
+import { JobWriteDto, PROGRESS_VALUES } from '@app/jobs';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { EntriesOf } from '../docs/entries-of';
 import { QueryBool, QueryInt } from '../envelope/query';
+
+/** Keys of a job write matched by pattern rather than by JobWriteDto (parseJobWrite). */
+const JOB_PATTERN_KEYS =
+  '`custom_<name>` (a string of ≤ 2000 characters, "" removes it; name 1–40 of A-Z a-z 0-9 _) and `extra_number_[1-4]_val` (a number) / `extra_text_[1-4]_val` (a string ≤ 2000)';
 
 /** createjobs */
 export class CreateJobsDto {
+  @EntriesOf(() => JobWriteDto, JOB_PATTERN_KEYS)
   @IsArray()
   @ArrayMaxSize(1000, { message: 'at most 1000 jobs per call' })
   jobs: unknown[];
@@ -24,6 +30,7 @@ export class CreateJobsDto {
 
 /** editjobs: `jobs` keyed by job id (or `tpl-<id>`), each value the fields to change. */
 export class EditJobsDto {
+  @EntriesOf(() => JobWriteDto, JOB_PATTERN_KEYS)
   @IsObject()
   jobs: Record<string, unknown>;
 

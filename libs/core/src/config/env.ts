@@ -215,6 +215,11 @@ export class AppConfig {
   @IsString()
   QUEUE_DASHBOARD_PASSWORD?: string;
 
+  /** `GET /docs` (Swagger UI) and `GET /docs/openapi.json`; `false` answers 404 there. */
+  @Transform(toBool)
+  @IsBoolean()
+  DOCS_ENABLED = true;
+
   /** Log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';

@@ -1,0 +1,22 @@
+import { Injectable, Type } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { OpenAPIObject } from 'openapi3-ts/oas30';
+import { buildOpenApiDocument } from './openapi-document';
+import { routesOf } from './routes';
+
+/** The app's OpenAPI document, generated from its registered controllers on first use, then kept. */
+@Injectable()
+export class OpenApiDocumentProvider {
+  private document?: OpenAPIObject;
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  get(): OpenAPIObject {
+    this.document ??= buildOpenApiDocument(
+      routesOf(
+        this.discovery.getControllers().flatMap((wrapper) => (typeof wrapper.metatype === 'function' ? [wrapper.metatype as Type] : [])),
+      ),
+    );
+    return this.document;
+  }
+}

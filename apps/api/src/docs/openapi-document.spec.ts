@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import { ACTION_ROLES } from '@app/core';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OperationObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
+import { IsInt, IsString, Length } from 'class-validator';
+import { buildOpenApiDocument } from './openapi-document';
+import { DocRoute } from './routes';
+
+class NameDto {
+  @IsString()
+  @Length(1, 5)
+  name: string;
+}
+
+class PageQuery {
+  @IsInt()
+  limit: number;
+}
+
+const base = { controller: 'JobsActionsController', handler: 'x', setsOwnStatus: false, queryNames: [], pathParams: [] };
+const routes: DocRoute[] = [
+  { ...base, surface: 'action', method: 'post', path: '/api/createjobs', action: 'createjobs', successStatus: 200, data: NameDto },
+  { ...base, surface: 'action', method: 'post', path: '/api/getcompany', action: 'getcompany', successStatus: 200 },
+  {
+    ...base,
+    controller: 'JobsConnectorController',
+    surface: 'connector',
+    method: 'get',
+    path: '/v1/jobs/{id}',
+    successStatus: 200,
+    pathParams: ['id'],
+    query: PageQuery,
+  },
+  {
+    ...base,
+    controller: 'JobsConnectorController',
+    surface: 'connector',
+    method: 'post',
+    path: '/v1/jobs',
+    successStatus: 201,
+    body: NameDto,
+  },
+];
+
+describe('buildOpenApiDocument', () => {
+  const doc = buildOpenApiDocument(routes);
+  const op = (path: string, method: 'get' | 'post') => doc.paths[path][method] as OperationObject;
+  const responses = (o: OperationObject) => o.responses as Record<string, ResponseObject>;
+
+  it('is a valid OpenAPI 3.0 document', async () => {
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('wraps an action’s data DTO in the envelope, with its roles', () => {
+    const o = op('/api/createjobs', 'post');
+    const body = (o.requestBody as { content: Record<string, { schema: SchemaObject }> }).content['application/json'].schema;
+    expect(body.required).toEqual(['data']);
+    expect(body.properties?.data).toEqual({ $ref: '#/components/schemas/NameDto' });
+    expect(o['x-roles']).toEqual([...ACTION_ROLES.createjobs]);
+    expect(o.description).toContain('a worker gets -5/403');
+    expect(doc.components?.schemas?.NameDto).toMatchObject({ required: ['name'], properties: { name: { minLength: 1, maxLength: 5 } } });
+  });
+
+  it('gives an action without @Data() an object and lists every error status with its codes', () => {
+    const o = op('/api/getcompany', 'post');
+    expect(
+      (o.requestBody as { content: Record<string, { schema: SchemaObject }> }).content['application/json'].schema.properties?.data,
+    ).toEqual({
+      type: 'object',
+    });
+    expect(Object.keys(responses(o)).sort()).toEqual(['200', '400', '401', '403', '404', '409', '413', '429', '500', '503']);
+    const status = (http: string) =>
+      (responses(o)[http].content!['application/json'].schema as SchemaObject).properties!.status as SchemaObject;
+    expect(status('401').enum).toEqual([-2, -3]);
+    expect(status('404').enum).toEqual([1001]);
+    expect(status('503').enum).toEqual([-99]);
+    expect(responses(o)['429'].headers).toHaveProperty('Retry-After');
+  });
+
+  it('turns a connector route’s path params and query DTO into parameters, and keeps its status', () => {
+    const o = op('/v1/jobs/{id}', 'get');
+    expect(o.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+      { name: 'limit', in: 'query', required: true, schema: { type: 'integer' } },
+    ]);
+    expect(Object.keys(responses(op('/v1/jobs', 'post')))).toContain('201');
+    expect(responses(o)['401'].description).not.toContain('auth.usr');
+  });
+});
