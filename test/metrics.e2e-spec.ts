@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
-import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { AppConfig, loadConfig } from '@app/core';
+import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ApiModule } from '../apps/api/src/api.module';
@@ -20,9 +20,6 @@ process.env.QUEUE_PREFIX = PREFIX;
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 process.env.METRICS_CACHE_MS = '100';
 
-@Module({ imports: [ApiModule, MetricsModule] })
-class ApiWithMetricsModule {}
-
 /** The api with the metrics module, on a loopback port; `env` is set only while it is created. */
 async function startApiWithMetrics(env: Record<string, string | undefined> = {}): Promise<TestApi> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
@@ -34,7 +31,12 @@ async function startApiWithMetrics(env: Record<string, string | undefined> = {})
   };
   assign(env);
   try {
-    const app = await NestFactory.create(ApiWithMetricsModule, { bodyParser: false, abortOnError: false, logger: false });
+    // the configuration read now, not the process' cached one: each app here has its own METRICS_TOKEN
+    const moduleRef = await Test.createTestingModule({ imports: [ApiModule, MetricsModule] })
+      .overrideProvider(AppConfig)
+      .useValue(loadConfig(process.env, { cache: false }))
+      .compile();
+    const app = moduleRef.createNestApplication({ bodyParser: false, abortOnError: false, logger: false });
     useJsonBodies(app);
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as AddressInfo;

@@ -1,3 +1,4 @@
+import { AppConfig } from '@app/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Headers, Res, UnauthorizedException } from '@nestjs/common';
 import { Response } from 'express';
@@ -6,14 +7,18 @@ import { MetricsRegistry } from './metrics.registry';
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
- * `GET /metrics`: the Prometheus text exposition. Open unless `METRICS_TOKEN` is set (read at
- * construction), then `Authorization: Bearer <token>` is required (401 otherwise).
+ * `GET /metrics`: the Prometheus text exposition. Open unless `METRICS_TOKEN` is set, then `Authorization: Bearer <token>` is required (401 otherwise).
  */
 @Controller('metrics')
 export class MetricsController {
-  private readonly token = process.env.METRICS_TOKEN ? digest(process.env.METRICS_TOKEN) : undefined;
+  private readonly token?: Buffer;
 
-  constructor(private readonly metrics: MetricsRegistry) {}
+  constructor(
+    private readonly metrics: MetricsRegistry,
+    config: AppConfig,
+  ) {
+    this.token = config.METRICS_TOKEN ? digest(config.METRICS_TOKEN) : undefined;
+  }
 
   @Get()
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() res: Response): Promise<void> {

@@ -1,4 +1,4 @@
-import { TaskProducer } from '@app/core';
+import { AppConfig, TaskProducer } from '@app/core';
 import { DataSource } from 'typeorm';
 import { MetricsRegistry } from './metrics.registry';
 import { SharedStateMetrics } from './shared-state.metrics';
@@ -13,12 +13,10 @@ describe('SharedStateMetrics', () => {
   };
 
   const setup = (getJobCounts: () => Promise<Record<string, number>>) => {
-    process.env.METRICS_CACHE_MS = '60000';
     const metrics = new MetricsRegistry();
     const query = jest.fn(async (sql: string) => rowsFor(sql));
     const producer = { all: () => [{ name: 'dispatch', getJobCounts }] } as unknown as TaskProducer;
-    new SharedStateMetrics(metrics, producer, { query } as unknown as DataSource);
-    delete process.env.METRICS_CACHE_MS;
+    new SharedStateMetrics(metrics, producer, { query } as unknown as DataSource, { METRICS_CACHE_MS: 60_000 } as AppConfig);
     return { metrics, query };
   };
 

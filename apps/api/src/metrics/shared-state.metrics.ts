@@ -1,4 +1,4 @@
-import { TaskProducer } from '@app/core';
+import { AppConfig, TaskProducer } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge } from 'prom-client';
@@ -51,7 +51,7 @@ const countsBy = (rows: Array<{ k: string; n: number }>, known: string[]): Recor
  * Queue depths, delivery outcomes and the worker heartbeat as gauges read on scrape from shared
  * state (BullMQ counts in Redis; the delivery, attempt, endpoint and heartbeat tables), so every
  * api instance reports the same figures and the worker needs no HTTP. One read serves all gauges
- * and is cached for `METRICS_CACHE_MS` (default 10 s, read at construction).
+ * and is cached for `METRICS_CACHE_MS` (default 10 s).
  */
 @Injectable()
 export class SharedStateMetrics {
@@ -64,9 +64,9 @@ export class SharedStateMetrics {
     metrics: MetricsRegistry,
     private readonly producer: TaskProducer,
     @InjectDataSource() private readonly dataSource: DataSource,
+    config: AppConfig,
   ) {
-    const ttl = Number(process.env.METRICS_CACHE_MS ?? '');
-    this.ttlMs = process.env.METRICS_CACHE_MS && Number.isFinite(ttl) && ttl >= 0 ? ttl : 10_000;
+    this.ttlMs = config.METRICS_CACHE_MS;
     const registers = [metrics.registry];
     const read = () => this.state();
 

@@ -145,6 +145,9 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOW_PRIVATE', 'TRUE'],
     ['NODE_ENV', 'staging'],
     ['LOG_LEVEL', 'trace'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_CACHE_MS', '-1'],
+    ['METRICS_CACHE_MS', 'soon'],
   ])('refuses %s=%p, naming the variable and its value', (name, value) => {
     const err = configError({ [name]: value });
     // the value as read: integers after conversion, anything else quoted

@@ -215,6 +215,18 @@ export class AppConfig {
   @IsString()
   QUEUE_DASHBOARD_PASSWORD?: string;
 
+  /** Bearer token `GET /metrics` requires; unset = open (keep it on a private network then). */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN?: string;
+
+  /** ms the shared-state metrics (queue depths, delivery states; read from Redis and PostgreSQL) are cached per instance. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  METRICS_CACHE_MS = 10_000;
+
   /** `GET /docs` (Swagger UI) and `GET /docs/openapi.json`; `false` answers 404 there. */
   @Transform(toBool)
   @IsBoolean()
@@ -260,7 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
   if (cache && cached) return cached;
   const known = Object.keys(new AppConfig());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'QUEUE_DASHBOARD_USER', 'QUEUE_DASHBOARD_PASSWORD', 'WEBHOOK_DNS_SERVERS', 'CORS_ORIGINS']) {
+  for (const key of [...known, 'QUEUE_DASHBOARD_USER', 'QUEUE_DASHBOARD_PASSWORD', 'WEBHOOK_DNS_SERVERS', 'CORS_ORIGINS', 'METRICS_TOKEN']) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
