@@ -5,8 +5,8 @@ import { SharedStateMetrics } from './shared-state.metrics';
 
 describe('SharedStateMetrics', () => {
   const rowsFor = (sql: string): unknown[] => {
-    if (sql.includes('FROM webhook_deliveries GROUP BY')) return [{ k: 'delivered', n: 3 }];
-    if (sql.includes('FROM webhook_attempts')) return [{ k: 'retry', n: 2 }];
+    if (sql.includes('FROM webhook_deliveries WHERE state IN')) return [{ k: 'in_flight', n: 3 }];
+    if (sql.includes('FROM webhook_attempts WHERE')) return [{ k: 'retry', n: 2 }];
     if (sql.includes('FROM webhook_endpoints')) return [{ n: 1 }];
     if (sql.includes('percentile_cont')) return [{ p50: 250, p99: 1500 }];
     return [{ age: null }];
@@ -25,9 +25,9 @@ describe('SharedStateMetrics', () => {
     const text = await metrics.registry.metrics();
     expect(text).toContain('fieldwork_queue_jobs{queue="dispatch",state="waiting"} 4');
     expect(text).toContain('fieldwork_queue_jobs{queue="dispatch",state="failed"} 2');
-    expect(text).toContain('fieldwork_webhook_deliveries{state="delivered"} 3');
-    expect(text).toContain('fieldwork_webhook_deliveries{state="pending"} 0');
-    expect(text).toContain('fieldwork_webhook_attempts_total{outcome="retry"} 2');
+    expect(text).toContain('fieldwork_webhook_deliveries_open{state="in_flight"} 3');
+    expect(text).toContain('fieldwork_webhook_deliveries_open{state="pending"} 0');
+    expect(text).toContain('fieldwork_webhook_attempts_last_hour{outcome="retry"} 2');
     expect(text).toContain('fieldwork_webhook_disabled_endpoints 1');
     expect(text).toContain('fieldwork_webhook_delivery_latency_seconds{quantile="0.99"} 1.5');
     expect(text).not.toMatch(/^fieldwork_worker_heartbeat_age_seconds /m);
@@ -43,7 +43,7 @@ describe('SharedStateMetrics', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(text).not.toMatch(/^fieldwork_queue_jobs\{/m);
     expect(text).toContain('fieldwork_metrics_collect_errors_total{source="redis"} 1');
-    expect(text).toContain('fieldwork_webhook_deliveries{state="delivered"} 3');
+    expect(text).toContain('fieldwork_webhook_deliveries_open{state="in_flight"} 3');
     expect(text).toContain('fieldwork_webhook_disabled_endpoints 1');
   });
 
@@ -54,7 +54,7 @@ describe('SharedStateMetrics', () => {
     });
     const text = await metrics.registry.metrics();
     expect(text).not.toMatch(/^fieldwork_webhook_disabled_endpoints /m);
-    expect(text).not.toMatch(/^fieldwork_webhook_deliveries\{/m);
+    expect(text).not.toMatch(/^fieldwork_webhook_deliveries_open\{/m);
     expect(text).toContain('fieldwork_metrics_collect_errors_total{source="database"} 5');
     expect(text).toContain('fieldwork_queue_jobs{queue="dispatch",state="waiting"} 0');
   });

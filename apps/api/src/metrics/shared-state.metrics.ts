@@ -7,10 +7,14 @@ import { MetricsRegistry } from './metrics.registry';
 
 /** BullMQ job states reported per queue. */
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
-const DELIVERY_STATES = ['pending', 'in_flight', 'delivered', 'abandoned'];
+/** The open delivery states (the finished ones show as attempt outcomes). */
+const OPEN_DELIVERY_STATES = ['pending', 'in_flight'];
 const ATTEMPT_OUTCOMES = ['delivered', 'retry', 'abandoned', 'disabled', 'rescheduled'];
-/** Delivery latency is measured over deliveries finished within this window. */
-const LATENCY_WINDOW_MS = 3_600_000;
+/**
+ * Attempt outcomes and delivery latency are read over attempts started within this window (ms):
+ * through the attempts' `started_at` index, so a scrape never scans the retained history.
+ */
+const WINDOW_MS = 3_600_000;
 /** A read of shared state that takes longer counts as failed (a Redis or database outage must not hang `/metrics`). */
 const READ_TIMEOUT_MS = 2_000;
 const SQL_NOW_MS = `floor(extract(epoch from clock_timestamp()) * 1000)`;
@@ -18,7 +22,9 @@ const SQL_NOW_MS = `floor(extract(epoch from clock_timestamp()) * 1000)`;
 /** One read of the shared state; a part is `undefined` when its read failed. */
 export interface SharedState {
   queues?: Array<{ queue: string; counts: Record<string, number> }>;
+  /** open deliveries by state (pending, in_flight) */
   deliveries?: Record<string, number>;
+  /** attempts started in the last hour by outcome */
   attempts?: Record<string, number>;
   disabledEndpoints?: number;
   /** seconds, by quantile; empty when nothing was delivered in the window */
@@ -94,8 +100,8 @@ export class SharedStateMetrics {
       },
     });
     new Gauge({
-      name: 'fieldwork_webhook_deliveries',
-      help: 'Webhook deliveries by state',
+      name: 'fieldwork_webhook_deliveries_open',
+      help: 'Webhook deliveries not finished yet, by state: pending (waiting for their next attempt) or in_flight',
       labelNames: ['state'] as const,
       registers,
       async collect() {
@@ -104,8 +110,8 @@ export class SharedStateMetrics {
       },
     });
     new Gauge({
-      name: 'fieldwork_webhook_attempts_total',
-      help: 'Webhook HTTP attempts by outcome, over the attempts retained',
+      name: 'fieldwork_webhook_attempts_last_hour',
+      help: 'Webhook HTTP attempts started in the last hour, by outcome (delivered, retry, rescheduled after 429, abandoned, disabled the endpoint)',
       labelNames: ['outcome'] as const,
       registers,
       async collect() {
@@ -125,7 +131,7 @@ export class SharedStateMetrics {
     });
     new Gauge({
       name: 'fieldwork_webhook_delivery_latency_seconds',
-      help: 'Event to successful delivery (finished_at - created_at), quantiles over deliveries finished in the last hour',
+      help: 'Event written to successful delivery (end of the delivering attempt - created_at), quantiles over deliveries made in the last hour',
       labelNames: ['quantile'] as const,
       registers,
       async collect() {
@@ -168,13 +174,18 @@ export class SharedStateMetrics {
       ),
       this.guard('database', 'webhook deliveries', async () =>
         countsBy(
-          await this.dataSource.query(`SELECT state AS k, count(*)::int AS n FROM webhook_deliveries GROUP BY state`),
-          DELIVERY_STATES,
+          await this.dataSource.query(
+            `SELECT state AS k, count(*)::int AS n FROM webhook_deliveries WHERE state IN ('pending', 'in_flight') GROUP BY state`,
+          ),
+          OPEN_DELIVERY_STATES,
         ),
       ),
       this.guard('database', 'webhook attempts', async () =>
         countsBy(
-          await this.dataSource.query(`SELECT outcome AS k, count(*)::int AS n FROM webhook_attempts GROUP BY outcome`),
+          await this.dataSource.query(
+            `SELECT outcome AS k, count(*)::int AS n FROM webhook_attempts WHERE started_at >= $1 GROUP BY outcome`,
+            [Date.now() - WINDOW_MS],
+          ),
           ATTEMPT_OUTCOMES,
         ),
       ),
@@ -184,10 +195,11 @@ export class SharedStateMetrics {
       }),
       this.guard('database', 'delivery latency', async () => {
         const [row] = await this.dataSource.query(
-          `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY finished_at - created_at)::float8 AS p50,
-                  percentile_cont(0.99) WITHIN GROUP (ORDER BY finished_at - created_at)::float8 AS p99
-             FROM webhook_deliveries
-            WHERE state = 'delivered' AND finished_at >= ${SQL_NOW_MS} - ${LATENCY_WINDOW_MS}`,
+          `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a.started_at + a.duration_ms - d.created_at)::float8 AS p50,
+                  percentile_cont(0.99) WITHIN GROUP (ORDER BY a.started_at + a.duration_ms - d.created_at)::float8 AS p99
+             FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+            WHERE a.started_at >= $1 AND a.outcome = 'delivered'`,
+          [Date.now() - WINDOW_MS],
         );
         const out: Record<string, number> = {};
         if (row.p50 !== null) out['0.5'] = row.p50 / 1000;
