@@ -127,7 +127,10 @@ export class AppConfig {
   @Max(100)
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 
-  /** Deliveries a worker process runs at once (all endpoints). */
+  /**
+   * Endpoints a worker process delivers to at once (`drain` tasks); each has up to
+   * `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` requests in flight.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)
