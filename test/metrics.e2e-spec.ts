@@ -7,8 +7,9 @@ import { ApiModule } from '../apps/api/src/api.module';
 import { useJsonBodies } from '../apps/api/src/envelope/body-parser';
 import { MetricsModule } from '../apps/api/src/metrics/metrics.module';
 import { action, connector, createCompany, TestApi, TestCompany } from './support/api';
-import { Child, spawnNode, stopAllChildren, waitFor } from './support/proc-child';
+import { stopAllChildren, waitFor } from './support/proc-child';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { startWorker } from './support/worker';
 
 /**
  * `GET /metrics` over real HTTP: request metrics by action name and connector route template,
@@ -153,22 +154,12 @@ describe('metrics', () => {
   });
 
   describe('with the built worker', () => {
-    let worker: Child;
     let receiver: WebhookReceiver;
 
     beforeAll(async () => {
       receiver = await new WebhookReceiver().start();
-      worker = spawnNode('worker', 'dist/apps/worker/src/main.js', {
-        QUEUE_PREFIX: PREFIX,
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        WEBHOOK_RECONCILE_MS: '500',
-      });
-      await waitFor(
-        'the worker heartbeat',
-        async () =>
-          (await db.query(`SELECT 1 FROM worker_heartbeats WHERE id LIKE $1 AND stopped_at IS NULL`, [`%:${worker.pid}:%`])).length > 0,
-        { timeoutMs: 30_000, intervalMs: 100 },
-      );
+      const env = { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RECONCILE_MS: '500' };
+      await startWorker('worker', env, (sql, params) => db.query(sql, params));
     }, 60_000);
 
     afterAll(async () => {

@@ -1,8 +1,9 @@
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { action, createCompany, startApi, TestApi } from './support/api';
-import { Child, spawnNode, stopAllChildren, waitFor } from './support/proc-child';
+import { dropQueueKeys } from './support/durability-redis';
+import { Child, stopAllChildren } from './support/proc-child';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { startWorker } from './support/worker';
 
 /**
  * The per-endpoint in-flight cap (CONTRACTS.md "Delivery") holds across TWO built workers, and a
@@ -27,20 +28,14 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
     receiver = await new WebhookReceiver().start();
     receiver.reply = (r) => (r.path === '/slow' ? { status: 200, delayMs: SLOW_MS } : { status: 200 });
     for (const name of ['worker-a', 'worker-b']) {
-      const worker = spawnNode(name, 'dist/apps/worker/src/main.js', {
+      const env = {
         QUEUE_PREFIX: PREFIX,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CAP),
         WEBHOOK_CONCURRENCY: '8',
         WEBHOOK_RECONCILE_MS: '1000',
-      });
-      workers.push(worker);
-      await waitFor(
-        `${name} heartbeat`,
-        async () =>
-          (await db.query(`SELECT 1 FROM worker_heartbeats WHERE id LIKE $1 AND stopped_at IS NULL`, [`%:${worker.pid}:%`])).length > 0,
-        { timeoutMs: 30_000, intervalMs: 100 },
-      );
+      };
+      workers.push(await startWorker(name, env, (sql, params) => db.query(sql, params)));
     }
   }, 90_000);
 
@@ -48,10 +43,7 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
     await stopAllChildren();
     await receiver.close();
     await api.close();
-    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${PREFIX}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
   });
 
   it('never has more than the cap in flight to one endpoint, while another endpoint gets its events at once', async () => {

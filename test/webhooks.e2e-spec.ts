@@ -1,9 +1,10 @@
 import { AppConfig } from '@app/core';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { action, connector, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
-import { Child, spawnNode, stopAllChildren, waitFor } from './support/proc-child';
+import { dropQueueKeys } from './support/durability-redis';
+import { stopAllChildren, waitFor } from './support/proc-child';
 import { Received, verifySignature, WebhookReceiver } from './support/webhook-receiver';
+import { startWorker } from './support/worker';
 
 /**
  * Webhook configuration on both surfaces, and delivery by the BUILT worker (a child process) to a
@@ -19,40 +20,28 @@ const FORM_FIELDS = ['account', 'action', 'data', 'id', 'reason'];
 describe('webhooks', () => {
   let api: TestApi;
   let db: DataSource;
-  let worker: Child;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     api = await startApi();
     db = api.app.get(DataSource);
     receiver = await new WebhookReceiver().start();
-    worker = spawnNode('worker', 'dist/apps/worker/src/main.js', {
+    const env = {
       QUEUE_PREFIX: PREFIX,
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1',
       WEBHOOK_TIMEOUT_MS: '1500',
       WEBHOOK_RECONCILE_MS: '500',
       QUEUE_LOCK_MS: '5000',
-    });
-    await waitFor(
-      'the worker heartbeat',
-      async () =>
-        (await db.query(`SELECT 1 FROM worker_heartbeats WHERE id LIKE $1 AND stopped_at IS NULL`, [`%:${worker.pid}:%`])).length > 0,
-      {
-        timeoutMs: 30_000,
-        intervalMs: 100,
-      },
-    );
+    };
+    await startWorker('worker', env, (sql, params) => db.query(sql, params));
   }, 60_000);
 
   afterAll(async () => {
     await stopAllChildren();
     await receiver.close();
     await api.close();
-    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    const keys = await redis.keys(`${PREFIX}:*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
   });
 
   const configure = async (key: string, hooks: Record<string, unknown>) => action<any>(api, 'setwebhooks', hooks, { key });
