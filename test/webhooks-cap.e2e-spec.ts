@@ -16,6 +16,14 @@ process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 const CAP = 3;
 const SLOW_MS = 300;
 
+const workerEnv = {
+  QUEUE_PREFIX: PREFIX,
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CAP),
+  WEBHOOK_CONCURRENCY: '8',
+  WEBHOOK_RECONCILE_MS: '1000',
+};
+
 describe('webhook delivery: per-endpoint cap across workers, slow endpoint isolation', () => {
   let api: TestApi;
   let db: DataSource;
@@ -26,16 +34,9 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
     api = await startApi();
     db = api.app.get(DataSource);
     receiver = await new WebhookReceiver().start();
-    receiver.reply = (r) => (r.path === '/slow' ? { status: 200, delayMs: SLOW_MS } : { status: 200 });
+    receiver.reply = (r) => (r.path === '/slow' || r.path === '/graceful' ? { status: 200, delayMs: SLOW_MS } : { status: 200 });
     for (const name of ['worker-a', 'worker-b']) {
-      const env = {
-        QUEUE_PREFIX: PREFIX,
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(CAP),
-        WEBHOOK_CONCURRENCY: '8',
-        WEBHOOK_RECONCILE_MS: '1000',
-      };
-      workers.push(await startWorker(name, env, (sql, params) => db.query(sql, params)));
+      workers.push(await startWorker(name, workerEnv, (sql, params) => db.query(sql, params)));
     }
   }, 90_000);
 
@@ -49,8 +50,12 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
   it('never has more than the cap in flight to one endpoint, while another endpoint gets its events at once', async () => {
     const slow = await createCompany(api);
     const fast = await createCompany(api);
-    expect((await action<any>(api, 'setwebhooks', { job_created: { url: `${receiver.url}/slow` } }, { key: slow.key })).body.status).toBe(0);
-    expect((await action<any>(api, 'setwebhooks', { job_created: { url: `${receiver.url}/fast` } }, { key: fast.key })).body.status).toBe(0);
+    expect((await action<any>(api, 'setwebhooks', { job_created: { url: `${receiver.url}/slow` } }, { key: slow.key })).body.status).toBe(
+      0,
+    );
+    expect((await action<any>(api, 'setwebhooks', { job_created: { url: `${receiver.url}/fast` } }, { key: fast.key })).body.status).toBe(
+      0,
+    );
 
     // the slow company's 30 events in 6 writes (6 wake tasks, taken by either worker), then the fast one's 30
     const started = Date.now();
@@ -83,5 +88,48 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
       [[`${receiver.url}/slow`, `${receiver.url}/fast`]],
     );
     expect(rows).toEqual([{ state: 'delivered', n: 60 }]);
+  }, 60_000);
+
+  it('SIGTERM during deliveries: the workers finish and record the attempts in flight, exit 0, and another worker delivers the rest once', async () => {
+    const c = await createCompany(api);
+    expect((await action<any>(api, 'setwebhooks', { job_created: { url: `${receiver.url}/graceful` } }, { key: c.key })).body.status).toBe(
+      0,
+    );
+    for (let call = 0; call < 4; call++) {
+      const jobs = Array.from({ length: 5 }, (_, i) => ({ destinationName: `graceful ${call}-${i}` }));
+      expect((await action<any>(api, 'createjobs', { jobs }, { key: c.key })).body.status).toBe(0);
+    }
+    await receiver.waitFor('/graceful', 4, 10_000);
+    const exits = await Promise.all(workers.map((w) => w.stop('SIGTERM', 10_000)));
+    expect(exits).toEqual(workers.map(() => ({ code: 0, signal: null })));
+    const states = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(
+        (
+          await db.query(
+            `SELECT d.state, count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+              WHERE e.url = $1 GROUP BY d.state`,
+            [`${receiver.url}/graceful`],
+          )
+        ).map((r: { state: string; n: number }) => [r.state, r.n]),
+      );
+    // every request that was sent was answered and recorded before the exit: no claim left behind
+    const atExit = await states();
+    expect(atExit.in_flight).toBeUndefined();
+    expect(atExit.delivered).toBe(receiver.at('/graceful').length);
+    expect(atExit.delivered).toBeLessThan(20);
+
+    workers.push(await startWorker('worker-c', workerEnv, (sql, params) => db.query(sql, params)));
+    const got = await receiver.waitFor('/graceful', 20, 20_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at('/graceful')).toHaveLength(20);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(20);
+    expect(await states()).toEqual({ delivered: 20 });
+    // no attempt failed because a worker was stopping
+    const outcomes = await db.query(
+      `SELECT a.outcome, count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+         JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.url = $1 GROUP BY a.outcome`,
+      [`${receiver.url}/graceful`],
+    );
+    expect(outcomes).toEqual([{ outcome: 'delivered', n: 20 }]);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { AppConfig, newId, QueueName, TaskProducer } from '@app/core';
 import { CompanyService } from '@app/members';
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AttemptOutcome, attemptOutcome, AttemptOutcomeName, AttemptRules } from './attempt-outcome';
@@ -33,13 +33,18 @@ const CLAIM_MARGIN_MS = 5_000;
 /** ms one `drain` task keeps claiming before it hands the endpoint to a fresh task (fairness). */
 const DRAIN_BUDGET_MS = 2_000;
 
+/** ms before a drain handed on by a stopping process may start (elsewhere, or here if it is still up). */
+const STOPPING_HANDOFF_MS = 1_000;
+
 /** What one `drain` task did: batches claimed, and its attempts by outcome. */
 export interface DrainOutcome {
   outcome: 'drained' | 'idle';
   batches: number;
   attempts: Partial<Record<AttemptOutcomeName, number>>;
-  /** true when the task stopped at its time budget with work possibly left: the caller enqueues another */
+  /** true when the task stopped at its time budget (or for shutdown) with work possibly left: the caller enqueues another */
   more: boolean;
+  /** ms the caller waits before that next task (1 s while this process stops, so it does not take the task back at once) */
+  moreAfterMs?: number;
 }
 
 /** A batch after its HTTP attempts: each delivery with its result and what it means. */
@@ -81,11 +86,16 @@ function attemptRecord({ d, startedAt, result, decision }: SentBatch['decided'][
  * attempt is logged (never header values); the `webhook-id` is the event id for every retry and replay.
  */
 @Injectable()
-export class WebhookDeliveryService implements OnModuleDestroy {
+export class WebhookDeliveryService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly rules: AttemptRules;
   private sender?: WebhookSender;
   private readonly signers = new Map<string, { account: string; secrets: string[]; until: number }>();
+  /** set on shutdown: drains record their batch in flight and hand the endpoint on (`more`) */
+  private stopping = false;
+  /** drains running in this process, and who waits for none to be */
+  private active = 0;
+  private readonly idle: Array<() => void> = [];
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -105,7 +115,22 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     return this.sender;
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** The first shutdown hook: from now on no drain claims another batch. */
+  onModuleDestroy(): void {
+    this.stopping = true;
+  }
+
+  /**
+   * Closes the HTTP agent once the running drains have recorded their last batch (at most the
+   * timeout and the claim margin), whatever order the queue workers close in.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.active) {
+      await Promise.race([
+        new Promise<void>((resolve) => this.idle.push(resolve)),
+        new Promise((resolve) => setTimeout(resolve, this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS).unref()),
+      ]);
+    }
     await this.sender?.close();
   }
 
@@ -147,16 +172,27 @@ export class WebhookDeliveryService implements OnModuleDestroy {
    * Delivers an endpoint's due deliveries: claims a batch (up to its free in-flight slots), POSTs
    * them concurrently, records them while claiming the next batch, and repeats until nothing is
    * due, the slots are held by another worker (that worker carries on), an answer disabled the
-   * endpoint, or {@link DRAIN_BUDGET_MS} has passed (`more`). Retries are enqueued for their time.
+   * endpoint, or {@link DRAIN_BUDGET_MS} has passed or the process is stopping (`more`). Retries are enqueued for their time.
    * Safe to call for any endpoint at any time.
    */
   async drain(endpointId: string): Promise<DrainOutcome> {
+    this.active += 1;
+    try {
+      return await this.drainLoop(endpointId);
+    } finally {
+      this.active -= 1;
+      if (!this.active) this.idle.splice(0).forEach((resolve) => resolve());
+    }
+  }
+
+  private async drainLoop(endpointId: string): Promise<DrainOutcome> {
     const started = Date.now();
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
     let sent: SentBatch | null = null;
     for (;;) {
       const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
-      const outOfTime = Date.now() - started >= DRAIN_BUDGET_MS;
+      const outOfTime = this.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
+      if (!sent && outOfTime) return { ...result, more: true, moreAfterMs: STOPPING_HANDOFF_MS }; // stopping before the first claim
       const next = await this.step(endpointId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
       if (sent) {
         for (const x of sent.decided) result.attempts[x.decision.outcome] = (result.attempts[x.decision.outcome] ?? 0) + 1;
@@ -168,6 +204,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
         await this.enqueue(retries.map((at) => ({ endpointId, next: at })));
         if (outOfTime) {
           result.more = true;
+          if (this.stopping) result.moreAfterMs = STOPPING_HANDOFF_MS;
           return result;
         }
       }

@@ -66,7 +66,9 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       case 'drain': {
         const outcome = await this.delivery.drain(task.data.endpointId);
         // stopped at its time budget: a fresh task goes to the back of the queue (other endpoints first)
-        if (outcome.more) await this.delivery.enqueue([{ endpointId: task.data.endpointId, next: Date.now(), tag: '-more' }]);
+        if (outcome.more) {
+          await this.delivery.enqueue([{ endpointId: task.data.endpointId, next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
+        }
         return outcome;
       }
       case 'reconcile': {

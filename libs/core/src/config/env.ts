@@ -275,7 +275,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
   if (cache && cached) return cached;
   const known = Object.keys(new AppConfig());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'QUEUE_DASHBOARD_USER', 'QUEUE_DASHBOARD_PASSWORD', 'WEBHOOK_DNS_SERVERS', 'CORS_ORIGINS', 'METRICS_TOKEN']) {
+  for (const key of [
+    ...known,
+    'QUEUE_DASHBOARD_USER',
+    'QUEUE_DASHBOARD_PASSWORD',
+    'WEBHOOK_DNS_SERVERS',
+    'CORS_ORIGINS',
+    'METRICS_TOKEN',
+  ]) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });

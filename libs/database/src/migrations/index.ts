@@ -4,4 +4,9 @@ import { CreateWebhooks1795300411031 } from './1795300411031-CreateWebhooks';
 import { WebhookBatchClaim1795400000000 } from './1795400000000-WebhookBatchClaim';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
-export const MIGRATIONS = [CreateFoundation1795298701562, CreateJobs1795299635861, CreateWebhooks1795300411031, WebhookBatchClaim1795400000000];
+export const MIGRATIONS = [
+  CreateFoundation1795298701562,
+  CreateJobs1795299635861,
+  CreateWebhooks1795300411031,
+  WebhookBatchClaim1795400000000,
+];
