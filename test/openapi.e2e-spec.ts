@@ -1,7 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ACTION_ROLES } from '@app/core';
-import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oas30';
-import { startApi, TestApi } from './support/api';
+import Ajv from 'ajv';
+import type { OpenAPIObject, OperationObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
+import { action, connector, createCompany, startApi, TestApi } from './support/api';
 
 /**
  * `GET /docs` and `GET /docs/openapi.json` over real HTTP: the document is valid OpenAPI 3 and lists
@@ -29,6 +30,25 @@ function registeredRoutes(api: TestApi): string[] {
 
 function documentedRoutes(doc: OpenAPIObject): string[] {
   return Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+}
+
+/** The schema of an operation's success answer (its only 2xx response). */
+function successSchema(op: OperationObject): SchemaObject | ReferenceObject {
+  const [status] = Object.keys(op.responses).filter((s) => s.startsWith('2'));
+  return (op.responses[status] as ResponseObject).content!['application/json'].schema!;
+}
+
+/**
+ * The document's schemas for Ajv (JSON Schema): Ajv reads `nullable` beside a `type`, but not the
+ * OpenAPI 3.0 idiom `{allOf: [{$ref}], nullable: true}`, which becomes `anyOf [.., {type: null}]`.
+ */
+function forAjv(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(forAjv);
+  if (typeof node !== 'object' || node === null) return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, forAjv(v)]));
+  if (out.nullable !== true || 'type' in out) return out;
+  const { nullable: _nullable, description, ...rest } = out;
+  return { description, anyOf: [rest, { type: 'null' }] };
 }
 
 describe('OpenAPI docs', () => {
@@ -112,6 +132,93 @@ describe('OpenAPI docs', () => {
     expect(body.$ref).toBe('#/components/schemas/ConnectorJobBody');
     expect(Object.keys(create.responses)).toContain('201');
     expect(doc.paths['/v1/jobs/{id}'].delete?.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+  });
+
+  it('gives every operation its answer schema, generated from the handler’s return type (none is envelope-only)', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, OperationObject>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+    );
+    expect(operations.length).toBeGreaterThan(20);
+    for (const { name, op } of operations) {
+      const schema = successSchema(op) as ReferenceObject;
+      const component = schema.$ref?.replace('#/components/schemas/', '');
+      expect({ name, component }).toEqual({ name, component: expect.stringMatching(/_/) }); // JobsActions_getjobs, not ActionAnswer
+      expect(doc.components!.schemas![component!]).toBeDefined();
+    }
+    expect(doc.info.description).toContain('generated at build time from the handlers');
+  });
+
+  it('documents getjobs’ and createjobs’ answers: status 0 and the jobs with JobView’s fields', async () => {
+    const resolved = (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as OpenAPIObject;
+    const getjobs = successSchema(resolved.paths['/api/getjobs'].post as OperationObject) as SchemaObject;
+    expect(getjobs.required).toEqual(['status', 'jobs']);
+    expect(getjobs.properties!.status).toEqual({ type: 'integer', enum: [0] });
+    const [full, compact] = (getjobs.properties!.jobs as SchemaObject).anyOf as SchemaObject[];
+    const job = full.items as SchemaObject;
+    expect(job.type).toBe('object');
+    expect(job.required).toEqual(
+      expect.arrayContaining(['id', 'day', 'destinationName', 'progress', 'scheduledStart', 'extra_text_1_val']),
+    );
+    expect(job.required).not.toContain('status'); // only on archived jobs
+    expect(job.properties!.day).toMatchObject({ type: 'number', description: expect.stringContaining('YYYYMMDD') });
+    expect(job.properties!.destinationLat).toEqual({ type: 'number', nullable: true });
+    expect(job.properties!.progress).toMatchObject({
+      type: 'string',
+      enum: ['scheduled', 'accepted', 'rejected', 'started', 'success', 'failed'],
+    });
+    expect(job.properties!.customFields).toMatchObject({
+      type: 'array',
+      items: { properties: { key: { type: 'string' }, val: { type: 'string' } } },
+    });
+    expect((compact.items as SchemaObject).required).toEqual(['id']);
+
+    const createjobs = successSchema(resolved.paths['/api/createjobs'].post as OperationObject) as SchemaObject;
+    expect(createjobs.properties!.status).toEqual({ type: 'integer', enum: [0] });
+    expect(createjobs.properties!.jobs).toEqual({ type: 'array', items: job });
+    // editjobs answers `jobs` in version 2 only: both shapes
+    const editjobs = successSchema(resolved.paths['/api/editjobs'].post as OperationObject) as SchemaObject;
+    expect(editjobs.anyOf!.map((s) => Object.keys((s as SchemaObject).properties!))).toEqual([['status'], ['status', 'jobs']]);
+  });
+
+  it('documents a /v1 route’s answer as the handler returns it: {data: {items: [ConnectorJob]}} (GET /v1/jobs)', () => {
+    const list = successSchema(doc.paths['/v1/jobs'].get as OperationObject) as ReferenceObject;
+    const answer = doc.components!.schemas![list.$ref.replace('#/components/schemas/', '')] as SchemaObject;
+    const data = answer.properties!.data as SchemaObject;
+    expect(answer.required).toEqual(['data']);
+    expect(data.properties!.items).toEqual({ type: 'array', items: { $ref: '#/components/schemas/ConnectorJob' } });
+    const job = doc.components!.schemas!.ConnectorJob as SchemaObject;
+    expect(job.properties!.date).toMatchObject({ type: 'string', nullable: true });
+    expect(job.required).toEqual(expect.arrayContaining(['id', 'externalId', 'title', 'timeWindow', 'assignee', 'contact']));
+    expect(Object.keys(doc.paths['/v1/jobs'].post!.responses)).toContain('201');
+  });
+
+  it('describes real answers exactly: they validate against their documented schemas', async () => {
+    const company = await createCompany(api);
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const check = (op: OperationObject | undefined, body: unknown) => {
+      const validate = ajv.compile(forAjv({ ...successSchema(op!), components: doc.components }) as object);
+      expect({ body, errors: validate(body) ? null : validate.errors }).toEqual({ body, errors: null });
+    };
+    const api_ = (name: string, data: unknown) => action(api, name, data, { key: company.key });
+    const created = await api_('createjobs', {
+      jobs: [{ destinationName: 'docs', day: 20300115, customFields: [{ key: 'k', val: 'v' }] }],
+    });
+    expect(created.http).toBe(200);
+    check(doc.paths['/api/createjobs'].post, created.body);
+    check(doc.paths['/api/getjobs'].post, (await api_('getjobs', { day: 20300115 })).body);
+    check(doc.paths['/api/getjobs'].post, (await api_('getjobs', { day: 20300115, compact: true })).body);
+    const id = (created.body.jobs as Array<{ id: string }>)[0].id;
+    check(doc.paths['/api/archivejobs'].post, (await api_('archivejobs', { jobs: { [id]: {} } })).body);
+    check(doc.paths['/api/getjobs'].post, (await api_('getjobs', { id })).body); // archived: `status: "archived"`
+    check(doc.paths['/api/getaccounts'].post, (await api_('getaccounts', {})).body);
+    check(doc.paths['/api/getcompany'].post, (await api_('getcompany', {})).body);
+    check(doc.paths['/api/getwebhooks'].post, (await api_('getwebhooks', {})).body);
+    check(doc.paths['/api/getnotifications'].post, (await api_('getnotifications', {})).body);
+    const list = await connector(api, 'GET', '/v1/jobs?includeArchived=true', company.key);
+    expect(list.body.data.items.length).toBe(1);
+    check(doc.paths['/v1/jobs'].get, list.body);
+    check(doc.paths['/v1/auth/whoami'].get, (await connector(api, 'GET', '/v1/auth/whoami', company.key)).body);
+    check(doc.paths['/v1/webhooks'].get, (await connector(api, 'GET', '/v1/webhooks', company.key)).body);
   });
 
   it('serves Swagger UI at /docs under helmet’s CSP, with its assets', async () => {

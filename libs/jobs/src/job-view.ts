@@ -1,6 +1,6 @@
 import { zonedDayTimeToMs } from '@app/core';
 import { CustomField } from './entities/job.entity';
-import { progressOf } from './progress';
+import { Progress, progressOf } from './progress';
 
 /**
  * The SELECT every job read uses (getjobs, events, the connector): the job with its assignee,
@@ -87,8 +87,99 @@ export interface JobRow {
   timezone: string;
 }
 
-/** A job as the action API (version 2) answers it; also the webhook payload's element. */
-export type JobView = Record<string, unknown> & { id: string };
+/** `extra_number_1_key` … `extra_text_4_val`: the worker-input fields, flattened. */
+export type JobExtraKey = `extra_${'number' | 'text'}_${1 | 2 | 3 | 4}_${'key' | 'val'}`;
+
+/**
+ * A job as the action API (version 2) answers it; also the webhook payload's element. Every field
+ * of the spec's Job tables (see {@link toJobView}); the OpenAPI document's job schema is generated
+ * from this type, so a field added to the view belongs here.
+ */
+export type JobView = JobViewFields & { [K in JobExtraKey]: string | number };
+
+interface JobViewFields {
+  /** `tpl-<id>` for a template */
+  id: string;
+  type: number;
+  teamId: number;
+  destinationName: string;
+  destinationLat: number | null;
+  destinationLng: number | null;
+  destinationText: string;
+  destinationUrl: string;
+  textDispatcher: string;
+  textReceiver: string;
+  contactName: string;
+  contactPhone: string;
+  contactEmail: string;
+  /** YYYYMMDD, 0 when the job has no day */
+  day: number;
+  priority: number;
+  number: number;
+  onSiteSeconds: number;
+  /** HHMM, 0 when unset */
+  windowStart: number;
+  /** HHMM, 0 when unset */
+  windowEnd: number;
+  orderId: number;
+  dispatcherUid: string;
+  dispatcherName: string;
+  dispatcherUrl: string;
+  placeUid: string;
+  placeName: string;
+  placeUrl: string;
+  radius: number;
+  /** the assignee's username, "" when unassigned */
+  worker: string;
+  workerName: string;
+  itemsToDropoff: number;
+  itemsToPickup: number;
+  /** present only on an archived job */
+  status?: 'archived';
+  uidSecondary: string;
+  receiverUid: string;
+  customFields: CustomField[];
+  isTemplate: boolean;
+  tsCreated: number;
+  tsAssigned: number;
+  tsAccepted: number;
+  tsRejected: number;
+  tsDoneSuccess: number;
+  tsDoneFailed: number;
+  tsCheckIn: number;
+  tsCheckOut: number;
+  tsCheckNFC1: number;
+  tsCheckNFC2: number;
+  tsSaved: number;
+  tsScheduled: number;
+  /** ms, the day and window start in the company's time zone; 0 without both */
+  scheduledStart: number;
+  /** ms, the day and window end in the company's time zone; 0 without both */
+  scheduledEnd: number;
+  assigneeName: string;
+  assigneeUsername: string;
+  workerEmail: string;
+  workerPhone: string;
+  fileNumber: string;
+  labels: string;
+  carryOver: number;
+  linkedForms: string;
+  linkedZones: string;
+  confirmationEmails: string;
+  signatureName: string;
+  signatureSvg: string;
+  tsSignature: number;
+  createdBy: string;
+  createdVia: string;
+  /** ms, insert time (database clock) */
+  createdAt: number;
+  jobType: string;
+  version: number;
+  progress: Progress;
+}
+
+/** getjobs `compact`: a job without its empty, zero or null fields (see {@link toCompact}). */
+export type CompactJobView = Partial<JobView> & Pick<JobView, 'id'>;
 
 /** The wire id: templates are addressed as `tpl-<id>`. */
 export const wireJobId = (row: { id: string; isTemplate: boolean }) => (row.isTemplate ? `tpl-${row.id}` : row.id);
@@ -102,7 +193,7 @@ export const wireJobId = (row: { id: string; isTemplate: boolean }) => (row.isTe
 export function toJobView(r: JobRow): JobView {
   const scheduledStart = r.day && r.windowStart ? zonedDayTimeToMs(r.day, hhmmToMinutes(r.windowStart), r.timezone) : 0;
   const scheduledEnd = r.day && r.windowEnd ? zonedDayTimeToMs(r.day, hhmmToMinutes(r.windowEnd), r.timezone) : 0;
-  const view: JobView = {
+  return {
     id: wireJobId(r),
     type: r.type,
     teamId: r.teamId,
@@ -134,18 +225,11 @@ export function toJobView(r: JobRow): JobView {
     workerName: r.workerName ?? '',
     itemsToDropoff: r.itemsToDropoff,
     itemsToPickup: r.itemsToPickup,
-    ...(r.archived ? { status: 'archived' } : {}),
+    ...(r.archived ? { status: 'archived' as const } : {}),
     uidSecondary: r.uidSecondary ?? '',
     receiverUid: r.workerId ?? '',
     customFields: r.customFields,
-  };
-  for (const kind of ['number', 'text'] as const) {
-    for (let x = 1; x <= 4; x++) {
-      view[`extra_${kind}_${x}_key`] = r.extra[`extra_${kind}_${x}_key`] ?? '';
-      view[`extra_${kind}_${x}_val`] = r.extra[`extra_${kind}_${x}_val`] ?? (kind === 'number' ? 0 : '');
-    }
-  }
-  Object.assign(view, {
+    ...extrasOf(r.extra),
     isTemplate: r.isTemplate,
     tsCreated: r.tsCreated,
     tsAssigned: r.tsAssigned,
@@ -180,8 +264,7 @@ export function toJobView(r: JobRow): JobView {
     jobType: '',
     version: r.version,
     progress: progressOf(r),
-  });
-  return view;
+  };
 }
 
 /** Left out of the compact format besides empty values (CONTRACTS.md). */
@@ -198,13 +281,25 @@ const COMPACT_OMITTED = new Set([
 ]);
 
 /** getjobs `compact`: the job without fields that are empty, zero or null, nor the named ones. */
-export function toCompact(view: JobView): JobView {
-  const out: JobView = { id: view.id };
+export function toCompact(view: JobView): CompactJobView {
+  const out: Record<string, unknown> = { id: view.id };
   for (const [k, v] of Object.entries(view)) {
     if (COMPACT_OMITTED.has(k) || v === null || v === 0 || v === '' || v === false || (Array.isArray(v) && v.length === 0)) continue;
     out[k] = v;
   }
-  return out;
+  return out as CompactJobView;
+}
+
+/** The eight key/value pairs of `extra`, "" (or 0 for a number's value) where unset. */
+function extrasOf(extra: Record<string, string | number>): { [K in JobExtraKey]: string | number } {
+  const out: Record<string, string | number> = {};
+  for (const kind of ['number', 'text'] as const) {
+    for (let x = 1; x <= 4; x++) {
+      out[`extra_${kind}_${x}_key`] = extra[`extra_${kind}_${x}_key`] ?? '';
+      out[`extra_${kind}_${x}_val`] = extra[`extra_${kind}_${x}_val`] ?? (kind === 'number' ? 0 : '');
+    }
+  }
+  return out as { [K in JobExtraKey]: string | number };
 }
 
 const hhmmToMinutes = (hhmm: number) => Math.floor(hhmm / 100) * 60 + (hhmm % 100);

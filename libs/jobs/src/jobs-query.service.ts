@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GetJobsDto, SORT_FIELDS } from './dto/get-jobs.dto';
-import { JOB_SELECT_SQL, JobRow, JobView, toCompact, toJobView } from './job-view';
+import { CompactJobView, JOB_SELECT_SQL, JobRow, JobView, toCompact, toJobView } from './job-view';
 import { Progress, PROGRESS_SQL, PROGRESS_VALUES } from './progress';
 
 /** Without `sort`, getjobs answers at most this many jobs. */
@@ -44,8 +44,11 @@ export class JobsQueryService {
   /**
    * getjobs. Workers see only their own jobs (filters narrowed silently; `worker: "*"` = own).
    * Lookups by `id`/`ids` answer archived jobs too; templates only with `templates: true`.
+   * Full views unless `compact` is true.
    */
-  async getJobs(ctx: AuthContext, q: GetJobsDto): Promise<JobView[]> {
+  getJobs(ctx: AuthContext, q: GetJobsDto & { compact?: false }): Promise<JobView[]>;
+  getJobs(ctx: AuthContext, q: GetJobsDto): Promise<JobView[] | CompactJobView[]>;
+  async getJobs(ctx: AuthContext, q: GetJobsDto): Promise<JobView[] | CompactJobView[]> {
     const w = new Where();
     w.add((p) => `j.company_id = ${p(ctx.companyId)}`);
     w.add((p) => `j.is_template = ${p(q.templates === true)}`);

@@ -2,9 +2,10 @@ import { Injectable, Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import { buildOpenApiDocument } from './openapi-document';
+import { loadResponseSchemas } from './response-schemas';
 import { routesOf } from './routes';
 
-/** The app's OpenAPI document, generated from its registered controllers on first use, then kept. */
+/** The app's OpenAPI document, generated from its registered controllers (and the build's answer schemas) on first use, then kept. */
 @Injectable()
 export class OpenApiDocumentProvider {
   private document?: OpenAPIObject;
@@ -16,6 +17,7 @@ export class OpenApiDocumentProvider {
       routesOf(
         this.discovery.getControllers().flatMap((wrapper) => (typeof wrapper.metatype === 'function' ? [wrapper.metatype as Type] : [])),
       ),
+      loadResponseSchemas(),
     );
     return this.document;
   }

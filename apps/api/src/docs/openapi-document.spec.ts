@@ -3,7 +3,8 @@ import { ACTION_ROLES } from '@app/core';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OperationObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
 import { IsInt, IsString, Length } from 'class-validator';
-import { buildOpenApiDocument } from './openapi-document';
+import { buildOpenApiDocument, withStatusZero } from './openapi-document';
+import { ResponseSchemas } from './response-schemas';
 import { DocRoute } from './routes';
 
 class NameDto {
@@ -85,5 +86,66 @@ describe('buildOpenApiDocument', () => {
     ]);
     expect(Object.keys(responses(op('/v1/jobs', 'post')))).toContain('201');
     expect(responses(o)['401'].description).not.toContain('auth.usr');
+  });
+
+  it('describes answers by their envelope when the build generated no answer schemas, and says so', () => {
+    expect((responses(op('/api/getcompany', 'post'))['200'].content!['application/json'].schema as { $ref: string }).$ref).toBe(
+      '#/components/schemas/ActionAnswer',
+    );
+    expect(doc.info.description).toContain('envelope only');
+  });
+});
+
+describe('buildOpenApiDocument with generated answers', () => {
+  const answers: ResponseSchemas = {
+    handlers: { 'JobsActionsController.x': 'JobsActions_x', 'JobsConnectorController.x': 'JobsConnector_x' },
+    schemas: {
+      JobsActions_x: {
+        anyOf: [
+          { type: 'object', properties: { status: { type: 'number' } }, required: ['status'], additionalProperties: false },
+          {
+            type: 'object',
+            properties: { jobs: { type: 'array', items: { $ref: '#/components/schemas/Job' } }, status: { type: 'number' } },
+          },
+        ],
+      },
+      JobsConnector_x: { type: 'object', properties: { data: { $ref: '#/components/schemas/Job' } }, required: ['data'] },
+      Job: { type: 'object', properties: { id: { type: 'string' } } },
+    },
+  };
+  const doc = buildOpenApiDocument(routes, answers);
+  const schemaOf = (path: string, method: 'get' | 'post', status: string) =>
+    ((doc.paths[path][method] as OperationObject).responses[status] as ResponseObject).content!['application/json'].schema;
+
+  it('refers each operation to its handler’s answer, with status 0 in an action’s', async () => {
+    expect(schemaOf('/api/createjobs', 'post', '200')).toEqual({ $ref: '#/components/schemas/JobsActions_x' });
+    expect(schemaOf('/v1/jobs', 'post', '201')).toEqual({ $ref: '#/components/schemas/JobsConnector_x' });
+    const action = doc.components!.schemas!.JobsActions_x as SchemaObject;
+    expect(action.anyOf!.map((s) => (s as SchemaObject).properties!.status)).toEqual([
+      { type: 'integer', enum: [0] },
+      { type: 'integer', enum: [0] },
+    ]);
+    expect(action.anyOf!.map((s) => (s as SchemaObject).required)).toEqual([['status'], ['status']]);
+    expect(doc.components!.schemas!.JobsConnector_x).toEqual(answers.schemas.JobsConnector_x);
+    expect(doc.info.description).toContain('generated at build time');
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('copies a shared type an action answers before setting its status (withStatusZero)', () => {
+    const components: Record<string, SchemaObject> = {
+      Shared: { type: 'object', properties: { status: { type: 'number', enum: [0] }, a: {} } },
+    };
+    expect(withStatusZero({ $ref: '#/components/schemas/Shared' }, components)).toEqual({
+      type: 'object',
+      properties: { status: { type: 'integer', enum: [0] }, a: {} },
+      required: ['status'],
+    });
+    expect(components.Shared.properties!.status).toEqual({ type: 'number', enum: [0] });
+    expect(withStatusZero({ type: 'string' }, components)).toEqual({ type: 'string' });
+  });
+
+  it('refuses an answer schema named like a request DTO', () => {
+    const clash: ResponseSchemas = { handlers: {}, schemas: { NameDto: { type: 'object' } } };
+    expect(() => buildOpenApiDocument(routes, clash)).toThrow(/NameDto/);
   });
 });

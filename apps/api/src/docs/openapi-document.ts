@@ -1,7 +1,8 @@
 import { ACTION_ROLES, ROLES } from '@app/core';
-import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, SchemaObject } from 'openapi3-ts/oas30';
+import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oas30';
 import { DtoSchemas, SCHEMA_REF_PREFIX } from './dto-schemas';
 import { actionErrorResponses, connectorErrorResponses } from './error-responses';
+import { handlerKey, ResponseSchemas } from './response-schemas';
 import { DocRoute } from './routes';
 
 /** Where the JSON document is served (the UI at `/docs` reads it from here). */
@@ -19,11 +20,15 @@ Checks run in this order: malformed JSON, authentication, unknown action (1001/4
 **Connector API** — REST under \`/v1\`, \`API-Key\` header only; answers \`{data: …}\`, errors \`{error: {message}}\`.
 
 Request schemas are exact: they come from the validation rules themselves, and unknown keys are
-refused (-1/400). Answers are described by their envelope only: the views they carry (jobs,
-members, company, webhooks…) are TypeScript interfaces, which leave no metadata to generate from —
-their fields are in the spec and CONTRACTS.md. Each operation lists every error status its
+refused (-1/400). ANSWERS Each operation lists every error status its
 surface can answer; 404 and 409 arise only where the call names ids or writes unique fields.
 \`/health\`, \`/metrics\` and these docs are not rate limited.`;
+
+const GENERATED_ANSWERS = `Answers are generated at build time from the handlers' TypeScript return types (the
+views they carry: jobs, members, company, webhooks…); numbers are JSON numbers, as TypeScript does not
+tell integers apart.`;
+const ENVELOPE_ANSWERS = `Answers are described by their envelope only here: this build has no generated answer
+schemas (\`npm run build\` writes them); their fields are in the spec and CONTRACTS.md.`;
 
 /** Tag of a controller: `JobsActionsController` → `jobs`. */
 const tagOf = (route: DocRoute) => route.controller.replace(/(Actions|Connector)?Controller$/, '').toLowerCase() || 'other';
@@ -31,20 +36,26 @@ const tagOf = (route: DocRoute) => route.controller.replace(/(Actions|Connector)
 /**
  * The OpenAPI 3.0 document of the given routes (from {@link routesOf}): for an action the
  * envelope with its `data` DTO, the roles allowed by the policy table (`x-roles` too), the
- * `{status: 0}` answer and its error statuses; for a connector route its path and query
- * parameters, body DTO, success status and errors. Nothing in it is written per route.
+ * `{status: 0, …}` answer and its error statuses; for a connector route its path and query
+ * parameters, body DTO, success status, answer and errors. Nothing in it is written per route.
+ * @param answers the answers' schemas generated at build time ({@link loadResponseSchemas}); a
+ *   handler without one (or no `answers` at all) is described by its envelope only.
  */
-export function buildOpenApiDocument(routes: DocRoute[]): OpenAPIObject {
+export function buildOpenApiDocument(routes: DocRoute[], answers?: ResponseSchemas): OpenAPIObject {
   const schemas = new DtoSchemas();
+  const answerSchemas: Record<string, SchemaObject> = { ...answers?.schemas };
   const paths: Record<string, PathItemObject> = {};
   for (const route of routes) {
-    const operation = route.surface === 'action' ? actionOperation(route, schemas) : connectorOperation(route, schemas);
+    const answer = answerSchemaOf(route, answers, answerSchemas);
+    const operation = route.surface === 'action' ? actionOperation(route, schemas, answer) : connectorOperation(route, schemas, answer);
     paths[route.path] = { ...paths[route.path], [route.method]: operation };
   }
+  const clash = Object.keys(answerSchemas).find((name) => name in schemas.components);
+  if (clash) throw new Error(`OpenAPI: the answer schema ${clash} has the name of a request DTO`);
   const tags = [...new Set(routes.map((r) => `${tagOf(r)} ${r.surface === 'action' ? '(actions)' : '(/v1)'}`))].sort();
   return {
     openapi: '3.0.3',
-    info: { title: 'Fieldwork API', version: '2', description: INTRO },
+    info: { title: 'Fieldwork API', version: '2', description: INTRO.replace('ANSWERS', answers ? GENERATED_ANSWERS : ENVELOPE_ANSWERS) },
     servers: [{ url: '/' }],
     tags: tags.map((name) => ({ name })),
     paths,
@@ -52,12 +63,41 @@ export function buildOpenApiDocument(routes: DocRoute[]): OpenAPIObject {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'API-Key', description: 'an API key `fwk_…` (CLI `create-api-key`)' },
       },
-      schemas: { ...envelopeSchemas(), ...schemas.components },
+      schemas: { ...envelopeSchemas(), ...schemas.components, ...answerSchemas },
     },
   };
 }
 
-function actionOperation(route: DocRoute, schemas: DtoSchemas): OperationObject {
+/** The integer 0 of every successful action answer (TypeScript infers `status: 0` as a number). */
+const STATUS_ZERO: SchemaObject = { type: 'integer', enum: [0] };
+
+/**
+ * The `$ref` to a route's generated answer schema, if the build generated one for its handler. An
+ * action's schema gets `status` set to {@link STATUS_ZERO} in each object it may be (a `$ref`
+ * to a shared type is copied first, so the shared one is untouched).
+ */
+function answerSchemaOf(route: DocRoute, answers: ResponseSchemas | undefined, components: Record<string, SchemaObject>) {
+  const name = answers?.handlers[handlerKey(route.controller, route.handler)];
+  if (!name || !components[name]) return undefined;
+  if (route.surface === 'action') components[name] = withStatusZero(components[name], components);
+  return ref(name);
+}
+
+/** `schema` with `status` required and {@link STATUS_ZERO} in every object of it (its `anyOf`/`oneOf` members, its `$ref` target). */
+export function withStatusZero(schema: SchemaObject | ReferenceObject, components: Record<string, SchemaObject>): SchemaObject {
+  if ('$ref' in schema) return withStatusZero(components[schema.$ref.slice(SCHEMA_REF_PREFIX.length)] ?? {}, components);
+  if (schema.anyOf) return { ...schema, anyOf: schema.anyOf.map((s) => withStatusZero(s, components)) };
+  if (schema.oneOf) return { ...schema, oneOf: schema.oneOf.map((s) => withStatusZero(s, components)) };
+  if (schema.type !== 'object') return schema;
+  const { status: _status, ...rest } = schema.properties ?? {};
+  return {
+    ...schema,
+    properties: { status: STATUS_ZERO, ...rest },
+    required: ['status', ...(schema.required ?? []).filter((r) => r !== 'status')],
+  };
+}
+
+function actionOperation(route: DocRoute, schemas: DtoSchemas, answer?: ReferenceObject): OperationObject {
   const action = route.action!;
   const roles = (ACTION_ROLES as Record<string, readonly string[] | undefined>)[action] ?? [];
   const refused = ROLES.filter((r) => !roles.includes(r));
@@ -85,13 +125,18 @@ function actionOperation(route: DocRoute, schemas: DtoSchemas): OperationObject 
       },
     },
     responses: {
-      '200': { description: 'done: `status` 0 and the action’s answer', content: { 'application/json': { schema: ref('ActionAnswer') } } },
+      '200': {
+        description: answer
+          ? 'done: `status` 0 and the action’s answer'
+          : 'done: `status` 0 and the action’s answer (its keys are not generated in this build)',
+        content: { 'application/json': { schema: answer ?? ref('ActionAnswer') } },
+      },
       ...actionErrorResponses(),
     },
   };
 }
 
-function connectorOperation(route: DocRoute, schemas: DtoSchemas): OperationObject {
+function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: ReferenceObject): OperationObject {
   const parameters: ParameterObject[] = route.pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   if (route.query) {
     const query = schemas.schemaOf(route.query);
@@ -111,7 +156,7 @@ function connectorOperation(route: DocRoute, schemas: DtoSchemas): OperationObje
     responses: {
       [ok]: {
         description: route.setsOwnStatus ? 'done (the route answers another 2xx in some cases: see CONTRACTS.md "Connector /v1")' : 'done',
-        content: { 'application/json': { schema: ref('ConnectorAnswer') } },
+        content: { 'application/json': { schema: answer ?? ref('ConnectorAnswer') } },
       },
       ...connectorErrorResponses(),
     },

@@ -5,14 +5,24 @@ import { Action, Caller, Data } from '../envelope/decorators';
 import { EmptyDto } from '../envelope/empty.dto';
 import { GetWebhookDeliveriesDto, ReplayWebhookDeliveryDto, SetWebhooksDto } from './webhooks.dto';
 
+/** One key's endpoint as the action API answers it: `header` (singular), as the spec names it. */
+export type ActionEndpointView = Omit<EndpointView, 'headers'> & { header: EndpointView['headers'] };
+
+/** getwebhooks / setwebhooks: every key, its endpoint or null; `secret` for administrators only. */
+export interface ActionWebhooksAnswer {
+  status: 0;
+  webhooks: Record<WebhookKey, ActionEndpointView | null>;
+  secret?: string;
+}
+
 /** The action API's shape of a key: `header` (singular), as the spec names it. */
-export function actionShape(webhooks: Record<WebhookKey, EndpointView | null>) {
+export function actionShape(webhooks: Record<WebhookKey, EndpointView | null>): Record<WebhookKey, ActionEndpointView | null> {
   return Object.fromEntries(
     Object.entries(webhooks).map(([k, v]) => [
       k,
       v && { url: v.url, header: v.headers, disabled: v.disabled, disabledReason: v.disabledReason, disabledAt: v.disabledAt },
     ]),
-  );
+  ) as Record<WebhookKey, ActionEndpointView | null>;
 }
 
 /** Webhook configuration, signing secret, delivery log and replay (spec "Webhook configuration"; CONTRACTS.md). */
@@ -54,8 +64,8 @@ export class WebhooksActionsController {
   }
 
   /** The whole configuration; the secret for administrators only. */
-  private async answer(ctx: AuthContext, webhooks: Record<WebhookKey, EndpointView | null>) {
-    const body: Record<string, unknown> = { status: 0, webhooks: actionShape(webhooks) };
+  private async answer(ctx: AuthContext, webhooks: Record<WebhookKey, EndpointView | null>): Promise<ActionWebhooksAnswer> {
+    const body: ActionWebhooksAnswer = { status: 0, webhooks: actionShape(webhooks) };
     if (ctx.role === 'administrator') body.secret = await this.config.secret(ctx.companyId);
     return body;
   }
