@@ -1,6 +1,6 @@
-import { DomainError, isRealDay, Optional, PHONE, Rule } from '@app/core';
+import { DomainError, EmptyOr, isRealDay, NullableOptional, Optional, PHONE, Rule } from '@app/core';
 import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsEmail, IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { JobView } from './job-view';
 
 /**
@@ -62,11 +62,9 @@ export function toConnectorJob(v: JobView): ConnectorJob {
   };
 }
 
-const EmptyOr = () => ValidateIf((_o, v) => v !== '');
-const NullableOptional = () => ValidateIf((_o, v) => v !== undefined && v !== null);
 /** A connector field that is an answer only: sending it is a 400 naming it read-only. */
 const ReadOnly = () => (target: object, property: string) => {
-  ValidateIf((_o, v) => v !== undefined)(target, property);
+  Optional()(target, property);
   Rule(() => false, 'is read-only')(target, property);
 };
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;

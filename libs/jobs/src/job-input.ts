@@ -1,4 +1,4 @@
-import { formatValidationErrors, invalid, isRealDay, isRealHhmm, Optional, PHONE, Rule } from '@app/core';
+import { EmptyOr, formatValidationErrors, invalid, isRealDay, isRealHhmm, NullableOptional, Optional, PHONE, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -13,14 +13,11 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateIf,
   ValidateNested,
   validateSync,
 } from 'class-validator';
 
 const MAX_TS = Number.MAX_SAFE_INTEGER;
-const NullableOptional = () => ValidateIf((_o, v) => v !== undefined && v !== null);
-const EmptyOr = () => ValidateIf((_o, v) => v !== '');
 
 /** `[A-Za-z0-9_]{1,40}`: the name in `custom_<name>` and a `customFields` key. */
 export const CUSTOM_NAME = /^[A-Za-z0-9_]{1,40}$/;

@@ -12,6 +12,16 @@ export function Optional(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);
 }
 
+/** The field may be absent or `null` (which clears it): both skip the rules. */
+export function NullableOptional(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined && value !== null);
+}
+
+/** The field may be `""` (which clears it): it skips the rules. */
+export function EmptyOr(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== '');
+}
+
 /** A custom rule from a predicate; `rule` is the message after the field name. */
 export function Rule(test: (value: unknown, args: ValidationArguments) => boolean, rule: string, options?: ValidationOptions) {
   return (object: object, propertyName: string) =>

@@ -1,4 +1,4 @@
-import { IsIanaZone, Optional, PHONE, Role, Rule, normalizeRole } from '@app/core';
+import { IsIanaZone, NullableOptional, Optional, PHONE, Role, Rule, normalizeRole } from '@app/core';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -23,8 +23,6 @@ export const COLOR = /^#[0-9A-Fa-f]{6}$/;
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 export const USERNAME = /^[^\s\x00-\x1f\x7f]{1,254}$/;
 
-/** `null` or absent skips the rules (the field may be cleared with null). */
-const NullableOptional = () => ValidateIf((_o, v) => v !== undefined && v !== null);
 const roleTransform = ({ value }: { value: unknown }) => normalizeRole(value) ?? value;
 
 /**
