@@ -29,77 +29,8 @@ LEFT JOIN members w ON w.id = j.worker_id
 LEFT JOIN members d ON d.id = j.dispatcher_uid AND d.company_id = j.company_id
 LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
 
-/** A row of {@link JOB_SELECT_SQL}. */
-export interface JobRow {
-  id: string;
-  isTemplate: boolean;
-  archived: boolean;
-  type: number;
-  teamId: number;
-  destinationName: string;
-  destinationLat: number | null;
-  destinationLng: number | null;
-  destinationText: string;
-  destinationUrl: string;
-  textDispatcher: string;
-  textReceiver: string;
-  contactName: string;
-  contactPhone: string;
-  contactEmail: string;
-  day: number;
-  priority: number;
-  number: number;
-  onSiteSeconds: number;
-  windowStart: number;
-  windowEnd: number;
-  orderId: number;
-  dispatcherUid: string;
-  placeUid: string;
-  workerId: string | null;
-  itemsToDropoff: number;
-  itemsToPickup: number;
-  uidSecondary: string | null;
-  customFields: CustomField[];
-  extra: Record<string, string | number>;
-  tsCreated: number;
-  tsAssigned: number;
-  tsAccepted: number;
-  tsRejected: number;
-  tsDoneSuccess: number;
-  tsDoneFailed: number;
-  tsCheckIn: number;
-  tsCheckOut: number;
-  tsCheckNFC1: number;
-  tsCheckNFC2: number;
-  tsSaved: number;
-  createdAt: number;
-  version: number;
-  createdBy: string;
-  createdVia: string;
-  workerUsername: string | null;
-  workerName: string | null;
-  workerEmail: string | null;
-  workerPhone: string | null;
-  dispatcherName: string | null;
-  placeName: string | null;
-  placeRadius: number | null;
-  defaultRadius: number;
-  timezone: string;
-}
-
-/** `extra_number_1_key` … `extra_text_4_val`: the worker-input fields, flattened. */
-export type JobExtraKey = `extra_${'number' | 'text'}_${1 | 2 | 3 | 4}_${'key' | 'val'}`;
-
-/**
- * A job as the action API (version 2) answers it; also the webhook payload's element. Every field
- * of the spec's Job tables (see {@link toJobView}); the OpenAPI document's job schema is generated
- * from this type, so a field added to the view belongs here.
- */
-export type JobView = JobViewFields & { [K in JobExtraKey]: string | number };
-
-interface JobViewFields {
-  /** `tpl-<id>` for a template */
-  id: string;
+/** The fields a job's row ({@link JOB_SELECT_SQL}) and its view share, with the same name and type. */
+interface JobColumns {
   type: number;
   teamId: number;
   destinationName: string;
@@ -123,21 +54,9 @@ interface JobViewFields {
   windowEnd: number;
   orderId: number;
   dispatcherUid: string;
-  dispatcherName: string;
-  dispatcherUrl: string;
   placeUid: string;
-  placeName: string;
-  placeUrl: string;
-  radius: number;
-  /** the assignee's username, "" when unassigned */
-  worker: string;
-  workerName: string;
   itemsToDropoff: number;
   itemsToPickup: number;
-  /** present only on an archived job */
-  status?: 'archived';
-  uidSecondary: string;
-  receiverUid: string;
   customFields: CustomField[];
   isTemplate: boolean;
   tsCreated: number;
@@ -151,6 +70,56 @@ interface JobViewFields {
   tsCheckNFC1: number;
   tsCheckNFC2: number;
   tsSaved: number;
+  createdBy: string;
+  createdVia: string;
+  /** ms, insert time (database clock) */
+  createdAt: number;
+  version: number;
+}
+
+/** A row of {@link JOB_SELECT_SQL}. */
+export interface JobRow extends JobColumns {
+  id: string;
+  archived: boolean;
+  workerId: string | null;
+  uidSecondary: string | null;
+  extra: Record<string, string | number>;
+  workerUsername: string | null;
+  workerName: string | null;
+  workerEmail: string | null;
+  workerPhone: string | null;
+  dispatcherName: string | null;
+  placeName: string | null;
+  placeRadius: number | null;
+  defaultRadius: number;
+  timezone: string;
+}
+
+/** `extra_number_1_key` … `extra_text_4_val`: the worker-input fields, flattened. */
+export type JobExtraKey = `extra_${'number' | 'text'}_${1 | 2 | 3 | 4}_${'key' | 'val'}`;
+
+/**
+ * A job as the action API (version 2) answers it; also the webhook payload's element. Every field
+ * of the spec's Job tables (see {@link toJobView}); the OpenAPI document's job schema is generated
+ * from this type, so a field added to the view belongs here.
+ */
+export type JobView = JobViewFields & { [K in JobExtraKey]: string | number };
+
+interface JobViewFields extends JobColumns {
+  /** `tpl-<id>` for a template */
+  id: string;
+  dispatcherName: string;
+  dispatcherUrl: string;
+  placeName: string;
+  placeUrl: string;
+  radius: number;
+  /** the assignee's username, "" when unassigned */
+  worker: string;
+  workerName: string;
+  /** present only on an archived job */
+  status?: 'archived';
+  uidSecondary: string;
+  receiverUid: string;
   tsScheduled: number;
   /** ms, the day and window start in the company's time zone; 0 without both */
   scheduledStart: number;
@@ -169,12 +138,7 @@ interface JobViewFields {
   signatureName: string;
   signatureSvg: string;
   tsSignature: number;
-  createdBy: string;
-  createdVia: string;
-  /** ms, insert time (database clock) */
-  createdAt: number;
   jobType: string;
-  version: number;
   progress: Progress;
 }
 
