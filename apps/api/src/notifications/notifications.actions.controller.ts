@@ -1,23 +1,10 @@
-import { AuthContext, NotificationsService, Optional, seesCompanyWideNotifications } from '@app/core';
+import { AuthContext, NotificationsService, seesCompanyWideNotifications } from '@app/core';
 import { Controller } from '@nestjs/common';
-import { IsInt, Max, Min } from 'class-validator';
 import { Action, Caller, Data } from '../envelope/decorators';
+import { SinceLimitDto } from '../envelope/since-limit.dto';
 
-export class GetNotificationsDto {
-  /** ms, inclusive; default 0 */
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
-  since?: number;
-
-  /** default 100, at most 1000 */
-  @Optional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit?: number;
-}
+/** getnotifications: `since` (ms, inclusive) and `limit`. */
+export class GetNotificationsDto extends SinceLimitDto {}
 
 /** getnotifications (our extension): the caller's notifications, oldest first from `since`. */
 @Controller('api')

@@ -1,6 +1,7 @@
 import { Optional } from '@app/core';
 import { WEBHOOK_KEYS } from '@app/webhooks';
-import { Allow, IsIn, IsInt, IsObject, IsString, Length, Max, Min } from 'class-validator';
+import { Allow, IsIn, IsObject, IsString, Length } from 'class-validator';
+import { SinceLimitDto } from '../envelope/since-limit.dto';
 
 /** setwebhooks: any of the nine keys, each `{url, header?}`, or null / "" / `{url: null}` to remove it. */
 export class SetWebhooksDto {
@@ -22,7 +23,7 @@ export class PutWebhooksBody {
 }
 
 /** getwebhookdeliveries (our extension). */
-export class GetWebhookDeliveriesDto {
+export class GetWebhookDeliveriesDto extends SinceLimitDto {
   @Optional()
   @IsString()
   @Length(1, 64)
@@ -31,20 +32,6 @@ export class GetWebhookDeliveriesDto {
   @Optional()
   @IsIn(WEBHOOK_KEYS as unknown as string[], { message: `must be one of ${WEBHOOK_KEYS.join(', ')}` })
   key?: string;
-
-  /** ms, inclusive */
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
-  since?: number;
-
-  /** default 100, at most 1000 */
-  @Optional()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit?: number;
 }
 
 /** replaywebhookdelivery (our extension). */
