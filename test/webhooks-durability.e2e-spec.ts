@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createCompany, startApi, TestApi, TestCompany } from './support/api';
 import { snapshotDist } from './support/durability-dist';
-import { SlowReceiver } from './support/durability-receiver';
 import { dropQueueKeys, withRedis } from './support/durability-redis';
 import {
   Child,
@@ -14,7 +13,7 @@ import {
   stopAllChildren,
   waitFor,
 } from './support/proc-child';
-import { Received, verifySignature } from './support/webhook-receiver';
+import { Received, verifySignature, WebhookReceiver } from './support/webhook-receiver';
 
 /**
  * Webhook delivery durability (CONTRACTS.md "Events and webhooks" → Delivery: at-least-once,
@@ -119,7 +118,14 @@ async function createJobs(
 }
 
 /** Points job_created and job_updated at the receiver; @returns the signing secret (the owner is an administrator). */
-async function configure(url: string, company: TestCompany, receiver: SlowReceiver): Promise<string> {
+/** A loopback receiver answering 200 after `delayMs`, so a backlog builds up behind the per-endpoint cap and a fault lands mid-stream. */
+async function slowReceiver(delayMs: number): Promise<WebhookReceiver> {
+  const receiver = await new WebhookReceiver().start();
+  receiver.reply = () => ({ status: 200, delayMs });
+  return receiver;
+}
+
+async function configure(url: string, company: TestCompany, receiver: WebhookReceiver): Promise<string> {
   const set = await post(
     url,
     'setwebhooks',
@@ -161,7 +167,7 @@ async function deliveryStates(companyId: string): Promise<Record<string, number>
 }
 
 /** Waits until every delivery row of the company is `delivered` and every event id has reached the receiver. */
-async function waitAllDelivered(companyId: string, receiver: SlowReceiver, timeoutMs: number, children: Child[]): Promise<void> {
+async function waitAllDelivered(companyId: string, receiver: WebhookReceiver, timeoutMs: number, children: Child[]): Promise<void> {
   let progress: unknown;
   await waitFor(
     'every delivery of the company to be delivered and received',
@@ -184,7 +190,7 @@ async function waitAllDelivered(companyId: string, receiver: SlowReceiver, timeo
  * its own webhook-id (duplicates carry the same id and body), and every delivery row is delivered.
  * @returns the number of duplicate requests.
  */
-async function expectDeliveredAtLeastOnce(companyId: string, receiver: SlowReceiver, secret: string): Promise<number> {
+async function expectDeliveredAtLeastOnce(companyId: string, receiver: WebhookReceiver, secret: string): Promise<number> {
   const events = await eventIds(companyId);
   const received = receiver.received;
   const ids = receiver.ids();
@@ -217,7 +223,7 @@ async function expectDeliveredAtLeastOnce(companyId: string, receiver: SlowRecei
 }
 
 /** How many of `ids` have been received after `since` (ms), and when the last of them came. */
-function arrivals(receiver: SlowReceiver, ids: Set<string>, since: number): { count: number; last: number } {
+function arrivals(receiver: WebhookReceiver, ids: Set<string>, since: number): { count: number; last: number } {
   const got = receiver.received.filter((r: Received) => r.at >= since && ids.has(String(r.headers['webhook-id'])));
   return { count: new Set(got.map((r) => String(r.headers['webhook-id']))).size, last: Math.max(0, ...got.map((r) => r.at)) };
 }
@@ -229,7 +235,7 @@ describe('webhook delivery survives a worker SIGKILL', () => {
   }, HOOK_MS);
 
   it('kill -9 during 1,000 deliveries, start a new worker: every event arrives at least once, duplicates with the same webhook-id', async () => {
-    const receiver = await new SlowReceiver(15).start();
+    const receiver = await slowReceiver(15);
     cleanups.push(() => receiver.close());
     const company = await createCompany(api);
     const secret = await configure(api.url, company, receiver);
@@ -294,7 +300,7 @@ describe('webhook delivery survives a Redis restart (empty)', () => {
   let redis: RedisProcess;
   let apiProc: ApiProcess;
   let worker: Child;
-  let receiver: SlowReceiver;
+  let receiver: WebhookReceiver;
   let company: TestCompany;
   let secret: string;
   let redisBackAt = 0;
@@ -320,7 +326,7 @@ describe('webhook delivery survives a Redis restart (empty)', () => {
     redis = await startRedisServer();
     const env = { REDIS_URL: redis.url, QUEUE_PREFIX: redisPrefix, WEBHOOK_ALLOW_PRIVATE: 'true' };
     apiProc = await startApiProcess({ ...env, LOG_LEVEL: 'warn' });
-    receiver = await new SlowReceiver(25).start();
+    receiver = await slowReceiver(25);
     cleanups.push(() => receiver.close());
     company = await createCompany(api); // the company lives in PostgreSQL: any api instance serves it
     secret = await configure(apiProc.url, company, receiver);

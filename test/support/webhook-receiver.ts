@@ -65,9 +65,16 @@ export class WebhookReceiver {
         res.writeHead(answer.status, answer.headers).end('ok');
       });
     });
+    // longer than the sender keeps an idle connection, so a reused one is never closed under it
+    this.server.keepAliveTimeout = 10_000;
     await new Promise<void>((ok) => this.server!.listen(0, '127.0.0.1', ok));
     this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
     return this;
+  }
+
+  /** Distinct `webhook-id` headers seen so far. */
+  ids(): Set<string> {
+    return new Set(this.received.map((r) => String(r.headers['webhook-id'])));
   }
 
   /** The most requests to one path that were open (received, not yet answered) at once. */
