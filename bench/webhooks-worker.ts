@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { resolve } from 'node:path';
-import { Child, childEnv, ROOT, spawnNode, waitFor } from '../test/support/proc-child';
+import { Child } from '../test/support/proc-child';
+import { startWorker } from '../test/support/worker';
 
 export interface WorkerSettings {
   concurrency: number;
@@ -13,10 +13,10 @@ export interface WorkerSettings {
 }
 
 /**
- * Starts the worker and waits until its heartbeat row is written (its processors are then set up).
+ * Starts the worker with the bench's settings and waits until its heartbeat row is written.
  * @throws with the worker's output when it exits or does not come up within 30 s.
  */
-export async function startWorker(pool: pg.Pool, settings: WorkerSettings): Promise<Child> {
+export async function startBenchWorker(pool: pg.Pool, settings: WorkerSettings): Promise<Child> {
   const env = {
     DATABASE_URL: process.env.DATABASE_URL,
     QUEUE_PREFIX: process.env.QUEUE_PREFIX,
@@ -28,29 +28,7 @@ export async function startWorker(pool: pg.Pool, settings: WorkerSettings): Prom
   };
   // node flags for experiments, e.g. BENCH_WEBHOOK_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = process.env.BENCH_WEBHOOK_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const script = 'dist/apps/worker/src/main.js';
-  const child = nodeArgs.length
-    ? new Child('bench worker', process.execPath, [...nodeArgs, resolve(ROOT, script)], childEnv(env))
-    : spawnNode('bench worker', script, env);
-  try {
-    await Promise.race([
-      waitFor(
-        'the worker heartbeat',
-        async () => {
-          const { rows } = await pool.query(`SELECT 1 FROM worker_heartbeats WHERE id LIKE $1 AND stopped_at IS NULL`, [
-            `%:${child.pid}:%`,
-          ]);
-          return rows.length > 0;
-        },
-        { timeoutMs: 30_000, intervalMs: 100 },
-      ),
-      child.exited.then((exit) => Promise.reject(new Error(`the worker exited during start-up: ${JSON.stringify(exit)}`))),
-    ]);
-  } catch (err) {
-    await child.stop('SIGKILL');
-    throw new Error(`${(err as Error).message}\n${child.output()}`);
-  }
-  return child;
+  return startWorker('bench worker', env, (sql, params) => pool.query(sql, params), nodeArgs);
 }
 
 /** CPU seconds (user + system) the process has used so far, or NaN where /proc is not readable. */

@@ -15,7 +15,7 @@ import { fmt, percentile, post } from './stats';
 import { BaselineConfig, BaselineRequest, BaselineResult, baselineAgent, sendSigned } from './webhooks-baseline';
 import { BenchReceiver, Receipt, ReceiptLog } from './webhooks-receiver';
 import { TaskCounter, TaskTally } from './webhooks-events';
-import { cpuSeconds, startWorker } from './webhooks-worker';
+import { cpuSeconds, startBenchWorker } from './webhooks-worker';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -260,7 +260,7 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
     }
     const slow = companies[companies.length - 1];
 
-    const worker = await startWorker(pool, { concurrency: cfg.workerConcurrency, maxInFlightPerEndpoint: cfg.maxInFlightPerEndpoint });
+    const worker = await startBenchWorker(pool, { concurrency: cfg.workerConcurrency, maxInFlightPerEndpoint: cfg.maxInFlightPerEndpoint });
     opened.worker = worker;
     log(`webhooks: worker pid ${worker.pid}, ${cfg.companies} companies with receivers`);
 

@@ -1,22 +1,42 @@
-import { Child, spawnNode, waitFor } from './proc-child';
+import { resolve } from 'node:path';
+import { Child, childEnv, ROOT, spawnNode, waitFor } from './proc-child';
 
 /** Anything that runs SQL and answers rows: a TypeORM DataSource or a pg Pool/Client's `query`. */
 type Query = (sql: string, params: unknown[]) => Promise<unknown[] | { rows: unknown[] }>;
 
+const WORKER_SCRIPT = 'dist/apps/worker/src/main.js';
+
 /**
- * Starts the BUILT worker (`dist/apps/worker/src/main.js`) as a child process with `env` and waits
- * until its heartbeat row is written (its processors are then set up).
- * @throws when no heartbeat of it shows within 30 s.
+ * Starts the BUILT worker (`dist/apps/worker/src/main.js`) as a child process with `env` (and node
+ * flags `nodeArgs`, e.g. `--cpu-prof`) and waits until its heartbeat row is written (its processors
+ * are then set up).
+ * @throws with the worker's output when it exits first or no heartbeat of it shows within 30 s
+ *   (the worker is then killed).
  */
-export async function startWorker(label: string, env: Record<string, string | undefined>, query: Query): Promise<Child> {
-  const worker = spawnNode(label, 'dist/apps/worker/src/main.js', env);
-  await waitFor(
-    `${label} heartbeat`,
-    async () => {
-      const res = await query(`SELECT 1 FROM worker_heartbeats WHERE id LIKE $1 AND stopped_at IS NULL`, [`%:${worker.pid}:%`]);
-      return (Array.isArray(res) ? res : res.rows).length > 0;
-    },
-    { timeoutMs: 30_000, intervalMs: 100 },
-  );
+export async function startWorker(
+  label: string,
+  env: Record<string, string | undefined>,
+  query: Query,
+  nodeArgs: string[] = [],
+): Promise<Child> {
+  const worker = nodeArgs.length
+    ? new Child(label, process.execPath, [...nodeArgs, resolve(ROOT, WORKER_SCRIPT)], childEnv(env))
+    : spawnNode(label, WORKER_SCRIPT, env);
+  try {
+    await Promise.race([
+      waitFor(
+        `${label} heartbeat`,
+        async () => {
+          const res = await query(`SELECT 1 FROM worker_heartbeats WHERE id LIKE $1 AND stopped_at IS NULL`, [`%:${worker.pid}:%`]);
+          return (Array.isArray(res) ? res : res.rows).length > 0;
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      ),
+      worker.exited.then((exit) => Promise.reject(new Error(`${label} exited during start-up: ${JSON.stringify(exit)}`))),
+    ]);
+  } catch (err) {
+    await worker.stop('SIGKILL');
+    throw new Error(`${(err as Error).message}\n${worker.output()}`);
+  }
   return worker;
 }

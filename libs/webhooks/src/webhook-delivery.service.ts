@@ -172,8 +172,8 @@ export class WebhookDeliveryService implements OnModuleDestroy, OnApplicationShu
    * Delivers an endpoint's due deliveries: claims a batch (up to its free in-flight slots), POSTs
    * them concurrently, records them while claiming the next batch, and repeats until nothing is
    * due, the slots are held by another worker (that worker carries on), an answer disabled the
-   * endpoint, or {@link DRAIN_BUDGET_MS} has passed or the process is stopping (`more`). Retries are enqueued for their time.
-   * Safe to call for any endpoint at any time.
+   * endpoint, or {@link DRAIN_BUDGET_MS} has passed or the process is stopping (`more`). Retries
+   * are enqueued for their time. Safe to call for any endpoint at any time.
    */
   async drain(endpointId: string): Promise<DrainOutcome> {
     this.active += 1;
@@ -188,11 +188,12 @@ export class WebhookDeliveryService implements OnModuleDestroy, OnApplicationShu
   private async drainLoop(endpointId: string): Promise<DrainOutcome> {
     const started = Date.now();
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
+    const handOn = (): DrainOutcome => ({ ...result, more: true, moreAfterMs: this.stopping ? STOPPING_HANDOFF_MS : 0 });
     let sent: SentBatch | null = null;
     for (;;) {
       const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
       const outOfTime = this.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
-      if (!sent && outOfTime) return { ...result, more: true, moreAfterMs: STOPPING_HANDOFF_MS }; // stopping before the first claim
+      if (!sent && outOfTime) return handOn(); // stopping before the first claim
       const next = await this.step(endpointId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
       if (sent) {
         for (const x of sent.decided) result.attempts[x.decision.outcome] = (result.attempts[x.decision.outcome] ?? 0) + 1;
@@ -202,11 +203,7 @@ export class WebhookDeliveryService implements OnModuleDestroy, OnApplicationShu
         }
         const retries = [...new Set(sent.decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
         await this.enqueue(retries.map((at) => ({ endpointId, next: at })));
-        if (outOfTime) {
-          result.more = true;
-          if (this.stopping) result.moreAfterMs = STOPPING_HANDOFF_MS;
-          return result;
-        }
+        if (outOfTime) return handOn();
       }
       if (!next.batch.length) return result;
       result.outcome = 'drained';
