@@ -17,3 +17,4 @@ export * from './queue/task-producer';
 export * from './core.module';
 export * from './database/ensure-database';
 export * from './database/pg-errors';
+export * from './database/query';
