@@ -74,11 +74,13 @@ fi
 cleanup() { if [ -n "$own_policy" ]; then "${SUDO[@]}" rm -f "$policy"; fi; }
 trap cleanup EXIT
 
-install() { "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$package" >&2; }
+# another install on the machine (a colleague's test-tools.sh) holds the dpkg lock: wait for it
+apt=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300)
+install() { "${SUDO[@]}" "${apt[@]}" install -y --no-install-recommends "$package" >&2; }
 echo "installing $package (PostGIS for PostgreSQL $major) with apt-get" >&2
 started=$(date +%s)
 if ! install; then
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >&2 || true
+  "${SUDO[@]}" "${apt[@]}" update >&2 || true
   install || manual
 fi
 

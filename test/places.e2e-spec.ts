@@ -1,4 +1,4 @@
-import { distanceM, encodePolyline, newId } from '@app/core';
+import { distanceM, encodePolyline, fromPoint, newId, toPoint } from '@app/core';
 import { Place, PlacesService } from '@app/places';
 import { DataSource } from 'typeorm';
 import { createCompany, startApi, TestApi } from './support/api';
@@ -42,8 +42,8 @@ describe('places on PostGIS', () => {
     ]);
     expect(raw).toEqual({ lat: 46.0569, lng: 14.5058 });
 
-    await repo.update({ id: nowhere.id }, { location: { type: 'Point', coordinates: [-0.5, 51.6] } });
-    expect((await repo.findOneByOrFail({ id: nowhere.id })).location).toEqual({ type: 'Point', coordinates: [-0.5, 51.6] });
+    await repo.update({ id: nowhere.id }, { location: toPoint({ lat: 51.6, lng: -0.5 }) });
+    expect(fromPoint((await repo.findOneByOrFail({ id: nowhere.id })).location)).toEqual({ lat: 51.6, lng: -0.5 });
   });
 
   it('location is geography(Point, 4326) with a GiST index', async () => {
