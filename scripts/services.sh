@@ -2,7 +2,8 @@
 # Makes sure PostgreSQL and Redis answer on the addresses in DATABASE_URL / REDIS_URL (defaults:
 # 127.0.0.1:5432 and 127.0.0.1:6379). Starts them if they are installed but stopped: with Docker
 # Compose where a Docker engine runs, else the local Debian packages. Prints the install command when
-# neither is available. Never stops anything.
+# neither is available. Never stops anything. Then makes sure the server offers PostGIS
+# (scripts/postgis.sh installs it when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,7 @@ redis_up() { port_open "$REDIS_HOST" "$REDIS_PORT"; }
 wait_for() { for _ in $(seq 1 60); do "$1" && return 0; sleep 0.5; done; return 1; }
 docker_engine() { command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; }
 
-if pg_up && redis_up; then exit 0; fi
+if pg_up && redis_up; then exec bash scripts/postgis.sh; fi
 
 if docker_engine && [ -f docker-compose.yml ]; then
   echo "starting PostgreSQL and Redis with Docker Compose" >&2
@@ -59,3 +60,4 @@ fi
 
 wait_for pg_up || { echo "PostgreSQL did not come up on $PG_HOST:$PG_PORT" >&2; exit 1; }
 wait_for redis_up || { echo "Redis did not come up on $REDIS_HOST:$REDIS_PORT" >&2; exit 1; }
+bash scripts/postgis.sh

@@ -441,11 +441,11 @@ describe('getjobs', () => {
       );
       expect(edit.body.status).toBe(0);
       const placeId = newId();
-      await db.query(`INSERT INTO places (id, company_id, name, radius, created_at) VALUES ($1, $2, 'Depot', 250, $3)`, [
-        placeId,
-        company.companyUid,
-        Date.now(),
-      ]);
+      await db.query(
+        `INSERT INTO places (id, company_id, name, radius, location, created_at)
+         VALUES ($1, $2, 'Depot', 250, ST_SetSRID(ST_MakePoint(14.5058, 46.0569), 4326)::geography, $3)`,
+        [placeId, company.companyUid, Date.now()],
+      );
       await createJobs(company, [
         {
           destinationName: 'Compact',

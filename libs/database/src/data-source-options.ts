@@ -1,6 +1,7 @@
 import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat } from '@app/core';
-import { Job, Place } from '@app/jobs';
+import { Job } from '@app/jobs';
 import { ApiKey, Company, Member } from '@app/members';
+import { Place } from '@app/places';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@app/webhooks';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';

@@ -1,5 +1,4 @@
 export * from './entities/job.entity';
-export * from './entities/place.entity';
 export * from './dto/get-jobs.dto';
 export * from './job-input';
 export * from './job-view';

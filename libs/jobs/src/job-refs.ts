@@ -1,8 +1,7 @@
 import { AuthContext, invalid } from '@app/core';
 import { CompanyService, MembersService } from '@app/members';
+import { PlacesService } from '@app/places';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { JobWrite } from './job-input';
 import { AssigneeChange } from './job-write';
 
@@ -19,9 +18,9 @@ export interface PathedWrite {
 @Injectable()
 export class JobRefs {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly members: MembersService,
     private readonly company: CompanyService,
+    private readonly places: PlacesService,
   ) {}
 
   /**
@@ -45,16 +44,7 @@ export class JobRefs {
     const found = await this.members.findActive(ctx.companyId, { usernames: [...usernames], ids: [...ids] });
     const byName = new Map(found.map((m) => [m.username.toLowerCase(), m.id]));
     const byId = new Set(found.map((m) => m.id));
-    const knownPlaces = places.size
-      ? new Set(
-          (
-            await this.dataSource.query(`SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[])`, [
-              ctx.companyId,
-              [...places],
-            ])
-          ).map((r: { id: string }) => r.id),
-        )
-      : new Set<string>();
+    const knownPlaces = await this.places.existingIds(ctx.companyId, [...places]);
     const teams = needTeams ? await this.company.teamIds(ctx.companyId) : new Set<number>();
 
     return writes.map(({ write, path }) => {

@@ -6,6 +6,10 @@ import { Progress, progressOf } from './progress';
  * The SELECT every job read uses (getjobs, events, the connector): the job with its assignee,
  * dispatcher, place and company defaults. bigint columns are cast to float8 so `pg` answers numbers.
  * Append `WHERE …` with `j.company_id = $1` first.
+ *
+ * A documented read model across domains: the join on `places` (owned by `@app/places`) reads only
+ * a place's `name` and `radius`, for the view; writes and lookups go through `PlacesService`
+ * (docs/places-and-geo.md).
  */
 export const JOB_SELECT_SQL = `SELECT j.id, j.is_template AS "isTemplate", j.archived, j.type, j.team_id AS "teamId",
   j.destination_name AS "destinationName", j.destination_lat AS "destinationLat", j.destination_lng AS "destinationLng",

@@ -1,13 +1,15 @@
 import { MembersModule } from '@app/members';
+import { PlacesModule } from '@app/places';
 import { Module } from '@nestjs/common';
 import { JobRefs } from './job-refs';
+import { JobTeamReferences } from './job-team-references';
 import { JobsQueryService } from './jobs-query.service';
 import { JobsService } from './jobs.service';
 
 /** Jobs: writes with their events, reads, the connector mapping. */
 @Module({
-  imports: [MembersModule],
-  providers: [JobsService, JobsQueryService, JobRefs],
+  imports: [MembersModule, PlacesModule],
+  providers: [JobsService, JobsQueryService, JobRefs, JobTeamReferences],
   exports: [JobsService, JobsQueryService],
 })
 export class JobsModule {}

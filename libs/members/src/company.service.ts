@@ -1,4 +1,4 @@
-import { AuthContext, invalid, isIanaZone, newId, NotificationsService } from '@app/core';
+import { AuthContext, invalid, isIanaZone, newId, NotificationsService, query } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -9,6 +9,7 @@ import { Company } from './entities/company.entity';
 import { Member } from './entities/member.entity';
 import { normalizeTeam } from './member-rules';
 import { Passwords } from './passwords';
+import { firstTeamInUse, TeamReferences } from './team-references';
 import { CompanyView, toCompanyView } from './views';
 
 export interface CreateCompanyInput {
@@ -29,6 +30,7 @@ export class CompanyService {
     private readonly passwords: Passwords,
     private readonly apiKeys: ApiKeysService,
     private readonly notifications: NotificationsService,
+    private readonly teamReferences: TeamReferences,
   ) {}
 
   /**
@@ -96,20 +98,20 @@ export class CompanyService {
         const kept = new Set(dto.teams_config.map((t) => t.id));
         const removed = company.teamsConfig.map((t) => t.id).filter((id) => !kept.has(id));
         if (removed.length) {
-          // teams are referenced by members' `teams` and jobs' `teamId` (the jobs table is read here
-          // by name: members can't import the jobs lib, which depends on it)
-          const used: Array<{ team: number; what: string }> = await manager.query(
-            `SELECT t.team::int AS team, 'members' AS what
+          // teams are referenced by active members' `teams` (ours) and by other libs' rows (jobs'
+          // `teamId`…), asked through their registered sources on this transaction, under the lock
+          const members = await query<{ team: number }>(
+            manager,
+            `SELECT DISTINCT t.team::int AS team
                FROM members m, jsonb_array_elements(m.teams) AS t(team)
-              WHERE m.company_id = $1 AND m.active_status = 'active' AND t.team::int = ANY($2::int[])
-             UNION ALL
-             SELECT j.team_id AS team, 'jobs' AS what FROM jobs j
-              WHERE j.company_id = $1 AND j.archived = false AND j.team_id = ANY($2::int[])
-             ORDER BY 1 LIMIT 1`,
+              WHERE m.company_id = $1 AND m.active_status = 'active' AND t.team::int = ANY($2::int[])`,
             [ctx.companyId, removed],
           );
-          if (used.length)
-            throw invalid('data.teams_config', `team ${used[0].team} is still assigned to ${used[0].what}; remove it from them first`);
+          const used = firstTeamInUse([
+            { what: 'members', teams: members.map((r) => r.team) },
+            ...(await this.teamReferences.usage(manager, ctx.companyId, removed)),
+          ]);
+          if (used) throw invalid('data.teams_config', `team ${used.team} is still assigned to ${used.what}; remove it from them first`);
         }
         company.teamsConfig = dto.teams_config.map(normalizeTeam);
       }

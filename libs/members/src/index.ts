@@ -8,4 +8,5 @@ export * from './views';
 export * from './api-keys.service';
 export * from './company.service';
 export * from './members.service';
+export * from './team-references';
 export * from './members.module';

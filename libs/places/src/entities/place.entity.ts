@@ -1,9 +1,10 @@
 import { bigintMs } from '@app/core';
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, Point, PrimaryColumn } from 'typeorm';
 
 /**
- * A fixed site with a check-in radius. The jobs work creates this minimal table (jobs refer to
- * places by `placeUid`); the places work extends it with its actions.
+ * A fixed site with a check-in radius (CONTRACTS.md "Places"). Jobs refer to places by `placeUid`;
+ * the job view reads `name` and `radius` through its documented read model (`JOB_SELECT_SQL` in
+ * `@app/jobs`).
  */
 @Entity('places')
 @Index('IDX_places_company', ['companyId'])
@@ -17,11 +18,15 @@ export class Place {
   @Column({ type: 'varchar', length: 200 })
   name: string;
 
-  @Column({ type: 'double precision', nullable: true })
-  lat: number | null;
-
-  @Column({ type: 'double precision', nullable: true })
-  lng: number | null;
+  /**
+   * Where the place is: a PostGIS `geography(Point, 4326)` with a GiST index (CONTRACTS.md "Geo").
+   * TypeORM maps it as a GeoJSON `Point` both ways — `coordinates` are `[lng, lat]` in degrees
+   * (GeoJSON order, RFC 7946 §3.1.1); null when the place has no position yet. Raw SQL reads it with
+   * `ST_Y(location::geometry)` (lat) and `ST_X(location::geometry)` (lng).
+   */
+  @Index('IDX_places_location', { spatial: true })
+  @Column({ type: 'geography', spatialFeatureType: 'Point', srid: 4326, nullable: true })
+  location: Point | null;
 
   /** Check-in radius in m; 0 = the company's default. */
   @Column({ type: 'integer', default: 0 })

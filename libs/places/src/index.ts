@@ -1,0 +1,3 @@
+export * from './entities/place.entity';
+export * from './places.service';
+export * from './places.module';
