@@ -49,7 +49,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     try {
       const result = await this.delivery.reconcile();
       if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
-      const queue = this.producer.all().find((q) => q.name === QueueName.WebhookDelivery)!;
+      const queue = this.producer.queue(QueueName.WebhookDelivery);
       // a fixed scheduler id: every worker upserts the same schedule, so pruning runs once an hour in total
       await queue.upsertJobScheduler('webhook-prune', { every: 3_600_000 }, { name: 'prune', data: {} });
     } catch (err) {
@@ -70,11 +70,6 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
           await this.delivery.enqueue([{ endpointId: task.data.endpointId, next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
         }
         return outcome;
-      }
-      case 'reconcile': {
-        const result = await this.delivery.reconcile();
-        if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
-        return result;
       }
       case 'prune':
         return { deleted: await this.delivery.prune() };
