@@ -63,14 +63,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     switch (task.name) {
       case 'wake':
         return { enqueued: await this.delivery.wake(task.data.eventIds) };
-      case 'drain': {
-        const outcome = await this.delivery.drain(task.data.endpointId);
-        // stopped at its time budget: a fresh task goes to the back of the queue (other endpoints first)
-        if (outcome.more) {
-          await this.delivery.enqueue([{ endpointId: task.data.endpointId, next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
-        }
-        return outcome;
-      }
+      case 'drain':
+        return this.delivery.drain(task.data.endpointId);
       case 'prune':
         return { deleted: await this.delivery.prune() };
     }
