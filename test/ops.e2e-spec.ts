@@ -1,3 +1,4 @@
+import { ALL_QUEUES } from '@app/core';
 import { Client } from 'pg';
 import { createCompany, startApi, TestApi } from './support/api';
 import { ApiProcess, startApiProcess, stopAllChildren, waitFor } from './support/proc-child';
@@ -81,7 +82,7 @@ describe('operations', () => {
     expect(page.status).toBe(200);
     const list = await fetch(`${proc.url}/admin/queues/api/queues`, { headers: basic('support', 'pa:ss word') });
     const body = (await list.json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> };
-    expect(body.queues.map((q) => q.name).sort()).toEqual(['dispatch', 'maintenance', 'reports', 'webhook-delivery']);
+    expect(body.queues.map((q) => q.name).sort()).toEqual([...ALL_QUEUES].sort());
     expect(body.queues.every((q) => q.readOnlyMode)).toBe(true);
   });
 

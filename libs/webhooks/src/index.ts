@@ -9,6 +9,8 @@ export * from './retry';
 export * from './signing';
 export * from './webhook-sender';
 export * from './webhook-config.service';
+export * from './webhook-secrets.service';
+export type { DrainOutcome } from './webhook-drain';
 export * from './webhook-delivery.service';
 export * from './webhook-log.service';
 export * from './webhooks.module';

@@ -1,13 +1,39 @@
 import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
 import { WebhookConfigService } from './webhook-config.service';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookDrain } from './webhook-drain';
+import { WebhookDrainProducer } from './webhook-drain-producer';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookLogService } from './webhook-log.service';
+import { WebhookPruner } from './webhook-pruner';
+import { WebhookReconciler } from './webhook-reconciler';
+import { WebhookSecrets } from './webhook-secrets.service';
+import { WebhookSecretsRepository } from './webhook-secrets.repository';
+import { WebhookSigner } from './webhook-signer';
 
-/** Webhook configuration, delivery (the worker) and the delivery log. */
+/**
+ * Webhook configuration and secrets (the api), delivery (the worker: {@link WebhookDeliveryService}
+ * over the drain, its producer, the reconciler and the pruner) and the delivery log. The
+ * repositories stay inside the module.
+ */
 @Module({
   imports: [MembersModule],
-  providers: [WebhookConfigService, WebhookDeliveryService, WebhookLogService],
-  exports: [WebhookConfigService, WebhookDeliveryService, WebhookLogService],
+  providers: [
+    WebhookDeliveriesRepository,
+    WebhookEndpointsRepository,
+    WebhookSecretsRepository,
+    WebhookSecrets,
+    WebhookSigner,
+    WebhookDrainProducer,
+    WebhookDrain,
+    WebhookReconciler,
+    WebhookPruner,
+    WebhookDeliveryService,
+    WebhookConfigService,
+    WebhookLogService,
+  ],
+  exports: [WebhookConfigService, WebhookSecrets, WebhookDeliveryService, WebhookLogService],
 })
 export class WebhooksModule {}

@@ -1,5 +1,13 @@
 import { AuthContext } from '@app/core';
-import { EndpointInput, EndpointView, parseEndpointInput, WebhookConfigService, WebhookKey, WebhookLogService } from '@app/webhooks';
+import {
+  EndpointInput,
+  EndpointView,
+  parseEndpointInput,
+  WebhookConfigService,
+  WebhookKey,
+  WebhookLogService,
+  WebhookSecrets,
+} from '@app/webhooks';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
 import { EmptyDto } from '../envelope/empty.dto';
@@ -30,6 +38,7 @@ export function actionShape(webhooks: Record<WebhookKey, EndpointView | null>): 
 export class WebhooksActionsController {
   constructor(
     private readonly config: WebhookConfigService,
+    private readonly secrets: WebhookSecrets,
     private readonly log: WebhookLogService,
   ) {}
 
@@ -50,7 +59,7 @@ export class WebhooksActionsController {
 
   @Action('rotatewebhooksecret')
   async rotatewebhooksecret(@Caller() ctx: AuthContext, @Data() _dto: EmptyDto) {
-    return { status: 0, ...(await this.config.rotate(ctx)) };
+    return { status: 0, ...(await this.secrets.rotate(ctx.companyId)) };
   }
 
   @Action('getwebhookdeliveries')
@@ -66,7 +75,7 @@ export class WebhooksActionsController {
   /** The whole configuration; the secret for administrators only. */
   private async answer(ctx: AuthContext, webhooks: Record<WebhookKey, EndpointView | null>): Promise<ActionWebhooksAnswer> {
     const body: ActionWebhooksAnswer = { status: 0, webhooks: actionShape(webhooks) };
-    if (ctx.role === 'administrator') body.secret = await this.config.secret(ctx.companyId);
+    if (ctx.role === 'administrator') body.secret = await this.secrets.current(ctx.companyId);
     return body;
   }
 }

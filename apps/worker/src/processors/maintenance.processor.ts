@@ -27,7 +27,7 @@ export class MaintenanceProcessor extends WorkerHost implements OnApplicationBoo
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const queue = this.producer.all().find((q) => q.name === QueueName.Maintenance)!;
+    const queue = this.producer.queue(QueueName.Maintenance);
     // one scheduler id: every worker upserts the same schedule, so it runs once an hour in total
     await queue.upsertJobScheduler('prune-invitations', { every: 3_600_000 }, { name: 'prune-invitations', data: {} });
   }

@@ -49,7 +49,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     try {
       const result = await this.delivery.reconcile();
       if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
-      const queue = this.producer.all().find((q) => q.name === QueueName.WebhookDelivery)!;
+      const queue = this.producer.queue(QueueName.WebhookDelivery);
       // a fixed scheduler id: every worker upserts the same schedule, so pruning runs once an hour in total
       await queue.upsertJobScheduler('webhook-prune', { every: 3_600_000 }, { name: 'prune', data: {} });
     } catch (err) {
@@ -63,19 +63,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     switch (task.name) {
       case 'wake':
         return { enqueued: await this.delivery.wake(task.data.eventIds) };
-      case 'drain': {
-        const outcome = await this.delivery.drain(task.data.endpointId);
-        // stopped at its time budget: a fresh task goes to the back of the queue (other endpoints first)
-        if (outcome.more) {
-          await this.delivery.enqueue([{ endpointId: task.data.endpointId, next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
-        }
-        return outcome;
-      }
-      case 'reconcile': {
-        const result = await this.delivery.reconcile();
-        if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
-        return result;
-      }
+      case 'drain':
+        return this.delivery.drain(task.data.endpointId);
       case 'prune':
         return { deleted: await this.delivery.prune() };
     }

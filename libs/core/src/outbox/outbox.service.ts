@@ -2,7 +2,6 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newEventId } from '../ids';
 import { SQL_NOW_MS } from '../time';
-import { OutboxEvent } from './outbox-event.entity';
 import { QueueName } from '../queue/queues';
 import { TaskProducer } from '../queue/task-producer';
 
@@ -20,8 +19,8 @@ export interface OutboxEventInput {
 }
 
 /**
- * The transactional outbox (CONTRACTS.md, "Events and webhooks"): {@link append} writes the event
- * with the caller's transaction manager, so the event exists if and only if the change commits.
+ * The transactional outbox (CONTRACTS.md, "Events and webhooks"): {@link appendMany} writes the events
+ * with the caller's transaction manager, so an event exists if and only if the change commits.
  */
 @Injectable()
 export class OutboxService {
@@ -37,28 +36,8 @@ export class OutboxService {
   wake(eventIds: string[]): void {
     if (!eventIds.length || !this.producer) return;
     this.producer
-      .add(QueueName.WebhookDelivery, 'wake', { eventIds }, { removeOnComplete: true, removeOnFail: true, attempts: 3 })
+      .add(QueueName.WebhookDelivery, 'wake', { eventIds })
       .catch((err: Error) => this.logger.warn(`could not wake delivery of ${eventIds.length} events: ${err.message}`));
-  }
-
-  /**
-   * Records one event in the caller's transaction. Call it after the change, with the payload
-   * built from the changed rows inside that transaction.
-   * @returns the stored event (its `id` is the `webhook-id`).
-   */
-  async append(manager: EntityManager, event: OutboxEventInput): Promise<OutboxEvent> {
-    if (!manager.queryRunner?.isTransactionActive) {
-      throw new Error('OutboxService.append must be called inside a transaction');
-    }
-    const id = newEventId();
-    const rows: OutboxEvent[] = await manager.query(
-      `INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, ${SQL_NOW_MS})
-       RETURNING id, company_id AS "companyId", event_key AS "eventKey", action, form_id AS "formId",
-                 payload, created_at::float8 AS "createdAt"`,
-      [id, event.companyId, event.eventKey, event.action, event.formId, JSON.stringify(event.data)],
-    );
-    return rows[0];
   }
 
   /**

@@ -1,8 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '../config/env';
-import { ALL_QUEUES, DEFAULT_TASK_OPTIONS } from './queues';
-import { TaskProducer } from './task-producer';
+import { ALL_QUEUES, TASK_OPTIONS } from './queues';
+import { TASK_PRODUCER_PROVIDER, TaskProducer } from './task-producer';
 
 /**
  * BullMQ over ioredis, with every queue registered and {@link TaskProducer} to add tasks. Both apps
@@ -20,12 +20,11 @@ export class QueueModule {
           useFactory: (config: AppConfig) => ({
             connection: redisConnectionOptions(config.REDIS_URL),
             prefix: config.QUEUE_PREFIX,
-            defaultJobOptions: DEFAULT_TASK_OPTIONS,
           }),
         }),
-        BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
+        BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name, defaultJobOptions: TASK_OPTIONS[name].defaults }))),
       ],
-      providers: [TaskProducer],
+      providers: [TASK_PRODUCER_PROVIDER],
       exports: [BullModule, TaskProducer],
     };
   }

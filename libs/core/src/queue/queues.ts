@@ -1,3 +1,5 @@
+import type { DefaultJobOptions } from 'bullmq';
+
 /**
  * Queue names and typed task payloads (STYLE.md §6). "Job" is a domain word here, so the queue
  * side says queue / task / processor.
@@ -26,8 +28,6 @@ export interface TaskPayloads {
     wake: { eventIds: string[] };
     /** deliver an endpoint's due deliveries, in batches of its free in-flight slots */
     drain: { endpointId: string };
-    /** repeatable: release dead claims, re-enqueue what Redis lost */
-    reconcile: Record<string, never>;
     /** repeatable: delete attempts, deliveries and events past the retention */
     prune: Record<string, never>;
   };
@@ -42,10 +42,43 @@ export interface TaskPayloads {
 export type TaskName<Q extends QueueName> = keyof TaskPayloads[Q] & string;
 export type TaskPayload<Q extends QueueName, T extends TaskName<Q>> = TaskPayloads[Q][T];
 
-/** Defaults set once for every task a producer adds (STYLE.md §7). */
+/** The task options every queue starts from (STYLE.md §7): retried with backoff, failures kept for inspection. */
 export const DEFAULT_TASK_OPTIONS = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: false,
-} as const;
+} as const satisfies DefaultJobOptions;
+
+/** One queue's task options: its defaults (also for the tasks its schedulers make), and per-task overrides. */
+export interface QueueTaskOptions<Q extends QueueName> {
+  defaults: DefaultJobOptions;
+  tasks?: { [T in TaskName<Q>]?: DefaultJobOptions };
+}
+
+/**
+ * Each queue's task options, set here and nowhere else: the queue is registered with `defaults`
+ * (so scheduled tasks get them too) and {@link TaskProducer} adds each task with its override.
+ * Callers pass only what is about the one task (`jobId`, `delay`). A new queue is one entry in
+ * {@link QueueName}, one in {@link TaskPayloads} and one here.
+ */
+export const TASK_OPTIONS: { [Q in QueueName]: QueueTaskOptions<Q> } = {
+  [QueueName.Maintenance]: { defaults: DEFAULT_TASK_OPTIONS },
+  [QueueName.WebhookDelivery]: {
+    defaults: DEFAULT_TASK_OPTIONS,
+    tasks: {
+      // wake-ups and drains are only hints (the delivery rows in PostgreSQL are the truth, and the
+      // reconciler re-enqueues what is lost): never kept, a drain never retried by BullMQ
+      wake: { attempts: 3, removeOnComplete: true, removeOnFail: true },
+      drain: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+    },
+  },
+  [QueueName.Reports]: { defaults: DEFAULT_TASK_OPTIONS },
+  [QueueName.Dispatch]: { defaults: DEFAULT_TASK_OPTIONS },
+};
+
+/** The options a task of `queue` named `task` is added with (the queue's defaults, then the task's override). */
+export function taskOptions<Q extends QueueName>(queue: Q, task: TaskName<Q>): DefaultJobOptions {
+  const entry: QueueTaskOptions<Q> = TASK_OPTIONS[queue];
+  return { ...entry.defaults, ...entry.tasks?.[task] };
+}

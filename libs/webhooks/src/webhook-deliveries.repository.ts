@@ -1,0 +1,271 @@
+import { query, queryOne, Queryable } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/**
+ * A delivery claimed for one attempt, with what the attempt needs: one row of
+ * `fieldwork_webhook_batch` (migrations `WebhookBatchClaim`, `AddWebhookBatchSecrets`).
+ */
+export interface ClaimedDelivery {
+  id: string;
+  companyId: string;
+  eventId: string;
+  failures: number;
+  url: string;
+  headers: Record<string, string>;
+  /** ms; null while the endpoint is not failing */
+  failingSince: number | null;
+  /** null when the event was pruned */
+  action: string | null;
+  formId: string | null;
+  payload: string | null;
+  /** the company's signing secrets as stored when the batch was claimed; `secret` null when it has none yet */
+  secret: string | null;
+  previousSecret: string | null;
+  /** ms until which `previousSecret` also signs */
+  previousExpiresAt: number | null;
+}
+
+/** One attempt to record, with the delivery's new state (one element of the batch call's `p_record`). */
+export interface AttemptRecord {
+  /** the delivery */
+  id: string;
+  company: string;
+  state: 'pending' | 'delivered' | 'abandoned';
+  /** ms of the next attempt (pending), else null */
+  next: number | null;
+  failures: number;
+  status: number | null;
+  error: string | null;
+  /** ms; null while pending */
+  finished: number | null;
+  /** the attempt row's id */
+  attempt: string;
+  /** ms */
+  started: number;
+  /** ms */
+  duration: number;
+  outcome: string;
+}
+
+/** An endpoint and the time (ms) a drain of it should run. */
+export interface DrainPoint {
+  endpointId: string;
+  next: number;
+}
+
+/** One delivery of the log (attempts apart). */
+export interface DeliveryRow {
+  id: string;
+  eventId: string;
+  key: string;
+  action: string | null;
+  formId: string | null;
+  state: string;
+  attempts: number;
+  /** ms; only while pending */
+  nextAttemptAt: number | null;
+  createdAt: number;
+  finishedAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+/** One attempt of the log. */
+export interface AttemptRow {
+  deliveryId: string;
+  /** ms */
+  at: number;
+  durationMs: number;
+  httpStatus: number | null;
+  error: string | null;
+  outcome: string;
+}
+
+/** What a replay found: the delivery's endpoint and event (null when gone); `replayed` when it was reset to pending. */
+export interface ReplayRow {
+  endpoint: string | null;
+  disabled: boolean | null;
+  event: string | null;
+  replayed: boolean;
+}
+
+/** Rows deleted per statement when pruning. */
+const PRUNE_BATCH = 5000;
+
+/**
+ * The SQL of `webhook_deliveries` and `webhook_attempts` (and the outbox rows whose deliveries are
+ * all gone: pruning them is the webhooks lib's job). Times are ms.
+ */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * One round trip of a drain (`fieldwork_webhook_batch`): records the attempts of the batch just
+   * sent (only claims still `in_flight` with `recordedLock`), then claims up to `cap` of the
+   * endpoint's oldest due deliveries (none when `cap` is 0) until `lockedUntil`, under the
+   * endpoint's row lock, so the cap holds across workers.
+   * @param anyDelivered whether a recorded attempt was delivered (clears the endpoint's `failing_since`, else sets it)
+   */
+  async recordAndClaim(args: {
+    endpointId: string;
+    now: number;
+    cap: number;
+    lockedUntil: number;
+    record: AttemptRecord[] | null;
+    recordedLock: number | null;
+    anyDelivered: boolean;
+  }): Promise<ClaimedDelivery[]> {
+    return query<ClaimedDelivery>(
+      this.dataSource,
+      `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
+              action, form_id AS "formId", payload, secret, previous_secret AS "previousSecret",
+              previous_expires_at::float8 AS "previousExpiresAt"
+         FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+      [
+        args.endpointId,
+        args.now,
+        args.cap,
+        args.lockedUntil,
+        args.record ? JSON.stringify(args.record) : null,
+        args.recordedLock,
+        args.anyDelivered,
+      ],
+    );
+  }
+
+  /** Abandons claimed deliveries whose event was pruned. */
+  async abandonPruned(ids: string[], now: number): Promise<void> {
+    await query(
+      this.dataSource,
+      `UPDATE webhook_deliveries SET state = 'abandoned', locked_until = NULL, finished_at = $2, last_error = 'event pruned' WHERE id = ANY($1::text[])`,
+      [ids, now],
+    );
+  }
+
+  /**
+   * Abandons an endpoint's open (pending or in-flight) deliveries, in the caller's transaction
+   * when given one (the endpoint's row lock taken first, as the batch claim does).
+   * @returns how many.
+   */
+  async abandonOpen(db: Queryable, endpointId: string, reason: string, now: number): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      db,
+      `WITH a AS (UPDATE webhook_deliveries SET state = 'abandoned', last_error = $2, finished_at = $3, locked_until = NULL
+                   WHERE endpoint_id = $1 AND state IN ('pending', 'in_flight') RETURNING 1)
+       SELECT count(*)::int AS n FROM a`,
+      [endpointId, reason, now],
+    );
+    return row?.n ?? 0;
+  }
+
+  /** The endpoints with pending deliveries of these events or these deliveries, each with its earliest due time. */
+  async dueEndpoints(eventIds: string[], deliveryIds: string[]): Promise<DrainPoint[]> {
+    return query<DrainPoint>(
+      this.dataSource,
+      `SELECT endpoint_id AS "endpointId", min(next_attempt_at)::float8 AS next FROM webhook_deliveries
+        WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending' GROUP BY endpoint_id`,
+      [eventIds, deliveryIds],
+    );
+  }
+
+  /** Puts back to pending the claims whose `locked_until` passed before `now` (their worker died). @returns how many. */
+  async releaseLostClaims(now: number): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      this.dataSource,
+      `WITH r AS (UPDATE webhook_deliveries SET state = 'pending', locked_until = NULL WHERE state = 'in_flight' AND locked_until < $1 RETURNING 1)
+       SELECT count(*)::int AS n FROM r`,
+      [now],
+    );
+    return row?.n ?? 0;
+  }
+
+  /**
+   * For every endpoint with pending deliveries due by `until`: the distinct due times of its
+   * `perEndpoint` oldest ones (a drain takes every delivery due by its time; later ones get theirs).
+   */
+  async drainPoints(until: number, perEndpoint: number): Promise<DrainPoint[]> {
+    return query<DrainPoint>(
+      this.dataSource,
+      `SELECT DISTINCT "endpointId", next FROM (
+         SELECT endpoint_id AS "endpointId", next_attempt_at::float8 AS next,
+                row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS n
+           FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1) d
+        WHERE n <= $2`,
+      [until, perEndpoint],
+    );
+  }
+
+  /**
+   * Deletes, in statements of {@link PRUNE_BATCH} rows, attempts started before `before`, then
+   * finished (delivered or abandoned) deliveries made before it, then outbox events written before
+   * it with no delivery left. @returns rows deleted.
+   */
+  async pruneBefore(before: number): Promise<number> {
+    let total = 0;
+    for (const sql of [
+      `DELETE FROM webhook_attempts WHERE id IN (SELECT id FROM webhook_attempts WHERE started_at < $1 LIMIT $2)`,
+      `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state IN ('delivered', 'abandoned') AND created_at < $1 LIMIT $2)`,
+      `DELETE FROM outbox_events WHERE id IN (SELECT o.id FROM outbox_events o WHERE o.created_at < $1
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id) LIMIT $2)`,
+    ]) {
+      for (;;) {
+        const row = await queryOne<{ n: number }>(this.dataSource, `WITH x AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM x`, [
+          before,
+          PRUNE_BATCH,
+        ]);
+        const n = row?.n ?? 0;
+        total += n;
+        if (n < PRUNE_BATCH) break;
+      }
+    }
+    return total;
+  }
+
+  /** A company's deliveries, newest first, by event id and/or key, made at or after `since` (ms), at most `limit`. */
+  async list(companyId: string, q: { eventId?: string; key?: string; since: number; limit: number }): Promise<DeliveryRow[]> {
+    return query<DeliveryRow>(
+      this.dataSource,
+      `SELECT d.id, d.event_id AS "eventId", d.event_key AS key, o.action, o.form_id AS "formId", d.state, d.attempts,
+              CASE WHEN d.state = 'pending' THEN d.next_attempt_at::float8 END AS "nextAttemptAt",
+              d.created_at::float8 AS "createdAt", d.finished_at::float8 AS "finishedAt", d.last_status AS "lastStatus", d.last_error AS "lastError"
+         FROM webhook_deliveries d LEFT JOIN outbox_events o ON o.id = d.event_id
+        WHERE d.company_id = $1 AND ($2::text IS NULL OR d.event_id = $2) AND ($3::text IS NULL OR d.event_key = $3) AND d.created_at >= $4
+        ORDER BY d.created_at DESC, d.id DESC LIMIT $5`,
+      [companyId, q.eventId ?? null, q.key ?? null, q.since, q.limit],
+    );
+  }
+
+  /** The attempts of these deliveries of the company, oldest first. */
+  async attemptsOf(companyId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+    return query<AttemptRow>(
+      this.dataSource,
+      `SELECT delivery_id AS "deliveryId", started_at::float8 AS at, duration_ms AS "durationMs", http_status AS "httpStatus", error, outcome
+         FROM webhook_attempts WHERE company_id = $1 AND delivery_id = ANY($2::text[]) ORDER BY started_at, id`,
+      [companyId, deliveryIds],
+    );
+  }
+
+  /**
+   * Puts a delivery of the company back to pending, due `now`, with its failures reset — only when
+   * its endpoint still exists and is enabled and its event is still there (one statement, the
+   * delivery's row locked). @returns what was found, or undefined for an unknown (or other company's) delivery.
+   */
+  async replay(companyId: string, deliveryId: string, now: number): Promise<ReplayRow | undefined> {
+    return queryOne<ReplayRow>(
+      this.dataSource,
+      `WITH target AS (
+         SELECT d.id, e.id AS endpoint, e.disabled, o.id AS event FROM webhook_deliveries d
+           LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id LEFT JOIN outbox_events o ON o.id = d.event_id
+          WHERE d.id = $1 AND d.company_id = $2 FOR UPDATE OF d),
+       reset AS (
+         UPDATE webhook_deliveries d SET state = 'pending', next_attempt_at = $3, failures = 0, finished_at = NULL, locked_until = NULL
+           FROM target t WHERE d.id = t.id AND t.endpoint IS NOT NULL AND NOT t.disabled AND t.event IS NOT NULL
+         RETURNING d.id)
+       SELECT t.endpoint, t.disabled, t.event, EXISTS (SELECT 1 FROM reset) AS replayed FROM target t`,
+      [deliveryId, companyId, now],
+    );
+  }
+}
