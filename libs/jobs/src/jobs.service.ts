@@ -11,7 +11,6 @@ import {
   notFound,
   OutboxEventInput,
   OutboxService,
-  workerJobEditDenial,
 } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -20,6 +19,7 @@ import { Job } from './entities/job.entity';
 import { editEvents, JOB_EVENT_KEYS, JobAction, progressChanged } from './job-events';
 import { parseJobWrite } from './job-input';
 import { JobRefs, PathedWrite } from './job-refs';
+import { workerJobEditDenial } from './job-policy';
 import { JobSql } from './job-sql';
 import { JOB_SELECT_SQL, JobRow, JobView, toJobView } from './job-view';
 import { applyJobWrite, changedProperties, newJobState } from './job-write';
