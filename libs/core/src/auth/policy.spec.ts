@@ -40,10 +40,8 @@ describe('normalizeRole', () => {
     expect(normalizeRole(input)).toBeUndefined();
   });
 
-  // BUG: the alias table is a plain object literal and is indexed with the lower-cased input, so the
-  // all-lower-case Object.prototype names resolve to inherited members (normalizeRole('constructor')
-  // === Object, normalizeRole('__proto__') === Object.prototype) instead of undefined.
-  // Turn into it() once ROLE_ALIASES is looked up with Object.hasOwn / a Map / a null-prototype object.
+  // the alias table is a plain object: looked up without Object.hasOwn, these would resolve to
+  // inherited members (normalizeRole('constructor') === Object)
   it.each(['constructor', 'Constructor', '__proto__', '__PROTO__'])('Object.prototype member %p is not a role', (input) => {
     expect(normalizeRole(input)).toBeUndefined();
   });
