@@ -1,13 +1,13 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { ACTION_ROLES } from '@app/core';
 import Ajv from 'ajv';
 import type { OpenAPIObject, OperationObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
+import { ACTION_ROLES } from '../apps/api/src/envelope/action-roles';
 import { action, connector, createCompany, startApi, TestApi } from './support/api';
 
 /**
  * `GET /docs` and `GET /docs/openapi.json` over real HTTP: the document is valid OpenAPI 3 and lists
  * exactly the actions and `/v1` routes the running app registered (read from Express' router and
- * the policy table, independently of the generator), with the DTOs' rules; the docs are not rate limited.
+ * the merged roles table, independently of the generator), with the DTOs' rules; the docs are not rate limited.
  */
 // a small unauthenticated budget, to show the docs are not charged against it
 process.env.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE = '3';
@@ -82,7 +82,7 @@ describe('OpenAPI docs', () => {
       .sort();
     expect(registered.length).toBeGreaterThan(0);
     expect(documented).toEqual(registered);
-    // and the policy table names the same actions
+    // and the roles table names the same actions: an action without a roles entry is not served
     expect(documented).toEqual(
       Object.keys(ACTION_ROLES)
         .map((a) => `POST /api/${a}`)

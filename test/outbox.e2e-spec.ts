@@ -1,4 +1,5 @@
 import { OutboxEventInput, OutboxService } from '@app/core';
+import { JobView } from '@app/jobs';
 import { DataSource, EntityManager } from 'typeorm';
 import { createCompany, startApi, TestApi } from './support/api';
 
@@ -28,7 +29,8 @@ describe('outbox', () => {
         eventKey: 'job_created',
         action: 'jobcreated',
         formId: 'JOB1',
-        data: [{ id: 'JOB1', destinationName: 'Café' }],
+        // a job event's payload cut short: the outbox stores `data` as given
+        data: [{ id: 'JOB1', destinationName: 'Café' } as JobView],
       }),
     );
     expect(event.id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -42,7 +44,15 @@ describe('outbox', () => {
     let id = '';
     await expect(
       db.transaction(async (m) => {
-        id = (await outbox.append(m, { companyId, eventKey: 'job_updated', action: 'jobupdated', formId: 'JOB2', data: [] })).id;
+        id = (
+          await outbox.append(m, {
+            companyId,
+            eventKey: 'job_updated',
+            action: 'jobupdated',
+            formId: 'JOB2',
+            data: [{ id: 'JOB2' } as JobView],
+          })
+        ).id;
         expect(await m.query(`SELECT 1 FROM outbox_events WHERE id = $1`, [id])).toHaveLength(1);
         throw new Error('the change failed');
       }),
@@ -53,7 +63,7 @@ describe('outbox', () => {
 
   it('refuses to write outside a transaction', async () => {
     await expect(
-      outbox.append(db.manager, { companyId, eventKey: 'job_updated', action: 'jobupdated', formId: 'X', data: [] }),
+      outbox.append(db.manager, { companyId, eventKey: 'job_updated', action: 'jobupdated', formId: 'X', data: [{ id: 'X' } as JobView] }),
     ).rejects.toThrow(/inside a transaction/);
   });
 });

@@ -3,6 +3,8 @@ export * from './dto/get-jobs.dto';
 export * from './job-input';
 export * from './job-view';
 export * from './job-events';
+export * from './job-notifications';
+export * from './job-policy';
 export * from './job-write';
 export * from './progress';
 export * from './connector-job';

@@ -1,7 +1,34 @@
+import { OutboxEventKeys } from '@app/core';
+import type { JobView } from './job-view';
 import { ProgressTimestamps } from './progress';
 
-/** Delivered action → webhook configuration key (spec "Events"). */
-export const JOB_EVENT_KEYS = {
+/**
+ * A job event (spec "Events"; CONTRACTS.md, "Which events"): form `id` = the job's id, `data` = a
+ * one-element array holding the full version-2 job.
+ */
+export interface JobEvent<Key extends string> {
+  key: Key;
+  id: string;
+  data: [JobView];
+}
+
+declare module '@app/core' {
+  interface OutboxEvents {
+    jobcreated: JobEvent<'job_created'>;
+    jobupdated: JobEvent<'job_updated'>;
+    jobcompleted: JobEvent<'job_completed'>;
+    jobarchived: JobEvent<'job_archived'>;
+    jobdeleted: JobEvent<'job_deleted'>;
+    jobcheckin: JobEvent<'job_checked'>;
+    jobcheckout: JobEvent<'job_checked'>;
+  }
+}
+
+/** The delivered actions of job events. */
+export type JobAction = 'jobcreated' | 'jobupdated' | 'jobcompleted' | 'jobarchived' | 'jobdeleted' | 'jobcheckin' | 'jobcheckout';
+
+/** Delivered action → webhook configuration key (spec "Events"), checked against `OutboxEvents`. */
+export const JOB_EVENT_KEYS: OutboxEventKeys<JobAction> = {
   jobcreated: 'job_created',
   jobupdated: 'job_updated',
   jobcompleted: 'job_completed',
@@ -9,8 +36,7 @@ export const JOB_EVENT_KEYS = {
   jobdeleted: 'job_deleted',
   jobcheckin: 'job_checked',
   jobcheckout: 'job_checked',
-} as const;
-export type JobAction = keyof typeof JOB_EVENT_KEYS;
+};
 
 type Checked = ProgressTimestamps & { tsCheckOut: number };
 

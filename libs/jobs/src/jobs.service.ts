@@ -10,16 +10,18 @@ import {
   NotificationsService,
   notFound,
   OutboxEventInput,
+  outboxEvent,
   OutboxService,
-  workerJobEditDenial,
 } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Job } from './entities/job.entity';
 import { editEvents, JOB_EVENT_KEYS, JobAction, progressChanged } from './job-events';
+import { DispatcherNotificationKind } from './job-notifications';
 import { parseJobWrite } from './job-input';
 import { JobRefs, PathedWrite } from './job-refs';
+import { workerJobEditDenial } from './job-policy';
 import { JobSql } from './job-sql';
 import { JOB_SELECT_SQL, JobRow, JobView, toJobView } from './job-view';
 import { applyJobWrite, changedProperties, newJobState } from './job-write';
@@ -311,8 +313,8 @@ export class JobsService {
     return new Map(rows.map((r) => [r.id, toJobView(r)]));
   }
 
-  private event(ctx: AuthContext, action: JobAction, view: JobView): OutboxEventInput {
-    return { companyId: ctx.companyId, eventKey: JOB_EVENT_KEYS[action], action, formId: view.id, data: [view] };
+  private event(ctx: AuthContext, action: JobAction, view: JobView): OutboxEventInput<JobAction> {
+    return outboxEvent(JOB_EVENT_KEYS, action, { companyId: ctx.companyId, formId: view.id, data: [view] });
   }
 
   /** sendRouteChange: the assignee of a job (newly) assigned for today is notified. */
@@ -323,7 +325,7 @@ export class JobsService {
   }
 
   /** `notify`: the job's dispatcher, or the whole company when it has none. */
-  private async notifyDispatcher(manager: EntityManager, ctx: AuthContext, job: Job, kind: string): Promise<void> {
+  private async notifyDispatcher(manager: EntityManager, ctx: AuthContext, job: Job, kind: DispatcherNotificationKind): Promise<void> {
     await this.notifications.add(manager, {
       companyId: ctx.companyId,
       memberId: job.dispatcherUid || null,

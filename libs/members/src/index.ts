@@ -4,6 +4,8 @@ export * from './entities/api-key.entity';
 export * from './dto/member-fields';
 export * from './dto/company.dto';
 export * from './member-rules';
+export * from './member-policy';
+export * from './member-notifications';
 export * from './views';
 export * from './api-keys.service';
 export * from './company.service';

@@ -2,17 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   AppConfig,
   AuthContext,
-  deniedMemberFields,
   DomainError,
   exists,
   forbidden,
   invalid,
   isUniqueViolation,
-  mayCreateRole,
-  mayDeactivate,
-  mayViewDeactivated,
-  mayViewMember,
-  MemberRef,
   newId,
   notFound,
   NotificationsService,
@@ -25,6 +19,7 @@ import { ApiKeysService } from './api-keys.service';
 import { CreateAccountDto, DeleteAccountDto, EditAccountDto } from './dto/member-fields';
 import { Company } from './entities/company.entity';
 import { Member } from './entities/member.entity';
+import { deniedMemberFields, mayCreateRole, mayDeactivate, mayViewDeactivated, mayViewMember, MemberRef } from './member-policy';
 import { Passwords } from './passwords';
 import { MEMBER_FIELD_COLUMNS, MemberView, toMemberView } from './views';
 

@@ -1,4 +1,5 @@
 export * from './webhook-keys';
+export * from './webhook-policy';
 export * from './entities/webhook-endpoint.entity';
 export * from './entities/webhook-secret.entity';
 export * from './entities/webhook-delivery.entity';

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { ACTION_ROLES } from '@app/core';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OperationObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
 import { IsInt, IsString, Length } from 'class-validator';
+import { ACTION_ROLES } from '../envelope/action-roles';
 import { buildOpenApiDocument, withStatusZero } from './openapi-document';
 import { ResponseSchemas } from './response-schemas';
 import { DocRoute } from './routes';

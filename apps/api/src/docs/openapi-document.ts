@@ -1,5 +1,6 @@
-import { ACTION_ROLES, ROLES } from '@app/core';
+import { ROLES } from '@app/core';
 import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oas30';
+import { ACTION_ROLES } from '../envelope/action-roles';
 import { DtoSchemas, SCHEMA_REF_PREFIX } from './dto-schemas';
 import { actionErrorResponses, connectorErrorResponses } from './error-responses';
 import { handlerKey, ResponseSchemas } from './response-schemas';
@@ -35,7 +36,7 @@ const tagOf = (route: DocRoute) => route.controller.replace(/(Actions|Connector)
 
 /**
  * The OpenAPI 3.0 document of the given routes (from {@link routesOf}): for an action the
- * envelope with its `data` DTO, the roles allowed by the policy table (`x-roles` too), the
+ * envelope with its `data` DTO, the roles allowed by the merged roles table (`x-roles` too), the
  * `{status: 0, …}` answer and its error statuses; for a connector route its path and query
  * parameters, body DTO, success status, answer and errors. Nothing in it is written per route.
  * @param answers the answers' schemas generated at build time ({@link loadResponseSchemas}); a
@@ -99,12 +100,12 @@ export function withStatusZero(schema: SchemaObject | ReferenceObject, component
 
 function actionOperation(route: DocRoute, schemas: DtoSchemas, answer?: ReferenceObject): OperationObject {
   const action = route.action!;
-  const roles = (ACTION_ROLES as Record<string, readonly string[] | undefined>)[action] ?? [];
+  const roles = Object.hasOwn(ACTION_ROLES, action) ? ACTION_ROLES[action] : [];
   const refused = ROLES.filter((r) => !roles.includes(r));
   const data = route.data ? schemas.ref(route.data) : { type: 'object' as const };
   const rolesLine = roles.length
     ? `Roles: ${roles.join(', ')}${refused.length ? ` (a ${refused.join(' or ')} gets -5/403)` : ''}. Finer rules: CONTRACTS.md "Roles".`
-    : 'No role may call it (it is missing from the policy table).';
+    : 'No role may call it (it is missing from the roles table).';
   return {
     operationId: action,
     tags: [`${tagOf(route)} (actions)`],

@@ -1,8 +1,8 @@
-import { ActionName } from '@app/core';
 import { RequestMethod } from '@nestjs/common';
 import { GUARDS_METADATA, HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { MetadataScanner } from '@nestjs/core';
+import { ActionName } from '../envelope/action-roles';
 import { ConnectorAuthGuard } from '../envelope/connector-auth.guard';
 import { readActionData } from '../envelope/decorators';
 import { ACTION_NAME } from '../envelope/request-context';

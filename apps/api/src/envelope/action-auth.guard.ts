@@ -1,6 +1,7 @@
-import { ActionName, DomainError, invalid, mayCallAction } from '@app/core';
+import { DomainError, invalid, mayCallAction } from '@app/core';
 import { ApiKeysService } from '@app/members';
 import { RateLimitService } from '../ops/rate-limit.service';
+import { ACTION_ROLES, ActionName } from './action-roles';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ACTION_NAME, ApiRequest, isPlainObject, unstorableValue } from './request-context';
@@ -45,7 +46,8 @@ export class ActionAuthGuard implements CanActivate {
     const ver = body.ver;
     if (ver !== undefined && ver !== 1 && ver !== 2) throw invalid('ver', 'unsupported ver: send the integer 1 or 2, or leave it out');
     req.ver = (ver ?? 2) as 1 | 2;
-    if (!mayCallAction(req.auth.role, action)) throw new DomainError('forbidden', `a ${req.auth.role} may not call ${action}`);
+    if (!mayCallAction(ACTION_ROLES, req.auth.role, action))
+      throw new DomainError('forbidden', `a ${req.auth.role} may not call ${action}`);
     if (!isPlainObject(body.data)) throw invalid('data', 'is required and must be an object');
     const problem = unstorableValue(body.data, 'data');
     if (problem) throw invalid(problem.slice(0, problem.indexOf(': ')), problem.slice(problem.indexOf(': ') + 2));

@@ -1,12 +1,15 @@
-import { ActionName, AuthContext } from '@app/core';
+import { AuthContext } from '@app/core';
 import { applyDecorators, createParamDecorator, ExecutionContext, HttpCode, Post, SetMetadata, UseGuards } from '@nestjs/common';
 import { ActionAuthGuard } from './action-auth.guard';
+import { ActionName } from './action-roles';
 import { ConnectorAuthGuard } from './connector-auth.guard';
 import { ACTION_NAME, ApiRequest } from './request-context';
 
 /**
  * `POST /api/<name>` answering 200: authenticated, `ver` checked, the caller's role checked against
- * the policy table, `data` required to be an object. Use on methods of an `@Controller('api')`.
+ * the merged roles table (`ACTION_ROLES`; `name` must be one of its actions, so a handler without a
+ * roles entry does not compile), `data` required to be an object. Use on methods of an
+ * `@Controller('api')`.
  */
 export const Action = (name: ActionName) =>
   applyDecorators(Post(name), HttpCode(200), SetMetadata(ACTION_NAME, name), UseGuards(ActionAuthGuard));

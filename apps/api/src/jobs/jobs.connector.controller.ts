@@ -10,6 +10,7 @@ import {
 } from '@app/jobs';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { Response } from 'express';
+import { ACTION_ROLES } from '../envelope/action-roles';
 import { Caller, ConnectorAuth } from '../envelope/decorators';
 import { ConnectorJobsQueryDto } from './jobs.dto';
 
@@ -23,7 +24,8 @@ const connectorId = (id: string) => {
 };
 
 function allow(ctx: AuthContext, action: 'createjobs' | 'archivejobs' | 'deletejobs') {
-  if (!mayCallAction(ctx.role, action)) throw new DomainError('forbidden', `a ${ctx.role} may not ${action.replace('jobs', '')} jobs`);
+  if (!mayCallAction(ACTION_ROLES, ctx.role, action))
+    throw new DomainError('forbidden', `a ${ctx.role} may not ${action.replace('jobs', '')} jobs`);
 }
 
 /** Rethrows job errors with the connector's field names. */

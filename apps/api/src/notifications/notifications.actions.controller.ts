@@ -1,4 +1,5 @@
-import { AuthContext, NotificationsService, seesCompanyWideNotifications } from '@app/core';
+import { AuthContext, NotificationsService } from '@app/core';
+import { seesCompanyWideNotifications } from '@app/members';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
 import { SinceLimitDto } from '../envelope/since-limit.dto';
@@ -13,7 +14,7 @@ export class NotificationsActionsController {
 
   @Action('getnotifications')
   async getnotifications(@Caller() ctx: AuthContext, @Data() dto: GetNotificationsDto) {
-    const includeCompanyWide = seesCompanyWideNotifications({ id: ctx.memberId, role: ctx.role, teams: [], isOwner: ctx.isOwner });
+    const includeCompanyWide = seesCompanyWideNotifications(ctx);
     const notifications = await this.notifications.list(ctx.companyId, ctx.memberId, {
       since: dto.since ?? 0,
       limit: dto.limit ?? 100,

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../ids';
 import { SQL_NOW_MS } from '../time';
+import { NotificationInput, NotificationKindSpec } from './notification-kinds';
 
 /** A notification as `getnotifications` answers it. */
 export interface NotificationView {
@@ -18,11 +19,15 @@ export interface NotificationView {
 export class NotificationsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Writes a notification in the caller's transaction. `memberId` null = company-wide. */
-  async add(manager: EntityManager, n: { companyId: string; memberId: string | null; kind: string; jobId?: string | null }): Promise<void> {
+  /**
+   * Writes a notification in the caller's transaction, its recipient (`memberId` null =
+   * company-wide) and job checked against its kind's entry in `NotificationKinds`.
+   */
+  async add(manager: EntityManager, n: NotificationInput): Promise<void> {
+    const { memberId, jobId }: NotificationKindSpec = n;
     await manager.query(
       `INSERT INTO notifications (id, company_id, member_id, kind, job_id, ts) VALUES ($1, $2, $3, $4, $5, ${SQL_NOW_MS})`,
-      [newId(), n.companyId, n.memberId, n.kind, n.jobId ?? null],
+      [newId(), n.companyId, memberId, n.kind, jobId ?? null],
     );
   }
 

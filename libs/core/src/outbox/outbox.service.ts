@@ -2,21 +2,9 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newEventId } from '../ids';
 import { SQL_NOW_MS } from '../time';
+import { OutboxEventInput } from './outbox-events';
 import { QueueName } from '../queue/queues';
 import { TaskProducer } from '../queue/task-producer';
-
-/** What a domain service records: the webhook key, action, form `id` and the `data` value. */
-export interface OutboxEventInput {
-  companyId: string;
-  /** Webhook configuration key, e.g. `job_updated`. */
-  eventKey: string;
-  /** Delivered action, e.g. `jobupdated`. */
-  action: string;
-  /** Form field `id`. */
-  formId: string;
-  /** Form field `data`, serialised here with `JSON.stringify`. */
-  data: unknown;
-}
 
 /**
  * The transactional outbox (CONTRACTS.md, "Events and webhooks"): {@link appendMany} writes the events

@@ -1,0 +1,15 @@
+import { mergeActionRoles } from '@app/core';
+import { JOB_ACTION_ROLES } from '@app/jobs';
+import { MEMBER_ACTION_ROLES } from '@app/members';
+import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
+
+/**
+ * The action → roles table the api serves by: each domain's slice, merged (an action listed by two
+ * slices stops the api from loading). `@Action(name)` takes only a name of this table, so a handler
+ * without a roles entry does not compile; the guard refuses an action missing here to every role,
+ * and the OpenAPI document prints each action's roles from here. A new domain adds its slice.
+ */
+export const ACTION_ROLES = mergeActionRoles(MEMBER_ACTION_ROLES, JOB_ACTION_ROLES, WEBHOOK_ACTION_ROLES);
+
+/** The name of an action the api serves. */
+export type ActionName = keyof typeof ACTION_ROLES;

@@ -1,0 +1,83 @@
+/**
+ * The outbox's events, checked by the compiler: each delivered action (the form's `action`, e.g.
+ * `jobcreated`) maps to its webhook configuration key, the type of its form `id` and the type of its
+ * `data` payload (spec "Events"; CONTRACTS.md, "Events and webhooks"). Core declares the map empty;
+ * each domain lib adds the events it fires by module augmentation, beside the payload types:
+ *
+ * ```ts
+ * declare module '@app/core' {
+ *   interface OutboxEvents {
+ *     jobcreated: { key: 'job_created'; id: string; data: [JobView] };
+ *   }
+ * }
+ * ```
+ *
+ * An entry is visible wherever the declaring file is part of the program (every build; a file that
+ * imports the lib). Events of domains whose lib does not exist yet are declared in core as the
+ * contract (`contract-events.ts`) until their lib takes them over.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation
+export interface OutboxEvents {}
+
+/** What every entry of {@link OutboxEvents} gives. */
+export interface OutboxEventSpec {
+  /** webhook configuration key (spec "Webhook configuration"), e.g. `job_checked` */
+  key: string;
+  /** form field `id` */
+  id: string;
+  /** form field `data`, before `JSON.stringify` */
+  data: unknown;
+}
+
+/** A delivered action the outbox knows. */
+export type OutboxAction = keyof OutboxEvents;
+
+/** The webhook configuration key of action `A`. */
+export type OutboxEventKey<A extends OutboxAction> = (OutboxEvents[A] & OutboxEventSpec)['key'];
+
+/**
+ * The keys of several actions, as a domain's runtime table declares them (`JOB_EVENT_KEYS:
+ * OutboxEventKeys<JobAction>`): checked against the map, and indexing it with a generic action
+ * gives that action's own key type.
+ */
+export type OutboxEventKeys<A extends OutboxAction> = { readonly [K in A]: OutboxEventKey<K> };
+
+/** One event as a domain service records it, for action `A`. */
+export interface OutboxEventOf<A extends OutboxAction> {
+  companyId: string;
+  /** webhook configuration key, e.g. `job_updated` */
+  eventKey: OutboxEventKey<A>;
+  /** delivered action, e.g. `jobupdated` */
+  action: A;
+  /** form field `id` */
+  formId: (OutboxEvents[A] & OutboxEventSpec)['id'];
+  /** form field `data`, serialised by the outbox with `JSON.stringify` */
+  data: (OutboxEvents[A] & OutboxEventSpec)['data'];
+}
+
+/** Every event input by action: indexed with a union of actions it gives the union of their inputs. */
+export type OutboxEventInputs = { [A in OutboxAction]: OutboxEventOf<A> };
+
+/**
+ * What a domain service records: the webhook key, action, form `id` and `data` of one of `A` (by
+ * default any action of {@link OutboxEvents}), the key, id and payload checked against the action.
+ */
+export type OutboxEventInput<A extends OutboxAction = OutboxAction> = OutboxEventInputs[A];
+
+/**
+ * One event of `action`, its webhook key taken from the domain's key table (itself checked against
+ * {@link OutboxEvents}), its `formId` and `data` checked against the action's entry. Call it with a
+ * concrete action or a union of actions that share a payload type (the payload of a union is
+ * checked against the union of the payloads).
+ * @example outboxEvent(JOB_EVENT_KEYS, action, { companyId, formId: view.id, data: [view] })
+ */
+export function outboxEvent<A extends OutboxAction>(
+  keys: OutboxEventKeys<NoInfer<A>>,
+  action: A,
+  event: { companyId: string; formId: OutboxEventOf<A>['formId']; data: OutboxEventOf<A>['data'] },
+): OutboxEventInput<A> {
+  const input: OutboxEventOf<A> = { companyId: event.companyId, eventKey: keys[action], action, formId: event.formId, data: event.data };
+  // for a union A the compiler can't pair each action with its own key (a correlated union); the key
+  // table's type pairs them, so this is the one place the pairing is asserted
+  return input as unknown as OutboxEventInput<A>;
+}
