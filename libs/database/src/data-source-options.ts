@@ -1,4 +1,4 @@
-import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat } from '@app/core';
+import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat, WorkerRun } from '@app/core';
 import { Job, Place } from '@app/jobs';
 import { ApiKey, Company, Member } from '@app/members';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@app/webhooks';
@@ -13,6 +13,7 @@ export const ENTITIES = [
   OutboxEvent,
   Notification,
   WorkerHeartbeat,
+  WorkerRun,
   Place,
   Job,
   WebhookEndpoint,

@@ -10,7 +10,12 @@ import { TaskProducer } from './task-producer';
  */
 @Module({})
 export class QueueModule {
-  static register(): DynamicModule {
+  /**
+   * `role: 'producer'` (the api) gets a connection that never waits for Redis: commands fail at once
+   * while it is disconnected (BullMQ's advice for producers), so an enqueue is bounded; `worker` keeps
+   * what BullMQ workers need (offline queue, endless retries).
+   */
+  static register({ role = 'worker' }: { role?: 'producer' | 'worker' } = {}): DynamicModule {
     return {
       module: QueueModule,
       global: true,
@@ -18,7 +23,10 @@ export class QueueModule {
         BullModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            connection: redisConnectionOptions(config.REDIS_URL),
+            connection:
+              role === 'producer'
+                ? { ...redisConnectionOptions(config.REDIS_URL), enableOfflineQueue: false, maxRetriesPerRequest: 1 }
+                : redisConnectionOptions(config.REDIS_URL),
             prefix: config.QUEUE_PREFIX,
             defaultJobOptions: DEFAULT_TASK_OPTIONS,
           }),

@@ -32,10 +32,12 @@ export interface TaskPayloads {
     prune: Record<string, never>;
   };
   [QueueName.Reports]: {
-    generate: { reportId: string };
+    /** a worker-results run (a report); task id = run id, one attempt (RUN_TASK_OPTIONS) */
+    run: { companyId: string; runId: string };
   };
   [QueueName.Dispatch]: {
-    distribute: { requestId: string };
+    /** a worker-results run (dispatch); task id = run id, one attempt (RUN_TASK_OPTIONS) */
+    run: { companyId: string; runId: string };
   };
 }
 

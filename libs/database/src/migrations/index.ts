@@ -2,6 +2,7 @@ import { CreateFoundation1795298701562 } from './1795298701562-CreateFoundation'
 import { CreateJobs1795299635861 } from './1795299635861-CreateJobs';
 import { CreateWebhooks1795300411031 } from './1795300411031-CreateWebhooks';
 import { WebhookBatchClaim1795400000000 } from './1795400000000-WebhookBatchClaim';
+import { CreateWorkerRuns1795510000000 } from './1795510000000-CreateWorkerRuns';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   CreateJobs1795299635861,
   CreateWebhooks1795300411031,
   WebhookBatchClaim1795400000000,
+  CreateWorkerRuns1795510000000,
 ];
