@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
 import { AppConfig } from '../config/env';
 import { ALL_QUEUES, DEFAULT_TASK_OPTIONS } from './queues';
 import { TaskProducer } from './task-producer';
@@ -8,31 +9,59 @@ import { TaskProducer } from './task-producer';
  * BullMQ over ioredis, with every queue registered and {@link TaskProducer} to add tasks. Both apps
  * import it; only the worker registers processors.
  */
+/**
+ * The api's ONE Redis connection for all its queues (a producer needs no more): no offline queue and
+ * one retry per command, so an add fails at once while Redis is down instead of waiting for it
+ * (BullMQ's advice for producers). Shared with BullMQ, which therefore never closes it: closed here,
+ * with `disconnect()`, which cannot fail when Redis is away (a `quit` would be refused then).
+ */
+@Injectable()
+export class ProducerRedis implements OnApplicationShutdown {
+  readonly client: Redis;
+
+  constructor(config: AppConfig) {
+    this.client = new Redis({ ...redisConnectionOptions(config.REDIS_URL), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.client.on('error', () => undefined); // reported by the queues' error listeners (TaskProducer)
+  }
+
+  onApplicationShutdown(): void {
+    this.client.disconnect();
+  }
+}
+
+@Module({ providers: [ProducerRedis], exports: [ProducerRedis] })
+class ProducerRedisModule {}
+
 @Module({})
 export class QueueModule {
   /**
-   * `role: 'producer'` (the api) gets a connection that never waits for Redis: commands fail at once
-   * while it is disconnected (BullMQ's advice for producers), so an enqueue is bounded; `worker` keeps
-   * what BullMQ workers need (offline queue, endless retries).
+   * `role: 'producer'` (the api) adds over {@link ProducerRedis}, which never waits for Redis, so an
+   * enqueue is bounded; `worker` keeps what BullMQ workers need (offline queue, endless retries).
    */
   static register({ role = 'worker' }: { role?: 'producer' | 'worker' } = {}): DynamicModule {
+    const root =
+      role === 'producer'
+        ? BullModule.forRootAsync({
+            imports: [ProducerRedisModule],
+            inject: [AppConfig, ProducerRedis],
+            useFactory: (config: AppConfig, redis: ProducerRedis) => ({
+              connection: redis.client,
+              prefix: config.QUEUE_PREFIX,
+              defaultJobOptions: DEFAULT_TASK_OPTIONS,
+            }),
+          })
+        : BullModule.forRootAsync({
+            inject: [AppConfig],
+            useFactory: (config: AppConfig) => ({
+              connection: redisConnectionOptions(config.REDIS_URL),
+              prefix: config.QUEUE_PREFIX,
+              defaultJobOptions: DEFAULT_TASK_OPTIONS,
+            }),
+          });
     return {
       module: QueueModule,
       global: true,
-      imports: [
-        BullModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) => ({
-            connection:
-              role === 'producer'
-                ? { ...redisConnectionOptions(config.REDIS_URL), enableOfflineQueue: false, maxRetriesPerRequest: 1 }
-                : redisConnectionOptions(config.REDIS_URL),
-            prefix: config.QUEUE_PREFIX,
-            defaultJobOptions: DEFAULT_TASK_OPTIONS,
-          }),
-        }),
-        BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name }))),
-      ],
+      imports: [root, BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name })))],
       providers: [TaskProducer],
       exports: [BullModule, TaskProducer],
     };
