@@ -52,7 +52,11 @@ export async function closeRuns(): Promise<void> {
 export async function benchRuns(opts: { api: TestApi; pool: pg.Pool; owner: RunOwner; log: (line: string) => void }): Promise<RunFigures> {
   const query = (sql: string, params: unknown[]) => opts.pool.query(sql, params);
   // the test kinds are refused under NODE_ENV=production (the bench's); this worker runs as development
-  const worker = await startWorker('bench runs worker', { NODE_ENV: 'development', WORKER_TEST_KINDS: 'true', CPU_POOL_THREADS: '1' }, query);
+  const worker = await startWorker(
+    'bench runs worker',
+    { NODE_ENV: 'development', WORKER_TEST_KINDS: 'true', CPU_POOL_THREADS: '1' },
+    query,
+  );
   opened.children.push(worker);
   const bare = new Child('bench bare worker', process.execPath, ['-e', BASELINE_WORKER], childEnv());
   opened.children.push(bare);
@@ -61,7 +65,10 @@ export async function benchRuns(opts: { api: TestApi; pool: pg.Pool; owner: RunO
   const u = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const connection = { host: u.hostname, port: Number(u.port || 6379) };
   const queue = new Queue(BASELINE_QUEUE, { connection, prefix: process.env.QUEUE_PREFIX });
-  const events = new QueueEvents(BASELINE_QUEUE, { connection: { ...connection, maxRetriesPerRequest: null }, prefix: process.env.QUEUE_PREFIX });
+  const events = new QueueEvents(BASELINE_QUEUE, {
+    connection: { ...connection, maxRetriesPerRequest: null },
+    prefix: process.env.QUEUE_PREFIX,
+  });
   opened.close.push(
     () => queue.close(),
     () => events.close(),
@@ -106,7 +113,10 @@ export async function benchRuns(opts: { api: TestApi; pool: pg.Pool; owner: RunO
 export function runsReport(f: RunFigures): { rows: string[][]; notes: string[] } {
   const row = (label: string, a: number, b: number) => [label, fmt(a, 2), fmt(b, 2), `${(a / b).toFixed(2)}×`, '—', 'info'];
   return {
-    rows: [row('worker-results no-op round trip: p50 ms', f.ours.p50, f.baseline.p50), row('worker-results no-op round trip: p99 ms', f.ours.p99, f.baseline.p99)],
+    rows: [
+      row('worker-results no-op round trip: p50 ms', f.ours.p50, f.baseline.p50),
+      row('worker-results no-op round trip: p99 ms', f.ours.p99, f.baseline.p99),
+    ],
     notes: [
       `worker-results: ${f.iterations} sequential test.echo runs through WorkerResultsService.call (run row, bounded enqueue, built worker, ` +
         `writing transaction, NOTIFY, read) alternating with a bare BullMQ add + waitUntilFinished to a bare worker process.`,
