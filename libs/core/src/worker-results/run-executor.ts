@@ -47,7 +47,15 @@ export class RunExecutor {
     if (!run) return { state: 'skipped', why: 'not queued (finished, expired, or taken by another worker)' };
     const handler = this.registry.get(run.kind);
     if (!handler) return this.fail(companyId, runId, { message: `no handler for run kind ${run.kind} in this worker` });
-    const ctx: RunContext = { companyId, runId, memberId: run.memberId, writeBy: run.writeBy, cpu: this.cpuRunner() };
+    const committed: Array<() => unknown> = [];
+    const ctx: RunContext = {
+      companyId,
+      runId,
+      memberId: run.memberId,
+      writeBy: run.writeBy,
+      cpu: this.cpuRunner(),
+      afterCommit: (fn) => committed.push(fn),
+    };
     let computed: unknown;
     try {
       computed = await handler.compute(run.params, ctx);
@@ -55,7 +63,7 @@ export class RunExecutor {
       return this.failWith(run.kind, companyId, runId, err);
     }
     try {
-      return await this.dataSource.transaction(async (manager) => {
+      const outcome = await this.dataSource.transaction(async (manager): Promise<RunOutcome> => {
         const locked = await this.lock(manager, companyId, runId);
         const decision = locked ? writeDecision(locked.state, locked.writeBy, locked.now) : 'skip';
         if (decision === 'skip') return { state: 'skipped', why: `already ${locked?.state ?? 'gone'} when its result was ready` } as const;
@@ -69,6 +77,8 @@ export class RunExecutor {
         await this.finish(manager, companyId, runId, 'done', result ?? null, null);
         return { state: 'done' } as const;
       });
+      if (outcome.state === 'done') this.runAfterCommit(runId, committed);
+      return outcome;
     } catch (err) {
       if (err instanceof WriteDeadlinePassed) {
         await this.finishOutside(companyId, runId, 'expired', { message: 'past write_by while writing: nothing was written' });
@@ -94,6 +104,16 @@ export class RunExecutor {
       [JSON.stringify({ message: 'no worker finished it before write_by' })],
     );
     return rows.length;
+  }
+
+  private runAfterCommit(runId: string, fns: Array<() => unknown>): void {
+    for (const fn of fns) {
+      try {
+        Promise.resolve(fn()).catch((err: Error) => this.logger.warn(`after-commit step of run ${runId} failed: ${err.message}`));
+      } catch (err) {
+        this.logger.warn(`after-commit step of run ${runId} failed: ${(err as Error).message}`);
+      }
+    }
   }
 
   private cpuRunner(): CpuRunner {

@@ -40,6 +40,11 @@ export interface RunContext {
   writeBy: number;
   /** The worker's CPU pool. */
   cpu: CpuRunner;
+  /**
+   * Runs `fn` once the writing transaction has committed with the run `done` (never on rollback or
+   * expiry), e.g. `() => outbox.wake(eventIds)` for the events `write` appended. Errors are logged.
+   */
+  afterCommit(fn: () => unknown): void;
 }
 
 /**
