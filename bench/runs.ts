@@ -84,7 +84,8 @@ export async function benchRuns(opts: { api: TestApi; pool: pg.Pool; owner: RunO
   };
   const baseline = async (i: number) => {
     const t0 = performance.now();
-    const task = await queue.add('noop', { value: i }, { removeOnComplete: true, removeOnFail: true });
+    // kept a while: waitUntilFinished reads the finished task once its event arrives
+    const task = await queue.add('noop', { value: i }, { removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } });
     const answer = (await task.waitUntilFinished(events, 10_000)) as { value: number };
     if (answer.value !== i) throw new Error(`bare task answered ${JSON.stringify(answer)} for ${i}`);
     return performance.now() - t0;
