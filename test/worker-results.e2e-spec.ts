@@ -168,6 +168,23 @@ describe('worker results', () => {
     console.log(`webhook received ${receivedAt - sentAt} ms after createjobs; the CPU run finished ${finishedAt - receivedAt} ms later`);
   });
 
+  it('a worker stopped with SIGTERM finishes its in-flight CPU run before its pool closes', async () => {
+    const call = runs.call('test.cpu', { ms: 1500 }, owner(), { profile: 'dispatch', timeoutMs: 15_000 });
+    call.catch(() => undefined);
+    await waitFor(
+      'the CPU run to start',
+      async () => {
+        const id = await latestRun('test.cpu');
+        return id && (await runRow(id)).state === 'running';
+      },
+      { intervalMs: 20 },
+    );
+    const exit = await worker.stop('SIGTERM', 20_000);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect((await call).spun).toBeGreaterThanOrEqual(1500);
+    worker = await startWorker();
+  }, 60_000);
+
   it('a worker killed mid-run: the call ends with the clean -99 within its deadline and no run is left open', async () => {
     const marker = `killed-${Date.now()}`;
     const call = rejection(runs.call('test.sleep', { ms: 20_000, marker }, owner(), { profile: 'dispatch', timeoutMs: 4000 }));

@@ -13,7 +13,8 @@ export function cpuPoolThreads(config: Pick<AppConfig, 'CPU_POOL_THREADS'>, core
  * The worker's worker-thread pool (piscina) for CPU-heavy run kinds: route search, clustering,
  * report rendering run here, never on the event loop that drains webhooks (CONTRACTS.md, "Worker
  * results"). Threads start on first use and idle out after a minute. On shutdown the pool closes after
- * its in-flight tasks (piscina's `close()` lets them finish).
+ * the run processors' workers have closed (their `beforeApplicationShutdown`, which waits for in-flight
+ * runs), and piscina's `close()` lets any task still running finish.
  */
 @Injectable()
 export class CpuPool extends CpuRunner implements OnApplicationShutdown {

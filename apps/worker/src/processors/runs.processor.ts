@@ -47,8 +47,10 @@ export class DispatchRunsProcessor extends WorkerHost implements OnApplicationBo
     this.timer.unref();
   }
 
-  beforeApplicationShutdown(): void {
+  /** Closes this queue's worker first (its in-flight runs finish), so the CPU pool closes after them. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    await this.worker.close();
   }
 
   async process(task: RunTask<typeof QueueName.Dispatch>): Promise<unknown> {
@@ -61,9 +63,14 @@ export class DispatchRunsProcessor extends WorkerHost implements OnApplicationBo
 
 /** Report runs: the same executor on the reports queue (its own concurrency, so long reports never hold dispatch back). */
 @Processor(QueueName.Reports, runWorkerOptions())
-export class ReportRunsProcessor extends WorkerHost {
+export class ReportRunsProcessor extends WorkerHost implements BeforeApplicationShutdown {
   constructor(private readonly executor: RunExecutor) {
     super();
+  }
+
+  /** Closes this queue's worker first (its in-flight runs finish), so the CPU pool closes after them. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.close();
   }
 
   async process(task: RunTask<typeof QueueName.Reports>): Promise<unknown> {
