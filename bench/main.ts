@@ -15,6 +15,7 @@ import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { closeAgent, fmt, markdownTable, post } from './stats';
+import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
 
 const envInt = (name: string, fallback: number) => {
@@ -109,6 +110,7 @@ function report(
   create: CreateJobsFigures,
   get: GetJobsFigures,
   hooks: WebhookFigures,
+  runs: RunFigures,
   serverVersion: string,
 ): { text: string; failed: number } {
   const ratio = create.ours.p95 / create.baseline.p95;
@@ -188,7 +190,8 @@ function report(
     ],
   );
   const wh = webhookReport(hooks);
-  const webhooks = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], wh.rows);
+  const rr = runsReport(runs);
+  const webhooks = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], [...wh.rows, ...rr.rows]);
   const failed = [ratio <= TARGETS.createP95Ratio, share >= TARGETS.getjobsShare].filter((ok) => !ok).length + wh.failed;
   const header =
     `Fieldwork bench — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
@@ -199,7 +202,7 @@ function report(
     `getjobs: ${get.rounds} alternating rounds × ${get.durationMs / 1000} s per side (after ${CONFIG.getjobsWarmupSeconds} s warm-up each), ` +
       `${get.ours.requests} / ${get.baseline.requests} requests, ${mb(get.responseBytes)} per response; node:http load generator in a child process.`,
   ];
-  return { text: `${header}\n\n${main}\n\n${split}\n\n${webhooks}\n\n${[...notes, ...wh.notes].join('\n')}\n`, failed };
+  return { text: `${header}\n\n${main}\n\n${split}\n\n${webhooks}\n\n${[...notes, ...wh.notes, ...rr.notes].join('\n')}\n`, failed };
 }
 
 /** What the run opened, closed by {@link cleanup}. */
@@ -214,6 +217,7 @@ function cleanup(): Promise<void> {
       Promise.race([p, new Promise<void>((r) => setTimeout(r, ms).unref())]).catch(() => undefined);
     // the worker child first (it writes to the database and Redis); SIGKILL after 10 s
     await within(closeWebhooks(), 20_000);
+    await within(closeRuns(), 20_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -279,8 +283,9 @@ async function main(): Promise<number> {
 
     const hooks = await benchWebhooks({ api, pool, log });
     await closeWebhooks();
+    const runs = await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
 
-    const { text, failed } = report(create, get, hooks, serverVersion);
+    const { text, failed } = report(create, get, hooks, runs, serverVersion);
     process.stdout.write(`\n${text}`);
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;

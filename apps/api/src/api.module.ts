@@ -1,4 +1,4 @@
-import { ConfigModule, CoreModule, QueueModule } from '@app/core';
+import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { JobsModule } from '@app/jobs';
 import { MembersModule } from '@app/members';
@@ -53,8 +53,9 @@ export class FallbackModule {}
     ConfigModule,
     ApiLoggerModule,
     DatabaseModule,
-    QueueModule.register(),
+    QueueModule.register({ role: 'producer' }),
     CoreModule,
+    WorkerResultsModule,
     HealthModule,
     MetricsModule,
     ActionsModule,

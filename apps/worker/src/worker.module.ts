@@ -1,15 +1,26 @@
-import { ConfigModule, CoreModule, QueueModule } from '@app/core';
+import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
+import { CpuPool } from './cpu/cpu-pool';
 import { HeartbeatService } from './heartbeat.service';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
+import { DispatchRunsProcessor, ReportRunsProcessor } from './processors/runs.processor';
 import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processor';
 
 /** The worker: BullMQ processors and the heartbeat; no HTTP. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, MembersModule, WebhooksModule],
-  providers: [HeartbeatService, MaintenanceProcessor, WebhookDeliveryProcessor],
+  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule],
+  providers: [
+    HeartbeatService,
+    MaintenanceProcessor,
+    WebhookDeliveryProcessor,
+    CpuPool,
+    { provide: CpuRunner, useExisting: CpuPool },
+    RunExecutor,
+    DispatchRunsProcessor,
+    ReportRunsProcessor,
+  ],
 })
 export class WorkerModule {}

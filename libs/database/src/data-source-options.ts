@@ -1,4 +1,4 @@
-import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat } from '@app/core';
+import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat, WorkerRun } from '@app/core';
 import { Job } from '@app/jobs';
 import { ApiKey, Company, Member } from '@app/members';
 import { Place } from '@app/places';
@@ -14,6 +14,7 @@ export const ENTITIES = [
   OutboxEvent,
   Notification,
   WorkerHeartbeat,
+  WorkerRun,
   Place,
   Job,
   WebhookEndpoint,

@@ -235,6 +235,39 @@ export class AppConfig {
   @IsBoolean()
   DOCS_ENABLED = true;
 
+  /** ms a dispatch call (distributejobs, autoassign, optimizeroute, createjobs with autoassign) waits for the worker; also its write deadline. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  DISPATCH_TIMEOUT_MS = 30000;
+
+  /** ms a synchronous createreport waits for the worker before answering -99/503 with the reportId. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  REPORT_TIMEOUT_MS = 120000;
+
+  /** ms a report may run after it starts; past it the worker writes nothing and the run is `expired`. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(24 * 3600000)
+  REPORT_MAX_RUN_MS = 600000;
+
+  /** Worker threads of the worker's CPU pool (route search, clustering, rendering); 0 = max(1, cores − 1). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(256)
+  CPU_POOL_THREADS = 0;
+
+  /** `true` registers the test-only run kinds (`test.*`) in the worker; refused when NODE_ENV=production. */
+  @Transform(toBool)
+  @IsBoolean()
+  WORKER_TEST_KINDS = false;
+
   /** Log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
@@ -287,8 +320,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
   }
   const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { skipMissingProperties: false });
-  if (errors.length) {
-    const lines = errors.map((e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+  const lines = errors.map((e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+  if (config.WORKER_TEST_KINDS === true && config.NODE_ENV === 'production')
+    lines.push('WORKER_TEST_KINDS=true: not allowed when NODE_ENV=production');
+  if (lines.length) {
     throw new ConfigError(`invalid environment:\n  ${lines.join('\n  ')}`);
   }
   if (cache) cached = config;

@@ -1,8 +1,32 @@
 import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
 import { AppConfig } from '../config/env';
 import { ALL_QUEUES, TASK_OPTIONS } from './queues';
 import { TASK_PRODUCER_PROVIDER, TaskProducer } from './task-producer';
+
+/**
+ * The api's ONE Redis connection for all its queues (a producer needs no more): no offline queue and
+ * one retry per command, so an add fails at once while Redis is down instead of waiting for it
+ * (BullMQ's advice for producers). Shared with BullMQ, which therefore never closes it: closed here,
+ * with `disconnect()`, which cannot fail when Redis is away (a `quit` would be refused then).
+ */
+@Injectable()
+export class ProducerRedis implements OnApplicationShutdown {
+  readonly client: Redis;
+
+  constructor(config: AppConfig) {
+    this.client = new Redis({ ...redisConnectionOptions(config.REDIS_URL), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.client.on('error', () => undefined); // reported by the queues' error listeners (TaskProducer)
+  }
+
+  onApplicationShutdown(): void {
+    this.client.disconnect();
+  }
+}
+
+@Module({ providers: [ProducerRedis], exports: [ProducerRedis] })
+class ProducerRedisModule {}
 
 /**
  * BullMQ over ioredis, with every queue registered and {@link TaskProducer} to add tasks. Both apps
@@ -10,20 +34,32 @@ import { TASK_PRODUCER_PROVIDER, TaskProducer } from './task-producer';
  */
 @Module({})
 export class QueueModule {
-  static register(): DynamicModule {
+  /**
+   * `role: 'producer'` (the api) adds over {@link ProducerRedis}, which never waits for Redis, so an
+   * enqueue is bounded; `worker` keeps what BullMQ workers need (offline queue, endless retries).
+   */
+  static register({ role = 'worker' }: { role?: 'producer' | 'worker' } = {}): DynamicModule {
+    const root =
+      role === 'producer'
+        ? BullModule.forRootAsync({
+            imports: [ProducerRedisModule],
+            inject: [AppConfig, ProducerRedis],
+            useFactory: (config: AppConfig, redis: ProducerRedis) => ({
+              connection: redis.client,
+              prefix: config.QUEUE_PREFIX,
+            }),
+          })
+        : BullModule.forRootAsync({
+            inject: [AppConfig],
+            useFactory: (config: AppConfig) => ({
+              connection: redisConnectionOptions(config.REDIS_URL),
+              prefix: config.QUEUE_PREFIX,
+            }),
+          });
     return {
       module: QueueModule,
       global: true,
-      imports: [
-        BullModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) => ({
-            connection: redisConnectionOptions(config.REDIS_URL),
-            prefix: config.QUEUE_PREFIX,
-          }),
-        }),
-        BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name, defaultJobOptions: TASK_OPTIONS[name].defaults }))),
-      ],
+      imports: [root, BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name, defaultJobOptions: TASK_OPTIONS[name].defaults })))],
       providers: [TASK_PRODUCER_PROVIDER],
       exports: [BullModule, TaskProducer],
     };

@@ -32,10 +32,12 @@ export interface TaskPayloads {
     prune: Record<string, never>;
   };
   [QueueName.Reports]: {
-    generate: { reportId: string };
+    /** a worker-results run (a report); task id = run id, one attempt (RUN_TASK_OPTIONS below) */
+    run: { companyId: string; runId: string };
   };
   [QueueName.Dispatch]: {
-    distribute: { requestId: string };
+    /** a worker-results run (dispatch); task id = run id, one attempt (RUN_TASK_OPTIONS below) */
+    run: { companyId: string; runId: string };
   };
 }
 
@@ -48,6 +50,18 @@ export const DEFAULT_TASK_OPTIONS = {
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: false,
+} as const satisfies DefaultJobOptions;
+
+/**
+ * A worker-results run's task (CONTRACTS.md, "Worker results"): ONE attempt (a retry could write after
+ * the client was told "nothing was changed"; the run row, not the task, is the truth), kept an hour
+ * when done and a day when failed. The caller adds it with the run id as `jobId`, so a repeated add
+ * never makes a second task.
+ */
+const RUN_TASK_OPTIONS = {
+  attempts: 1,
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 24 * 3600 },
 } as const satisfies DefaultJobOptions;
 
 /** One queue's task options: its defaults (also for the tasks its schedulers make), and per-task overrides. */
@@ -73,8 +87,8 @@ export const TASK_OPTIONS: { [Q in QueueName]: QueueTaskOptions<Q> } = {
       drain: { attempts: 1, removeOnComplete: true, removeOnFail: true },
     },
   },
-  [QueueName.Reports]: { defaults: DEFAULT_TASK_OPTIONS },
-  [QueueName.Dispatch]: { defaults: DEFAULT_TASK_OPTIONS },
+  [QueueName.Reports]: { defaults: DEFAULT_TASK_OPTIONS, tasks: { run: RUN_TASK_OPTIONS } },
+  [QueueName.Dispatch]: { defaults: DEFAULT_TASK_OPTIONS, tasks: { run: RUN_TASK_OPTIONS } },
 };
 
 /** The options a task of `queue` named `task` is added with (the queue's defaults, then the task's override). */

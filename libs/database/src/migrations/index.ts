@@ -3,6 +3,7 @@ import { CreateJobs1795299635861 } from './1795299635861-CreateJobs';
 import { CreateWebhooks1795300411031 } from './1795300411031-CreateWebhooks';
 import { WebhookBatchClaim1795400000000 } from './1795400000000-WebhookBatchClaim';
 import { AddPlaceLocation1795500000000 } from './1795500000000-AddPlaceLocation';
+import { CreateWorkerRuns1795510000000 } from './1795510000000-CreateWorkerRuns';
 import { AddWebhookBatchSecrets1795530000000 } from './1795530000000-AddWebhookBatchSecrets';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
@@ -12,5 +13,6 @@ export const MIGRATIONS = [
   CreateWebhooks1795300411031,
   WebhookBatchClaim1795400000000,
   AddPlaceLocation1795500000000,
+  CreateWorkerRuns1795510000000,
   AddWebhookBatchSecrets1795530000000,
 ];

@@ -1,0 +1,20 @@
+/**
+ * The CPU pool's thread entry: runs a pure function by name. Loaded by every pool thread from the
+ * compiled `dist` JS, so it imports pure modules only (never `@app/core`'s index: no Nest, TypeORM
+ * or connections in the threads). Add a domain's CPU tasks to the table; the compiler checks it
+ * against {@link CpuTasks}.
+ */
+import { CpuTaskName, CpuTasks, spin } from '@app/core/worker-results/cpu-tasks';
+
+type CpuFunctions = { [N in CpuTaskName]: (input: CpuTasks[N]['input']) => CpuTasks[N]['output'] };
+
+export const CPU_FUNCTIONS: CpuFunctions = {
+  'test.spin': spin,
+};
+
+/** One call of the pool: `{name, input}` → the named function's output. @throws Error for an unknown name. */
+export default function runCpuTask({ name, input }: { name: string; input: unknown }): unknown {
+  const fn = (CPU_FUNCTIONS as Record<string, ((input: unknown) => unknown) | undefined>)[name];
+  if (!fn) throw new Error(`unknown CPU task ${name}`);
+  return fn(input);
+}
