@@ -375,6 +375,25 @@ describe('job writes, events and the /v1/jobs connector', () => {
       }
     });
 
+    it('PATCH with an externalId another job holds → 400 naming body.externalId (the connector has no 409), nothing written', async () => {
+      const holder = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'Holder', externalId: 'held-ext' });
+      const other = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'Other' });
+      const id = other.body.data.items[0].id;
+      for (const [method, path, body] of [
+        ['PATCH', `/v1/jobs/${id}`, { externalId: 'held-ext', priority: 5 }],
+        ['PATCH', '/v1/jobs', { id, externalId: 'held-ext', priority: 5 }],
+      ] as const) {
+        const res = await connector(api, method, path, company.key, body);
+        expect(res.http).toBe(400);
+        expect(res.body.error.message).toMatch(/^body\.externalId: \S/);
+      }
+      expect((await row(id)).priority).toBe(0);
+      // the action API keeps -4/409 for uidSecondary
+      const viaAction = await edit({ [id]: { uidSecondary: 'held-ext' } });
+      expect({ http: viaAction.http, status: viaAction.body.status }).toEqual({ http: 409, status: -4 });
+      void holder;
+    });
+
     it('includeArchived=false means false; limit is clamped to 100; newest first', async () => {
       const c = await createCompany(api);
       const made = (

@@ -5,6 +5,7 @@ export * from './job-input';
 export * from './job-view';
 export * from './job-events';
 export * from './job-write';
+export * from './merge-plan';
 export * from './progress';
 export * from './connector-job';
 export * from './jobs.service';

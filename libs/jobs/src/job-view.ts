@@ -7,7 +7,14 @@ import { Progress, progressOf } from './progress';
  * dispatcher, place and company defaults. bigint columns are cast to float8 so `pg` answers numbers.
  * Append `WHERE …` with `j.company_id = $1` first.
  */
-export const JOB_SELECT_SQL = `SELECT j.id, j.is_template AS "isTemplate", j.archived, j.type, j.team_id AS "teamId",
+export const JOB_SELECT_SQL = jobSelectSql('jobs');
+
+/**
+ * {@link JOB_SELECT_SQL} over `source` (aliased `j`): `jobs`, or a CTE holding `jobs` rows such as an
+ * `INSERT … RETURNING *` (the views of the rows a statement just wrote, without reading them again).
+ */
+export function jobSelectSql(source: string): string {
+  return `SELECT j.id, j.is_template AS "isTemplate", j.archived, j.type, j.team_id AS "teamId",
   j.destination_name AS "destinationName", j.destination_lat AS "destinationLat", j.destination_lng AS "destinationLng",
   j.destination_text AS "destinationText", j.destination_url AS "destinationUrl", j.text_dispatcher AS "textDispatcher",
   j.text_receiver AS "textReceiver", j.contact_name AS "contactName", j.contact_phone AS "contactPhone",
@@ -23,11 +30,12 @@ export const JOB_SELECT_SQL = `SELECT j.id, j.is_template AS "isTemplate", j.arc
   w.username AS "workerUsername", w.name AS "workerName", w.email AS "workerEmail", w.phone AS "workerPhone",
   d.name AS "dispatcherName", p.name AS "placeName", p.radius AS "placeRadius",
   c.default_radius AS "defaultRadius", c.timezone AS "timezone"
-FROM jobs j
+FROM ${source} j
 JOIN companies c ON c.id = j.company_id
 LEFT JOIN members w ON w.id = j.worker_id
 LEFT JOIN members d ON d.id = j.dispatcher_uid AND d.company_id = j.company_id
 LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
+}
 
 /** The fields a job's row ({@link JOB_SELECT_SQL}) and its view share, with the same name and type. */
 interface JobColumns {

@@ -1,5 +1,17 @@
-import { formatValidationErrors, invalid } from '@app/core';
+import { invalidAll, validationIssues } from '@app/core';
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+
+/**
+ * A DTO with a step after its rules pass: it turns wire fields it only checked for shape into typed
+ * values (createjobs' `jobs` → `JobWrite[]`), so the service takes the typed write and never
+ * re-parses. `prefix` is the path its errors name (`data`); it throws DomainError.
+ */
+export interface CompletesValidation {
+  completeValidation(prefix: string): void;
+}
+
+const completesValidation = (v: unknown): v is CompletesValidation =>
+  typeof v === 'object' && v !== null && typeof (v as Partial<CompletesValidation>).completeValidation === 'function';
 
 class ValidationFailed extends Error {
   constructor(readonly errors: ValidationError[]) {
@@ -27,18 +39,15 @@ export class EnvelopeValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const prefix = metadata.type === 'custom' ? 'data' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : 'body';
+    let out: unknown;
     try {
-      return await super.transform(value, metadata);
+      out = await super.transform(value, metadata);
     } catch (err) {
       if (!(err instanceof ValidationFailed)) throw err;
-      const prefix =
-        metadata.type === 'custom' ? 'data' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : 'body';
-      const lines = formatValidationErrors(err.errors, prefix);
-      const first = lines[0] ?? `${prefix}: invalid`;
-      const sep = first.indexOf(': ');
-      const e = invalid(first.slice(0, sep), first.slice(sep + 2));
-      if (lines.length > 1) e.message = lines.join('; ');
-      throw e;
+      throw invalidAll(validationIssues(err.errors, prefix), prefix);
     }
+    if (completesValidation(out)) out.completeValidation(prefix);
+    return out;
   }
 }
