@@ -4,7 +4,7 @@ import { ApiKeysService } from '@app/members';
 import { INestApplication } from '@nestjs/common';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { unstorableValue } from '../apps/api/src/envelope/request-context';
+import { unstorableIssue } from '../apps/api/src/envelope/request-context';
 import { EnvelopeValidationPipe } from '../apps/api/src/envelope/validation.pipe';
 import { CreateJobsDto } from '../apps/api/src/jobs/jobs.dto';
 import { JobInput } from './fixtures';
@@ -307,7 +307,7 @@ async function breakdown(
     const p = await timed(() => JSON.parse(body) as { data: { jobs: unknown[] } });
     parse.push(p.ms);
     const data = p.value.data;
-    envelope.push((await timed(() => unstorableValue(data, 'data'))).ms);
+    envelope.push((await timed(() => unstorableIssue(data, 'data'))).ms);
     auth.push((await timed(() => apiKeys.authenticate(key))).ms);
     const d = await timed(() => pipe.transform(data, { type: 'custom', metatype: CreateJobsDto }) as Promise<CreateJobsDto>);
     dtoPipe.push(d.ms);

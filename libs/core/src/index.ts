@@ -6,6 +6,7 @@ export * from './time';
 export * from './auth/auth-context';
 export * from './auth/policy';
 export * from './validation/validation';
+export * from './validation/rules-check';
 export * from './outbox/outbox-event.entity';
 export * from './outbox/outbox.service';
 export * from './notifications/notification.entity';
