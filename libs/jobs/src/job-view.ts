@@ -262,15 +262,18 @@ export function toCompact(view: JobView): CompactJobView {
   return out as CompactJobView;
 }
 
+/** The sixteen `extra_*` keys, with the value of an unset one ("" or, for a number's value, 0). */
+const EXTRA_FIELDS: ReadonlyArray<[JobExtraKey, string | number]> = (['number', 'text'] as const).flatMap((kind) =>
+  [1, 2, 3, 4].flatMap((x): Array<[JobExtraKey, string | number]> => [
+    [`extra_${kind}_${x}_key` as JobExtraKey, ''],
+    [`extra_${kind}_${x}_val` as JobExtraKey, kind === 'number' ? 0 : ''],
+  ]),
+);
+
 /** The eight key/value pairs of `extra`, "" (or 0 for a number's value) where unset. */
 function extrasOf(extra: Record<string, string | number>): { [K in JobExtraKey]: string | number } {
   const out: Record<string, string | number> = {};
-  for (const kind of ['number', 'text'] as const) {
-    for (let x = 1; x <= 4; x++) {
-      out[`extra_${kind}_${x}_key`] = extra[`extra_${kind}_${x}_key`] ?? '';
-      out[`extra_${kind}_${x}_val`] = extra[`extra_${kind}_${x}_val`] ?? (kind === 'number' ? 0 : '');
-    }
-  }
+  for (const [key, unset] of EXTRA_FIELDS) out[key] = extra[key] ?? unset;
   return out as { [K in JobExtraKey]: string | number };
 }
 

@@ -58,10 +58,11 @@ export class JobsRepository {
     this.byProperty = new Map(this.columns.map((c) => [c.property, c]));
     this.stateColumns = all.map((c) => `j.${c.column}${c.type === 'bigint' ? '::float8' : ''} AS "${String(c.property)}"`).join(', ');
     const names = this.columns.map((c) => c.column);
+    // the records are the Job objects themselves, keyed by property name (extra keys are ignored)
     this.insertViewsSql = `WITH inserted AS (
       INSERT INTO jobs (${names.join(', ')}, ts_saved, created_at)
-      SELECT ${names.map((n) => `x.${n}`).join(', ')}, ${SQL_NOW_MS}, ${SQL_NOW_MS}
-        FROM json_to_recordset($1::json) AS x(${this.columns.map((c) => `${c.column} ${c.type}`).join(', ')})
+      SELECT ${this.columns.map((c) => `x."${String(c.property)}"`).join(', ')}, ${SQL_NOW_MS}, ${SQL_NOW_MS}
+        FROM json_to_recordset($1::json) AS x(${this.columns.map((c) => `"${String(c.property)}" ${c.type}`).join(', ')})
       ON CONFLICT (company_id, uid_secondary) WHERE is_template = false AND uid_secondary IS NOT NULL DO NOTHING
       RETURNING *)
     ${jobSelectSql('inserted')}`;
@@ -79,12 +80,7 @@ export class JobsRepository {
    */
   async insertMany(db: Queryable, jobs: Job[]): Promise<Map<string, JobRow>> {
     if (!jobs.length) return new Map();
-    const records = jobs.map((j) => {
-      const r: Record<string, unknown> = {};
-      for (const c of this.columns) r[c.column] = j[c.property];
-      return r;
-    });
-    const rows = await query<JobRow>(db, this.insertViewsSql, [JSON.stringify(records)]);
+    const rows = await query<JobRow>(db, this.insertViewsSql, [JSON.stringify(jobs)]);
     return new Map(rows.map((r) => [r.id, r]));
   }
 

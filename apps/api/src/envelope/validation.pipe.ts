@@ -1,5 +1,6 @@
 import { invalidAll, validationIssues } from '@app/core';
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
 
 /**
  * A DTO with a step after its rules pass: it turns wire fields it only checked for shape into typed
@@ -12,6 +13,32 @@ export interface CompletesValidation {
 
 const completesValidation = (v: unknown): v is CompletesValidation =>
   typeof v === 'object' && v !== null && typeof (v as Partial<CompletesValidation>).completeValidation === 'function';
+
+const VERBATIM = 'fieldwork:verbatim';
+
+/**
+ * The property reaches the DTO as sent instead of deep-copied by class-transformer: for a list the
+ * DTO's `completeValidation` parses entry by entry itself (createjobs' 1,000 jobs, whose copy cost
+ * about as much as validating them). Its own rules (`IsArray`…) still apply.
+ */
+export const Verbatim = (): PropertyDecorator => (target, property) =>
+  Reflect.defineMetadata(VERBATIM, [...((Reflect.getMetadata(VERBATIM, target) as Array<string | symbol>) ?? []), property], target);
+
+/** class-transformer, with {@link Verbatim} properties passed through uncopied. */
+const transformer = {
+  classToPlain,
+  plainToInstance<T>(cls: ClassConstructor<T>, plain: unknown, options?: ClassTransformOptions): T {
+    const verbatim = Reflect.getMetadata(VERBATIM, cls.prototype as object) as string[] | undefined;
+    if (!verbatim || typeof plain !== 'object' || plain === null || Array.isArray(plain)) return plainToInstance(cls, plain, options);
+    const rest: Record<string, unknown> = { ...(plain as Record<string, unknown>) };
+    const kept: Record<string, unknown> = {};
+    for (const key of verbatim) {
+      if (key in rest) kept[key] = rest[key];
+      delete rest[key];
+    }
+    return Object.assign(plainToInstance(cls, rest, options) as object, kept) as T;
+  },
+};
 
 class ValidationFailed extends Error {
   constructor(readonly errors: ValidationError[]) {
@@ -35,6 +62,7 @@ export class EnvelopeValidationPipe extends ValidationPipe {
       validateCustomDecorators: true,
       transformOptions: { enableImplicitConversion: false, exposeDefaultValues: true },
       exceptionFactory: (errors) => new ValidationFailed(errors),
+      transformerPackage: transformer,
     });
   }
 

@@ -3,7 +3,7 @@ import { JobEdit, JobWrite, JobWriteDto, MAX_JOBS_PER_CALL, parseJobEdits, parse
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Matches, MaxLength, Min } from 'class-validator';
 import { EntriesOf } from '../docs/entries-of';
 import { QueryBool, QueryInt } from '../envelope/query';
-import { CompletesValidation } from '../envelope/validation.pipe';
+import { CompletesValidation, Verbatim } from '../envelope/validation.pipe';
 
 /** Keys of a job write matched by pattern rather than by JobWriteDto (parseJobWrite). */
 const JOB_PATTERN_KEYS =
@@ -15,6 +15,7 @@ const JOB_PATTERN_KEYS =
  */
 export class CreateJobsDto implements CompletesValidation {
   @EntriesOf(() => JobWriteDto, JOB_PATTERN_KEYS)
+  @Verbatim()
   @IsArray()
   @ArrayMaxSize(1000, { message: 'at most 1000 jobs per call' })
   jobs: unknown[];
@@ -45,6 +46,7 @@ export class CreateJobsDto implements CompletesValidation {
  */
 export class EditJobsDto implements CompletesValidation {
   @EntriesOf(() => JobWriteDto, JOB_PATTERN_KEYS)
+  @Verbatim()
   @IsObject()
   jobs: Record<string, unknown>;
 
