@@ -25,6 +25,28 @@ interface ColumnMap {
   type: string;
 }
 
+/** The fields of a {@link JobRow} that are not the job's own columns, and the database clock's. */
+const JOINED_FIELDS = [
+  'id',
+  'tsSaved',
+  'createdAt',
+  'workerUsername',
+  'workerName',
+  'workerEmail',
+  'workerPhone',
+  'dispatcherName',
+  'placeName',
+  'placeRadius',
+  'defaultRadius',
+  'timezone',
+] as const satisfies ReadonlyArray<keyof JobRow>;
+type JoinedFields = Pick<JobRow, (typeof JOINED_FIELDS)[number]>;
+
+/** A view row of a job just written: its state plus what the view joins (same values a read would give). */
+function rowOf({ tsCheckNfc1, tsCheckNfc2, ...job }: Job, joined: JoinedFields): JobRow {
+  return { ...job, tsCheckNFC1: tsCheckNfc1, tsCheckNFC2: tsCheckNfc2, ...joined };
+}
+
 /** A `WHERE` over {@link JOB_SELECT_SQL}'s aliases (`j` the job), with its `$n` parameters. */
 export interface JobFilter {
   where: string;
@@ -58,14 +80,16 @@ export class JobsRepository {
     this.byProperty = new Map(this.columns.map((c) => [c.property, c]));
     this.stateColumns = all.map((c) => `j.${c.column}${c.type === 'bigint' ? '::float8' : ''} AS "${String(c.property)}"`).join(', ');
     const names = this.columns.map((c) => c.column);
-    // the records are the Job objects themselves, keyed by property name (extra keys are ignored)
+    // the records are the Job objects themselves, keyed by property name (extra keys are ignored);
+    // the statement answers only what the job view joins (assignee, dispatcher, place, company) and
+    // the clock columns: the rest of each row is the Job just written
     this.insertViewsSql = `WITH inserted AS (
       INSERT INTO jobs (${names.join(', ')}, ts_saved, created_at)
       SELECT ${this.columns.map((c) => `x."${String(c.property)}"`).join(', ')}, ${SQL_NOW_MS}, ${SQL_NOW_MS}
         FROM json_to_recordset($1::json) AS x(${this.columns.map((c) => `"${String(c.property)}" ${c.type}`).join(', ')})
       ON CONFLICT (company_id, uid_secondary) WHERE is_template = false AND uid_secondary IS NOT NULL DO NOTHING
       RETURNING *)
-    ${jobSelectSql('inserted')}`;
+    SELECT ${JOINED_FIELDS.map((f) => `v."${f}"`).join(', ')} FROM (${jobSelectSql('inserted')}) v`;
   }
 
   /** Runs `fn` in one transaction (committed when it resolves, rolled back when it throws). */
@@ -76,12 +100,14 @@ export class JobsRepository {
   /**
    * Inserts the jobs; a non-template job whose uidSecondary another job holds already is skipped
    * (`ON CONFLICT … DO NOTHING`: a racing call won).
-   * @returns the rows inserted, as the view's read model read in the same statement, by id.
+   * @returns the rows inserted, as the view's read model (built from the jobs and what the
+   *   statement joined for them, not read again), by id.
    */
   async insertMany(db: Queryable, jobs: Job[]): Promise<Map<string, JobRow>> {
     if (!jobs.length) return new Map();
-    const rows = await query<JobRow>(db, this.insertViewsSql, [JSON.stringify(jobs)]);
-    return new Map(rows.map((r) => [r.id, r]));
+    const joined = await query<JoinedFields>(db, this.insertViewsSql, [JSON.stringify(jobs)]);
+    const byId = new Map(jobs.map((j) => [j.id, j]));
+    return new Map(joined.map((r) => [r.id, rowOf(byId.get(r.id)!, r)]));
   }
 
   /** Writes the `changed` properties of one job, stamping ts_saved and bumping version. */
