@@ -1,5 +1,5 @@
 import { editEvents, progressChanged } from './job-events';
-import { progressOf } from './progress';
+import { progressIndex, progressOf } from './progress';
 
 const zero = { tsAccepted: 0, tsRejected: 0, tsDoneSuccess: 0, tsDoneFailed: 0, tsCheckIn: 0, tsCheckOut: 0 };
 
@@ -43,5 +43,11 @@ describe('progressOf', () => {
     expect(progressOf({ ...zero, tsAccepted: 1, tsCheckIn: 1, tsRejected: 1 })).toBe('rejected');
     expect(progressOf({ ...zero, tsRejected: 1, tsDoneFailed: 1 })).toBe('failed');
     expect(progressOf({ ...zero, tsRejected: 1, tsDoneFailed: 1, tsDoneSuccess: 1 })).toBe('success');
+  });
+});
+
+describe('progressIndex', () => {
+  it('is the order of sort.status and PROGRESS_SQL', () => {
+    expect((['scheduled', 'accepted', 'rejected', 'started', 'success', 'failed'] as const).map(progressIndex)).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { GetJobsDto, SORT_FIELDS } from './dto/get-jobs.dto';
 import { CompactJobView, JobView, toCompact, toJobView } from './job-view';
 import { JobFilter, JobsRepository } from './jobs.repository';
-import { Progress, PROGRESS_SQL, PROGRESS_VALUES } from './progress';
+import { Progress, PROGRESS_SQL, progressIndex } from './progress';
 
 /** Without `sort`, getjobs answers at most this many jobs. */
 export const GETJOBS_MAX = 1000;
@@ -118,7 +118,7 @@ export class JobsQueryService {
           `j.worker_id = (SELECT id FROM members m WHERE m.company_id = ${p(ctx.companyId)} AND lower(m.username) = lower(${p(q.assigneeUsername)}))`,
       );
     }
-    if (q.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(q.progress!.map((v) => PROGRESS_VALUES.indexOf(v)))}::int[])`);
+    if (q.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(q.progress!.map(progressIndex))}::int[])`);
     const polled = q.updatedSince !== undefined ? 'j.ts_saved' : 'j.created_at';
     if (q.createdSince !== undefined) w.add((p) => `j.created_at >= ${p(q.createdSince)}`);
     if (q.updatedSince !== undefined) w.add((p) => `j.ts_saved >= ${p(q.updatedSince)}`);
