@@ -97,7 +97,7 @@ export class JobsService {
         fresh.push(applyJobWrite(state, write, assignees[i], now, write.path));
         freshIndex.push(i);
       });
-      // the inserted rows come back as the views' rows from the insert itself (no second read)
+      // the inserted jobs' view rows: what we wrote plus what the insert joined (no second read)
       const rows: Map<string, JobRow> = await this.repo.insertMany(db, fresh);
       const lost: string[] = [];
       fresh.forEach((job, k) => {
@@ -118,12 +118,12 @@ export class JobsService {
         await this.update(db, after, changed, writes[i].path);
         changes.push({ before: current, after });
       }
-      for (const row of await this.repo.rowsByIds(
+      const merged = await this.repo.rowsByIds(
         db,
         ctx.companyId,
         [...merges.values()].map((j) => j.id),
-      ))
-        rows.set(row.id, row);
+      );
+      for (const row of merged) rows.set(row.id, row);
 
       const views = new Map<string, JobView>();
       for (const [id, row] of rows) views.set(id, toJobView(row));
