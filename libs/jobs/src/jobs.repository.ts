@@ -42,9 +42,68 @@ const JOINED_FIELDS = [
 ] as const satisfies ReadonlyArray<keyof JobRow>;
 type JoinedFields = Pick<JobRow, (typeof JOINED_FIELDS)[number]>;
 
-/** A view row of a job just written: its state plus what the view joins (same values a read would give). */
-function rowOf({ tsCheckNfc1, tsCheckNfc2, ...job }: Job, joined: JoinedFields): JobRow {
-  return { ...job, tsCheckNFC1: tsCheckNfc1, tsCheckNFC2: tsCheckNfc2, ...joined };
+/**
+ * A view row of a job just written: its state plus what the view joins (the values a read gives).
+ * Written out field by field: an object built with rest/spread here made `toJobView` several times
+ * slower on 1,000 rows.
+ */
+function rowOf(j: Job, joined: JoinedFields): JobRow {
+  return {
+    id: j.id,
+    isTemplate: j.isTemplate,
+    archived: j.archived,
+    type: j.type,
+    teamId: j.teamId,
+    destinationName: j.destinationName,
+    destinationLat: j.destinationLat,
+    destinationLng: j.destinationLng,
+    destinationText: j.destinationText,
+    destinationUrl: j.destinationUrl,
+    textDispatcher: j.textDispatcher,
+    textReceiver: j.textReceiver,
+    contactName: j.contactName,
+    contactPhone: j.contactPhone,
+    contactEmail: j.contactEmail,
+    day: j.day,
+    priority: j.priority,
+    number: j.number,
+    onSiteSeconds: j.onSiteSeconds,
+    windowStart: j.windowStart,
+    windowEnd: j.windowEnd,
+    orderId: j.orderId,
+    dispatcherUid: j.dispatcherUid,
+    placeUid: j.placeUid,
+    workerId: j.workerId,
+    itemsToDropoff: j.itemsToDropoff,
+    itemsToPickup: j.itemsToPickup,
+    uidSecondary: j.uidSecondary,
+    customFields: j.customFields,
+    extra: j.extra,
+    tsCreated: j.tsCreated,
+    tsAssigned: j.tsAssigned,
+    tsAccepted: j.tsAccepted,
+    tsRejected: j.tsRejected,
+    tsDoneSuccess: j.tsDoneSuccess,
+    tsDoneFailed: j.tsDoneFailed,
+    tsCheckIn: j.tsCheckIn,
+    tsCheckOut: j.tsCheckOut,
+    tsCheckNFC1: j.tsCheckNfc1,
+    tsCheckNFC2: j.tsCheckNfc2,
+    tsSaved: joined.tsSaved,
+    createdAt: joined.createdAt,
+    version: j.version,
+    createdBy: j.createdBy,
+    createdVia: j.createdVia,
+    workerUsername: joined.workerUsername,
+    workerName: joined.workerName,
+    workerEmail: joined.workerEmail,
+    workerPhone: joined.workerPhone,
+    dispatcherName: joined.dispatcherName,
+    placeName: joined.placeName,
+    placeRadius: joined.placeRadius,
+    defaultRadius: joined.defaultRadius,
+    timezone: joined.timezone,
+  };
 }
 
 /** A `WHERE` over {@link JOB_SELECT_SQL}'s aliases (`j` the job), with its `$n` parameters. */
