@@ -51,6 +51,54 @@ describe('job writes, events and the /v1/jobs connector', () => {
       expect(data[0].tsAssigned).toBeGreaterThan(0);
     });
 
+    it('createjobs answers (and stores as event payloads) exactly what getjobs reads back', async () => {
+      const dispatcher = await createMember(api, company, { role: 'operator' });
+      const res = await create([
+        {
+          destinationName: 'Everything ü ✓',
+          destinationText: 'Line 1\nLine "2"',
+          destinationLat: 46.05108123456789,
+          destinationLng: -14.505751,
+          day: today,
+          windowStart: 830,
+          windowEnd: 2400,
+          priority: 4,
+          number: -7,
+          orderId: 9007199254740991,
+          teamId: 1,
+          worker: worker.username.toUpperCase(),
+          dispatcherUid: dispatcher.uid,
+          uidSecondary: `all-${Date.now()}`,
+          contactName: 'Eva',
+          contactPhone: '+386 40 123 456',
+          contactEmail: 'eva@example.test',
+          customFields: [
+            { key: 'b', val: '2' },
+            { key: 'a', val: '1' },
+          ],
+          custom_z: 'last',
+          extra_number_2_val: 2.5,
+          extra_text_1_val: 'text',
+          tsAccepted: 5,
+          tsCheckNFC1: 6,
+        },
+        { destinationName: 'Plain' },
+      ]);
+      expect(res.body.status).toBe(0);
+      const read = await action<{ jobs: any[] }>(
+        api,
+        'getjobs',
+        { ids: res.body.jobs.map((j: { id: string }) => j.id) },
+        { key: company.key },
+      );
+      const byId = new Map(read.body.jobs.map((j) => [j.id, j]));
+      for (const job of res.body.jobs) {
+        expect(job).toEqual(byId.get(job.id));
+        expect(JSON.parse((await events(job.id))[0].payload)).toEqual([job]);
+      }
+      expect(res.body.jobs[0]).toMatchObject({ workerName: expect.any(String), dispatcherName: expect.any(String), tsCheckNFC1: 6 });
+    });
+
     it('one edit that checks in, checks out and completes → jobcheckin, jobcheckout, jobcompleted (no jobupdated), same snapshot', async () => {
       const [job] = (await create([{ destinationName: 'Multi' }])).body.jobs;
       const t = Date.now();
@@ -373,6 +421,25 @@ describe('job writes, events and the /v1/jobs connector', () => {
         expect({ q, http: res.http }).toEqual({ q, http: 400 });
         expect(res.body.error.message).toMatch(/^query\./);
       }
+    });
+
+    it('PATCH with an externalId another job holds → 400 naming body.externalId (the connector has no 409), nothing written', async () => {
+      const holder = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'Holder', externalId: 'held-ext' });
+      const other = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'Other' });
+      const id = other.body.data.items[0].id;
+      for (const [method, path, body] of [
+        ['PATCH', `/v1/jobs/${id}`, { externalId: 'held-ext', priority: 5 }],
+        ['PATCH', '/v1/jobs', { id, externalId: 'held-ext', priority: 5 }],
+      ] as const) {
+        const res = await connector(api, method, path, company.key, body);
+        expect(res.http).toBe(400);
+        expect(res.body.error.message).toMatch(/^body\.externalId: \S/);
+      }
+      expect((await row(id)).priority).toBe(0);
+      // the action API keeps -4/409 for uidSecondary
+      const viaAction = await edit({ [id]: { uidSecondary: 'held-ext' } });
+      expect({ http: viaAction.http, status: viaAction.body.status }).toEqual({ http: 409, status: -4 });
+      void holder;
     });
 
     it('includeArchived=false means false; limit is clamped to 100; newest first', async () => {

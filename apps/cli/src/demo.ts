@@ -1,5 +1,5 @@
 import { AuthContext, dayInZone } from '@app/core';
-import { JobsService } from '@app/jobs';
+import { JobsService, parseJobWrites } from '@app/jobs';
 import { ApiKeysService, CompanyService, MembersService } from '@app/members';
 import { DataSource } from 'typeorm';
 
@@ -156,7 +156,16 @@ export async function seedDemo(
       await services.members.createAccount(ctx, { ...m, password: 'demo-password-change-me' });
     }
     const day = dayInZone(Date.now(), 'Europe/Ljubljana');
-    await services.jobs.createJobs(ctx, { jobs: JOBS.map((j, i) => ({ ...j, day, number: i + 1 })) }, 'api');
+    await services.jobs.createJobs(
+      ctx,
+      {
+        jobs: parseJobWrites(
+          JOBS.map((j, i) => ({ ...j, day, number: i + 1 })),
+          'data.jobs',
+        ),
+      },
+      'api',
+    );
     await services.apiKeys.revoke(created.prefix);
     const key = await services.apiKeys.issue(DEMO_USERNAME, 'demo');
     return { apiKey: key.apiKey, prefix: key.prefix, username: DEMO_USERNAME, seeded: true };

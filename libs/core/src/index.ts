@@ -10,6 +10,7 @@ export * from './geo/geojson';
 export * from './auth/auth-context';
 export * from './auth/policy';
 export * from './validation/validation';
+export * from './validation/rules-check';
 export * from './outbox/outbox-event.entity';
 export * from './outbox/outbox-events';
 export * from './outbox/contract-events';

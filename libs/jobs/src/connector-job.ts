@@ -1,4 +1,4 @@
-import { DomainError, EmptyOr, isRealDay, NullableOptional, Optional, PHONE, Rule } from '@app/core';
+import { DomainError, EmptyOr, invalid, isRealDay, NullableOptional, Optional, PHONE, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import { IsEmail, IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { JobView } from './job-view';
@@ -224,13 +224,15 @@ const ACTION_TO_CONNECTOR: Record<string, string> = {
 };
 
 /**
- * Renames the action field in a job error (`data.jobs[0].worker: …`, `data.jobs.<id>.windowEnd: …`)
- * to the connector's (`body.assigneeUsername: …`); other errors pass unchanged.
+ * A job error as the connector answers it. An error about a field of the write at `path`
+ * (`DomainError.field` = `<path>.worker`, …) names the connector's field instead
+ * (`body.assigneeUsername`, with the same rule); a uidSecondary another job holds (`exists`, -4/409
+ * on the action API) is a 400 there, since the connector has no 409. Other errors pass unchanged.
+ * @param path the path the write's errors name (`data.jobs[0]`, `data.jobs.<id>`)
  */
-export function toConnectorError(err: unknown): unknown {
+export function toConnectorError(err: unknown, path: string): unknown {
   if (!(err instanceof DomainError) || (err.kind !== 'invalid' && err.kind !== 'exists')) return err;
-  const m = /^data\.jobs(?:\[\d+\]|\.[^.:]+)\.([A-Za-z_0-9]+)(: .*)$/s.exec(err.message);
-  if (!m) return err;
-  const field = `body.${ACTION_TO_CONNECTOR[m[1]] ?? m[1]}`;
-  return new DomainError(err.kind, `${field}: ${m[2].slice(2)}`, field);
+  if (err.field === undefined || err.rule === undefined || !err.field.startsWith(`${path}.`)) return err;
+  const name = err.field.slice(path.length + 1);
+  return invalid(`body.${ACTION_TO_CONNECTOR[name] ?? name}`, err.rule);
 }

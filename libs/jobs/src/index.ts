@@ -6,6 +6,7 @@ export * from './job-events';
 export * from './job-notifications';
 export * from './job-policy';
 export * from './job-write';
+export * from './merge-plan';
 export * from './progress';
 export * from './connector-job';
 export * from './jobs.service';

@@ -1,4 +1,16 @@
-import { EmptyOr, formatValidationErrors, invalid, isRealDay, isRealHhmm, NullableOptional, Optional, PHONE, Rule } from '@app/core';
+import {
+  EmptyOr,
+  invalid,
+  invalidAll,
+  passesRules,
+  validationIssues,
+  isRealDay,
+  isRealHhmm,
+  NullableOptional,
+  Optional,
+  PHONE,
+  Rule,
+} from '@app/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -285,8 +297,14 @@ const CUSTOM_KEY = /^custom_(.*)$/;
 const EXTRA_VAL = /^extra_(number|text)_([1-4])_val$/;
 const EXTRA_KEY = /^extra_(number|text)_([1-4])_key$/;
 
-/** A validated job write: the RW fields, `custom_<name>` operations and `extra_*_val` values. */
+/**
+ * A validated job write — what createjobs/editjobs and the connector hand to {@link JobsService}:
+ * the RW fields, `custom_<name>` operations and `extra_*_val` values, made once by
+ * {@link parseJobWrite}.
+ */
 export interface JobWrite {
+  /** The path its errors name: `data.jobs[3]`, `data.jobs.<id>`. */
+  path: string;
   fields: JobWriteDto;
   /** name → value; "" removes the entry. Applied after `customFields`. */
   custom: Array<[string, string]>;
@@ -334,12 +352,35 @@ export function parseJobWrite(raw: unknown, path: string): JobWrite {
       typeof c === 'object' && c !== null && !Array.isArray(c) ? Object.assign(new CustomFieldDto(), c) : (c as CustomFieldDto),
     );
   }
-  const errors = validateSync(fields, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
-  if (errors.length) {
-    const [first] = formatValidationErrors(errors, path);
-    const sep = first.indexOf(': ');
-    throw invalid(first.slice(0, sep), first.slice(sep + 2));
+  // the fast pass runs class-validator's own rules; class-validator itself explains a failure
+  if (!passesRules(fields)) {
+    const errors = validateSync(fields, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
+    // one job's error names its first broken rule only
+    if (errors.length) throw invalidAll(validationIssues(errors, path).slice(0, 1), path);
   }
   if (fields.tsDoneSuccess && fields.tsDoneFailed) throw invalid(`${path}.tsDoneFailed`, 'set only one of tsDoneSuccess and tsDoneFailed');
-  return { fields, custom, extra, keys: Object.keys(raw as object) };
+  return { path, fields, custom, extra, keys: Object.keys(raw as object) };
+}
+
+/** One entry of editjobs: the job's wire id (`tpl-<id>` for a template) and its validated write. */
+export interface JobEdit {
+  id: string;
+  write: JobWrite;
+}
+
+/**
+ * createjobs' `jobs`: each entry validated by {@link parseJobWrite} with the path `${path}[i]`.
+ * @throws DomainError invalid naming the first bad field of the first bad job.
+ */
+export function parseJobWrites(jobs: readonly unknown[], path: string): JobWrite[] {
+  return jobs.map((raw, i) => parseJobWrite(raw, `${path}[${i}]`));
+}
+
+/**
+ * editjobs' `jobs` (id → fields): each value validated by {@link parseJobWrite} with the path
+ * `${path}.<id>`, in the order sent.
+ * @throws DomainError invalid naming the first bad field of the first bad job.
+ */
+export function parseJobEdits(jobs: Readonly<Record<string, unknown>>, path: string): JobEdit[] {
+  return Object.entries(jobs).map(([id, raw]) => ({ id, write: parseJobWrite(raw, `${path}.${id}`) }));
 }

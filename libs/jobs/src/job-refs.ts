@@ -5,12 +5,6 @@ import { Injectable } from '@nestjs/common';
 import { JobWrite } from './job-input';
 import { AssigneeChange } from './job-write';
 
-/** A write with the path its errors name. */
-export interface PathedWrite {
-  write: JobWrite;
-  path: string;
-}
-
 /**
  * Checks what job writes refer to — assignee (`worker` username / `receiverUid`), `dispatcherUid`,
  * `placeUid`, `teamId` — against the caller's company, with one query per kind for a whole batch.
@@ -28,12 +22,12 @@ export class JobRefs {
    * @throws DomainError invalid naming the field: an unknown or inactive assignee, `worker` and
    *   `receiverUid` naming different members, an unknown dispatcher, place or team.
    */
-  async resolve(ctx: AuthContext, writes: PathedWrite[]): Promise<AssigneeChange[]> {
+  async resolve(ctx: AuthContext, writes: readonly JobWrite[]): Promise<AssigneeChange[]> {
     const usernames = new Set<string>();
     const ids = new Set<string>();
     const places = new Set<string>();
     let needTeams = false;
-    for (const { write } of writes) {
+    for (const write of writes) {
       const f = write.fields;
       if (f.worker) usernames.add(f.worker.toLowerCase());
       if (f.receiverUid) ids.add(f.receiverUid);
@@ -47,8 +41,7 @@ export class JobRefs {
     const knownPlaces = await this.places.existingIds(ctx.companyId, [...places]);
     const teams = needTeams ? await this.company.teamIds(ctx.companyId) : new Set<number>();
 
-    return writes.map(({ write, path }) => {
-      const f = write.fields;
+    return writes.map(({ fields: f, path }) => {
       if (f.teamId && !teams.has(f.teamId))
         throw invalid(`${path}.teamId`, `team ${f.teamId} is not in the company's teams_config (0 = no team)`);
       if (f.placeUid && !knownPlaces.has(f.placeUid)) throw invalid(`${path}.placeUid`, 'no such place');

@@ -11,7 +11,14 @@ import { Progress, progressOf } from './progress';
  * a place's `name` and `radius`, for the view; writes and lookups go through `PlacesService`
  * (docs/places-and-geo.md).
  */
-export const JOB_SELECT_SQL = `SELECT j.id, j.is_template AS "isTemplate", j.archived, j.type, j.team_id AS "teamId",
+export const JOB_SELECT_SQL = jobSelectSql('jobs');
+
+/**
+ * {@link JOB_SELECT_SQL} over `source` (aliased `j`): `jobs`, or a CTE holding `jobs` rows such as an
+ * `INSERT … RETURNING *` (the views of the rows a statement just wrote, without reading them again).
+ */
+export function jobSelectSql(source: string): string {
+  return `SELECT j.id, j.is_template AS "isTemplate", j.archived, j.type, j.team_id AS "teamId",
   j.destination_name AS "destinationName", j.destination_lat AS "destinationLat", j.destination_lng AS "destinationLng",
   j.destination_text AS "destinationText", j.destination_url AS "destinationUrl", j.text_dispatcher AS "textDispatcher",
   j.text_receiver AS "textReceiver", j.contact_name AS "contactName", j.contact_phone AS "contactPhone",
@@ -27,11 +34,12 @@ export const JOB_SELECT_SQL = `SELECT j.id, j.is_template AS "isTemplate", j.arc
   w.username AS "workerUsername", w.name AS "workerName", w.email AS "workerEmail", w.phone AS "workerPhone",
   d.name AS "dispatcherName", p.name AS "placeName", p.radius AS "placeRadius",
   c.default_radius AS "defaultRadius", c.timezone AS "timezone"
-FROM jobs j
+FROM ${source} j
 JOIN companies c ON c.id = j.company_id
 LEFT JOIN members w ON w.id = j.worker_id
 LEFT JOIN members d ON d.id = j.dispatcher_uid AND d.company_id = j.company_id
 LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
+}
 
 /** The fields a job's row ({@link JOB_SELECT_SQL}) and its view share, with the same name and type. */
 interface JobColumns {
@@ -258,15 +266,18 @@ export function toCompact(view: JobView): CompactJobView {
   return out as CompactJobView;
 }
 
+/** The sixteen `extra_*` keys, with the value of an unset one ("" or, for a number's value, 0). */
+const EXTRA_FIELDS: ReadonlyArray<[JobExtraKey, string | number]> = (['number', 'text'] as const).flatMap((kind) =>
+  [1, 2, 3, 4].flatMap((x): Array<[JobExtraKey, string | number]> => [
+    [`extra_${kind}_${x}_key` as JobExtraKey, ''],
+    [`extra_${kind}_${x}_val` as JobExtraKey, kind === 'number' ? 0 : ''],
+  ]),
+);
+
 /** The eight key/value pairs of `extra`, "" (or 0 for a number's value) where unset. */
 function extrasOf(extra: Record<string, string | number>): { [K in JobExtraKey]: string | number } {
   const out: Record<string, string | number> = {};
-  for (const kind of ['number', 'text'] as const) {
-    for (let x = 1; x <= 4; x++) {
-      out[`extra_${kind}_${x}_key`] = extra[`extra_${kind}_${x}_key`] ?? '';
-      out[`extra_${kind}_${x}_val`] = extra[`extra_${kind}_${x}_val`] ?? (kind === 'number' ? 0 : '');
-    }
-  }
+  for (const [key, unset] of EXTRA_FIELDS) out[key] = extra[key] ?? unset;
   return out as { [K in JobExtraKey]: string | number };
 }
 

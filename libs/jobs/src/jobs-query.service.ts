@@ -1,10 +1,9 @@
 import { AuthContext, dayInZone } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { GetJobsDto, SORT_FIELDS } from './dto/get-jobs.dto';
-import { CompactJobView, JOB_SELECT_SQL, JobRow, JobView, toCompact, toJobView } from './job-view';
-import { Progress, PROGRESS_SQL, PROGRESS_VALUES } from './progress';
+import { CompactJobView, JobView, toCompact, toJobView } from './job-view';
+import { JobFilter, JobsRepository } from './jobs.repository';
+import { Progress, PROGRESS_SQL, progressIndex } from './progress';
 
 /** Without `sort`, getjobs answers at most this many jobs. */
 export const GETJOBS_MAX = 1000;
@@ -16,8 +15,8 @@ class Where {
   add(sql: (p: (value: unknown) => string) => string): void {
     this.clauses.push(sql((value) => `$${this.params.push(value)}`));
   }
-  toString(): string {
-    return this.clauses.join(' AND ');
+  get filter(): JobFilter {
+    return { where: this.clauses.join(' AND '), params: this.params };
   }
 }
 
@@ -39,7 +38,7 @@ export interface ConnectorJobsQuery {
  */
 @Injectable()
 export class JobsQueryService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly repo: JobsRepository) {}
 
   /**
    * getjobs. Workers see only their own jobs (filters narrowed silently; `worker: "*"` = own).
@@ -95,10 +94,7 @@ export class JobsQueryService {
       if (q.sort.until !== undefined) w.add((p) => `${bounded} < ${p(q.sort!.until)}`);
       if (q.sort.status !== undefined && q.sort.status !== -1) w.add((p) => `${PROGRESS_SQL} = ${p(q.sort!.status)}`);
     }
-    const rows: JobRow[] = await this.dataSource.query(
-      `${JOB_SELECT_SQL} WHERE ${w} ORDER BY ${order} LIMIT ${limit} OFFSET ${skip}`,
-      w.params,
-    );
+    const rows = await this.repo.find(w.filter, order, limit, skip);
     const views = rows.map(toJobView);
     return q.compact ? views.map(toCompact) : views;
   }
@@ -122,33 +118,15 @@ export class JobsQueryService {
           `j.worker_id = (SELECT id FROM members m WHERE m.company_id = ${p(ctx.companyId)} AND lower(m.username) = lower(${p(q.assigneeUsername)}))`,
       );
     }
-    if (q.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(q.progress!.map((v) => PROGRESS_VALUES.indexOf(v)))}::int[])`);
+    if (q.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(q.progress!.map(progressIndex))}::int[])`);
     const polled = q.updatedSince !== undefined ? 'j.ts_saved' : 'j.created_at';
     if (q.createdSince !== undefined) w.add((p) => `j.created_at >= ${p(q.createdSince)}`);
     if (q.updatedSince !== undefined) w.add((p) => `j.ts_saved >= ${p(q.updatedSince)}`);
     if (q.createdSince !== undefined || q.updatedSince !== undefined) {
-      const horizon = await this.pollingHorizon();
+      const horizon = await this.repo.pollingHorizon();
       w.add((p) => `${polled} < ${p(horizon)}`);
     }
-    const rows: JobRow[] = await this.dataSource.query(
-      `${JOB_SELECT_SQL} WHERE ${w} ORDER BY ${polled} DESC, j.id DESC LIMIT ${q.limit} OFFSET ${q.skip}`,
-      w.params,
-    );
+    const rows = await this.repo.find(w.filter, `${polled} DESC, j.id DESC`, q.limit, q.skip);
     return rows.map(toJobView);
-  }
-
-  /**
-   * ms: min(now, start of the oldest transaction still open in this database). Rows stamped at or
-   * after it may still be joined by rows of that transaction stamped earlier, so polls stop below it.
-   * Needs the `pg_read_all_stats` role (or superuser) to see other sessions' transactions.
-   */
-  private async pollingHorizon(): Promise<number> {
-    const [row] = await this.dataSource.query(
-      `SELECT floor(extract(epoch from least(clock_timestamp(), coalesce(
-                (SELECT min(xact_start) FROM pg_stat_activity
-                  WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL),
-                clock_timestamp()))) * 1000)::float8 AS horizon`,
-    );
-    return row.horizon + 1; // the bound is exclusive; now itself is included
   }
 }

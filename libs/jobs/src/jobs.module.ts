@@ -4,12 +4,13 @@ import { Module } from '@nestjs/common';
 import { JobRefs } from './job-refs';
 import { JobTeamReferences } from './job-team-references';
 import { JobsQueryService } from './jobs-query.service';
+import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
 
 /** Jobs: writes with their events, reads, the connector mapping. */
 @Module({
   imports: [MembersModule, PlacesModule],
-  providers: [JobsService, JobsQueryService, JobRefs, JobTeamReferences],
+  providers: [JobsRepository, JobsService, JobsQueryService, JobRefs, JobTeamReferences],
   exports: [JobsService, JobsQueryService],
 })
 export class JobsModule {}

@@ -14,17 +14,17 @@ import {
   OutboxService,
 } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Job } from './entities/job.entity';
 import { editEvents, JOB_EVENT_KEYS, JobAction, progressChanged } from './job-events';
 import { DispatcherNotificationKind } from './job-notifications';
-import { parseJobWrite } from './job-input';
-import { JobRefs, PathedWrite } from './job-refs';
+import { JobEdit, JobWrite } from './job-input';
 import { workerJobEditDenial } from './job-policy';
-import { JobSql } from './job-sql';
-import { JOB_SELECT_SQL, JobRow, JobView, toJobView } from './job-view';
+import { JobRefs } from './job-refs';
+import { JobRow, JobView, toJobView } from './job-view';
 import { applyJobWrite, changedProperties, newJobState } from './job-write';
+import { JobsRepository } from './jobs.repository';
+import { mergeTargets, uidSecondaryIndex } from './merge-plan';
 
 /** How a job reached us: `createdVia`. */
 export type JobSurface = 'api' | 'connector';
@@ -32,16 +32,17 @@ export type JobSurface = 'api' | 'connector';
 /** The most jobs one createjobs call takes (CONTRACTS.md). */
 export const MAX_JOBS_PER_CALL = 1000;
 
+/** createjobs, with its jobs already validated (typed writes: {@link parseJobWrites}). */
 export interface CreateJobsInput {
-  jobs: unknown[];
+  jobs: JobWrite[];
   sendRouteChange?: boolean;
   isTemplate?: boolean;
   autoassign?: boolean;
 }
 
+/** editjobs, with its jobs already validated ({@link parseJobEdits}), in the order sent. */
 export interface EditJobsInput {
-  /** job id (or `tpl-<id>`) → fields to change */
-  jobs: Record<string, unknown>;
+  jobs: JobEdit[];
   /** default true: notify the dispatcher when progress changes */
   notify?: boolean;
   sendRouteChange?: boolean;
@@ -56,93 +57,78 @@ function parseWireId(wire: string): { id: string; template: boolean } {
  * Job writes: createjobs (with uidSecondary upsert), editjobs, deletejobs, archivejobs,
  * restorejobs — each in one transaction that also appends its events to the outbox and writes its
  * notifications, so a change, its events and its notifications commit together or not at all.
+ * Takes typed writes (validated once, at the edge); SQL is the repository's.
  */
 @Injectable()
 export class JobsService {
-  private readonly sql: JobSql;
-
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: JobsRepository,
     private readonly outbox: OutboxService,
     private readonly notifications: NotificationsService,
     private readonly refs: JobRefs,
-  ) {
-    this.sql = new JobSql(dataSource.getMetadata(Job));
-  }
+  ) {}
 
   /**
    * createjobs. A job whose `uidSecondary` matches a non-template job of the company updates it
    * (only the fields sent, like editjobs; also when archived, which it stays) — also when calls race.
    * @returns one job per input, in input order, and whether each was created (false = deduped).
-   * @throws DomainError invalid naming `data.jobs[i].<field>`; for two inputs with one uidSecondary;
-   *   for `autoassign` (not available yet).
+   * @throws DomainError invalid naming `<write.path>.<field>` (a reference, a window, a
+   *   uidSecondary held twice in the call, `autoassign`); exists for a uidSecondary another job
+   *   took meanwhile.
    */
   async createJobs(ctx: AuthContext, input: CreateJobsInput, via: JobSurface): Promise<{ jobs: JobView[]; created: boolean[] }> {
     if (input.autoassign) throw invalid('data.autoassign', 'autoassign is not available yet');
     if (input.jobs.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
     const isTemplate = input.isTemplate ?? false;
-    const writes: PathedWrite[] = input.jobs.map((raw, i) => ({ write: parseJobWrite(raw, `data.jobs[${i}]`), path: `data.jobs[${i}]` }));
-    const firstIndex = new Map<string, number>();
-    writes.forEach(({ write }, i) => {
-      const u = write.fields.uidSecondary;
-      if (!u || isTemplate) return;
-      const seen = firstIndex.get(u);
-      if (seen !== undefined) throw invalid(`data.jobs[${i}].uidSecondary`, `same uidSecondary as data.jobs[${seen}]`);
-      firstIndex.set(u, i);
-    });
+    const writes = input.jobs;
+    const byUid = uidSecondaryIndex(writes, isTemplate);
     const assignees = await this.refs.resolve(ctx, writes);
 
-    return this.committed(async (manager, published) => {
+    return this.committed(async (db, published) => {
       const now = Date.now();
       const ids: string[] = new Array(writes.length);
       const created: boolean[] = new Array(writes.length).fill(false);
-      const merges = new Map<number, Job>();
-      const withUid = isTemplate ? [] : writes.map((w, i) => [w.write.fields.uidSecondary, i] as const).filter(([u]) => !!u);
-      if (withUid.length) {
-        for (const job of await this.lockByUidSecondary(
-          manager,
-          ctx.companyId,
-          withUid.map(([u]) => u!),
-        )) {
-          merges.set(firstIndex.get(job.uidSecondary!)!, job);
-        }
-      }
+      const merges = byUid.size
+        ? mergeTargets(byUid, await this.repo.lockByUidSecondary(db, ctx.companyId, [...byUid.keys()]))
+        : new Map<number, Job>();
       const fresh: Job[] = [];
       const freshIndex: number[] = [];
-      writes.forEach(({ write, path }, i) => {
+      writes.forEach((write, i) => {
         if (merges.has(i)) return;
         const state = newJobState({ id: newId(), companyId: ctx.companyId, isTemplate, createdBy: ctx.memberId, createdVia: via, now });
-        fresh.push(applyJobWrite(state, write, assignees[i], now, path));
+        fresh.push(applyJobWrite(state, write, assignees[i], now, write.path));
         freshIndex.push(i);
       });
-      const inserted = await this.sql.insert(manager, fresh);
-      const lost: Array<[string, number]> = [];
+      // the inserted jobs' view rows: what we wrote plus what the insert joined (no second read)
+      const rows: Map<string, JobRow> = await this.repo.insertMany(db, fresh);
+      const lost: string[] = [];
       fresh.forEach((job, k) => {
-        if (inserted.has(job.id)) {
+        if (rows.has(job.id)) {
           ids[freshIndex[k]] = job.id;
           created[freshIndex[k]] = true;
-        } else lost.push([job.uidSecondary!, freshIndex[k]]); // a racing call inserted this uidSecondary first
+        } else lost.push(job.uidSecondary!); // a racing call inserted this uidSecondary first
       });
-      if (lost.length) {
-        for (const job of await this.lockByUidSecondary(
-          manager,
-          ctx.companyId,
-          lost.map(([u]) => u),
-        ))
-          merges.set(firstIndex.get(job.uidSecondary!)!, job);
-      }
+      if (lost.length)
+        for (const [i, job] of mergeTargets(byUid, await this.repo.lockByUidSecondary(db, ctx.companyId, lost))) merges.set(i, job);
 
       const changes: Array<{ before: Job; after: Job }> = [];
       for (const [i, current] of merges) {
         ids[i] = current.id;
-        const after = applyJobWrite(current, writes[i].write, assignees[i], now, writes[i].path);
+        const after = applyJobWrite(current, writes[i], assignees[i], now, writes[i].path);
         const changed = changedProperties(current, after);
         if (!changed.length) continue;
-        await this.update(manager, after, changed, writes[i].path);
+        await this.update(db, after, changed, writes[i].path);
         changes.push({ before: current, after });
       }
+      const merged = await this.repo.rowsByIds(
+        db,
+        ctx.companyId,
+        [...merges.values()].map((j) => j.id),
+      );
+      for (const row of merged) rows.set(row.id, row);
 
-      const views = await this.views(manager, ctx.companyId, ids);
+      const views = new Map<string, JobView>();
+      for (const [id, row] of rows) views.set(id, toJobView(row));
       if (!isTemplate) {
         const events: OutboxEventInput[] = [];
         ids.forEach((id, i) => {
@@ -150,12 +136,13 @@ export class JobsService {
         });
         for (const { before, after } of changes)
           for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!));
-        published.push(...(await this.outbox.appendMany(manager, events)));
+        published.push(...(await this.outbox.appendMany(db, events)));
       }
       if (input.sendRouteChange) {
         const today = dayInZone(now, ctx.timezone);
-        const assigned = [...fresh.filter((j) => inserted.has(j.id)).map((j) => ({ before: null as Job | null, after: j })), ...changes];
-        for (const { before, after } of assigned) await this.routeChanged(manager, ctx, before, after, today);
+        const inserted = fresh.filter((j, k) => created[freshIndex[k]]);
+        const assigned = [...inserted.map((j) => ({ before: null as Job | null, after: j })), ...changes];
+        for (const { before, after } of assigned) await this.routeChanged(db, ctx, before, after, today);
       }
       return { jobs: ids.map((id) => views.get(id)!), created };
     });
@@ -165,50 +152,53 @@ export class JobsService {
    * editjobs: every job of the call or none (an unknown id answers not_found naming it, and nothing
    * is written). A no-op edit writes nothing and fires no event.
    * @returns the jobs after the edit, in the order sent.
-   * @throws DomainError not_found, invalid (naming `data.jobs.<id>.<field>`), forbidden (worker rules).
+   * @throws DomainError not_found, invalid (naming `<write.path>.<field>`), forbidden (worker
+   *   rules), exists (a uidSecondary another job holds, naming `<write.path>.uidSecondary`).
    */
   async editJobs(ctx: AuthContext, input: EditJobsInput): Promise<JobView[]> {
-    const entries = Object.entries(input.jobs);
-    if (entries.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
-    const writes: PathedWrite[] = entries.map(([id, raw]) => ({ write: parseJobWrite(raw, `data.jobs.${id}`), path: `data.jobs.${id}` }));
-    if (ctx.role === 'worker' && writes.some((w) => w.write.fields.worker !== undefined || w.write.fields.receiverUid !== undefined)) {
+    const edits = input.jobs;
+    if (edits.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
+    if (ctx.role === 'worker' && edits.some(({ write }) => write.fields.worker !== undefined || write.fields.receiverUid !== undefined)) {
       throw new DomainError('forbidden', 'a worker may not assign jobs');
     }
-    const assignees = await this.refs.resolve(ctx, writes);
+    const assignees = await this.refs.resolve(
+      ctx,
+      edits.map((e) => e.write),
+    );
     const notify = input.notify ?? true;
 
-    return this.committed(async (manager, published) => {
+    return this.committed(async (db, published) => {
       const now = Date.now();
       const today = dayInZone(now, ctx.timezone);
       const current = await this.lockJobs(
-        manager,
+        db,
         ctx,
-        entries.map(([id]) => id),
+        edits.map((e) => e.id),
       );
       const events: OutboxEventInput[] = [];
       const changes: Array<{ before: Job; after: Job }> = [];
-      for (let i = 0; i < entries.length; i++) {
+      for (let i = 0; i < edits.length; i++) {
         const before = current[i];
-        const { write, path } = writes[i];
+        const { write } = edits[i];
         const denial = workerJobEditDenial({ id: ctx.memberId, role: ctx.role }, ctx.settings, before, write.keys, today);
-        if (denial) throw new DomainError('forbidden', `${path}: ${denial}`);
-        const after = applyJobWrite(before, write, assignees[i], now, path);
+        if (denial) throw new DomainError('forbidden', `${write.path}: ${denial}`);
+        const after = applyJobWrite(before, write, assignees[i], now, write.path);
         const changed = changedProperties(before, after);
         if (!changed.length) continue;
-        await this.update(manager, after, changed, path);
+        await this.update(db, after, changed, write.path);
         changes.push({ before, after });
       }
       const views = await this.views(
-        manager,
+        db,
         ctx.companyId,
         current.map((j) => j.id),
       );
       for (const { before, after } of changes) {
         if (!after.isTemplate) for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!));
-        if (notify && progressChanged(before, after)) await this.notifyDispatcher(manager, ctx, after, 'job_progress');
-        if (input.sendRouteChange) await this.routeChanged(manager, ctx, before, after, today);
+        if (notify && progressChanged(before, after)) await this.notifyDispatcher(db, ctx, after, 'job_progress');
+        if (input.sendRouteChange) await this.routeChanged(db, ctx, before, after, today);
       }
-      published.push(...(await this.outbox.appendMany(manager, events)));
+      published.push(...(await this.outbox.appendMany(db, events)));
       return current.map((j) => views.get(j.id)!);
     });
   }
@@ -221,35 +211,35 @@ export class JobsService {
    */
   async changeLifecycle(ctx: AuthContext, op: 'delete' | 'archive' | 'restore', wireIds: string[], notify = false): Promise<JobView[]> {
     if (wireIds.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
-    return this.committed(async (manager, published) => {
-      const jobs = await this.lockJobs(manager, ctx, wireIds);
+    return this.committed(async (db, published) => {
+      const jobs = await this.lockJobs(db, ctx, wireIds);
       const ids = jobs.map((j) => j.id);
       const events: OutboxEventInput[] = [];
       let affected: Job[];
       if (op === 'delete') {
-        const before = await this.views(manager, ctx.companyId, ids);
-        await manager.query(`DELETE FROM jobs WHERE company_id = $1 AND id = ANY($2::text[])`, [ctx.companyId, ids]);
+        const before = await this.views(db, ctx.companyId, ids);
+        await this.repo.deleteByIds(db, ctx.companyId, ids);
         for (const job of jobs) {
           if (job.isTemplate) continue;
           const view = before.get(job.id)!;
-          events.push(this.event(ctx, 'jobdeleted', { ...view, version: (view.version as number) + 1 }));
+          events.push(this.event(ctx, 'jobdeleted', { ...view, version: view.version + 1 }));
         }
         affected = jobs;
       } else {
         const archive = op === 'archive';
         affected = jobs.filter((j) => j.archived !== archive);
-        for (const job of affected) await this.sql.update(manager, { ...job, archived: archive }, ['archived']);
+        for (const job of affected) await this.repo.updateChanged(db, { ...job, archived: archive }, ['archived']);
         const views = await this.views(
-          manager,
+          db,
           ctx.companyId,
           affected.map((j) => j.id),
         );
         for (const job of affected)
           if (!job.isTemplate) events.push(this.event(ctx, archive ? 'jobarchived' : 'jobupdated', views.get(job.id)!));
       }
-      published.push(...(await this.outbox.appendMany(manager, events)));
-      if (notify) for (const job of affected) await this.notifyDispatcher(manager, ctx, job, `job_${op}d`);
-      return op === 'delete' ? [] : [...(await this.views(manager, ctx.companyId, ids)).values()];
+      published.push(...(await this.outbox.appendMany(db, events)));
+      if (notify) for (const job of affected) await this.notifyDispatcher(db, ctx, job, `job_${op}d`);
+      return op === 'delete' ? [] : [...(await this.views(db, ctx.companyId, ids)).values()];
     });
   }
 
@@ -257,37 +247,36 @@ export class JobsService {
    * Runs `fn` in a transaction; after it commits, wakes delivery of the events it appended
    * (`published`).
    */
-  private async committed<T>(fn: (manager: EntityManager, published: string[]) => Promise<T>): Promise<T> {
+  private async committed<T>(fn: (db: EntityManager, published: string[]) => Promise<T>): Promise<T> {
     const published: string[] = [];
-    const result = await this.dataSource.transaction((manager) => fn(manager, published));
+    const result = await this.repo.transaction((db) => fn(db, published));
     this.outbox.wake(published);
     return result;
   }
 
   /** Writes a job's changed fields; a uidSecondary another job holds answers -4 naming it. */
-  private async update(manager: EntityManager, job: Job, changed: Array<keyof Job>, path: string): Promise<void> {
+  private async update(db: EntityManager, job: Job, changed: Array<keyof Job>, path: string): Promise<void> {
     try {
-      await this.sql.update(manager, job, changed);
+      await this.repo.updateChanged(db, job, changed);
     } catch (err) {
       if (isUniqueViolation(err, 'UQ_jobs_company_uid_secondary')) {
-        throw exists(`${path}.uidSecondary: another job of the company has uidSecondary ${job.uidSecondary}`, `${path}.uidSecondary`);
+        const rule = `another job of the company has uidSecondary ${job.uidSecondary}`;
+        throw exists(`${path}.uidSecondary: ${rule}`, `${path}.uidSecondary`, rule);
       }
       throw err;
     }
   }
 
   /** Locks the jobs of the company named by wire ids (`tpl-` for templates), in the order given. */
-  private async lockJobs(manager: EntityManager, ctx: AuthContext, wireIds: string[]): Promise<Job[]> {
+  private async lockJobs(db: EntityManager, ctx: AuthContext, wireIds: string[]): Promise<Job[]> {
     const bad = wireIds.find((w) => !isIdShaped(parseWireId(w).id));
     if (bad !== undefined) throw invalid(`data.jobs.${bad}`, 'job ids are non-empty strings of at most 64 characters');
     const parsed = wireIds.map(parseWireId);
-    const rows = await manager
-      .getRepository(Job)
-      .createQueryBuilder('j')
-      .setLock('pessimistic_write')
-      .where('j.company_id = :companyId AND j.id IN (:...ids)', { companyId: ctx.companyId, ids: parsed.map((p) => p.id).concat('') })
-      .orderBy('j.id') // a fixed lock order: concurrent multi-job calls can't deadlock
-      .getMany();
+    const rows = await this.repo.lockByIds(
+      db,
+      ctx.companyId,
+      parsed.map((p) => p.id),
+    );
     const byId = new Map(rows.map((r) => [r.id, r]));
     return parsed.map((p, i) => {
       const job = byId.get(p.id);
@@ -296,20 +285,9 @@ export class JobsService {
     });
   }
 
-  private async lockByUidSecondary(manager: EntityManager, companyId: string, uids: string[]): Promise<Job[]> {
-    return manager
-      .getRepository(Job)
-      .createQueryBuilder('j')
-      .setLock('pessimistic_write')
-      .where('j.company_id = :companyId AND j.is_template = false AND j.uid_secondary IN (:...uids)', { companyId, uids })
-      .orderBy('j.id')
-      .getMany();
-  }
-
   /** Full views of jobs by id, read inside the writing transaction (the events' payload). */
-  async views(manager: EntityManager, companyId: string, ids: string[]): Promise<Map<string, JobView>> {
-    if (!ids.length) return new Map();
-    const rows: JobRow[] = await manager.query(`${JOB_SELECT_SQL} WHERE j.company_id = $1 AND j.id = ANY($2::text[])`, [companyId, ids]);
+  private async views(db: EntityManager, companyId: string, ids: string[]): Promise<Map<string, JobView>> {
+    const rows = await this.repo.rowsByIds(db, companyId, ids);
     return new Map(rows.map((r) => [r.id, toJobView(r)]));
   }
 

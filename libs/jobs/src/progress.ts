@@ -26,3 +26,8 @@ export function progressOf(j: ProgressTimestamps): Progress {
 /** The same precedence as SQL over a `jobs` row aliased `j`, for filters and `sort.status`. */
 export const PROGRESS_SQL = `(CASE WHEN j.ts_done_success > 0 THEN 4 WHEN j.ts_done_failed > 0 THEN 5
   WHEN j.ts_rejected > 0 THEN 2 WHEN j.ts_check_in > 0 THEN 3 WHEN j.ts_accepted > 0 THEN 1 ELSE 0 END)`;
+
+/** A progress' index in {@link PROGRESS_VALUES}: what `sort.status` and {@link PROGRESS_SQL} use. */
+export function progressIndex(p: Progress): number {
+  return PROGRESS_VALUES.indexOf(p);
+}

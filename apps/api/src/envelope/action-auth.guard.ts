@@ -4,7 +4,7 @@ import { RateLimitService } from '../ops/rate-limit.service';
 import { ACTION_ROLES, ActionName } from './action-roles';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ACTION_NAME, ApiRequest, isPlainObject, unstorableValue } from './request-context';
+import { ACTION_NAME, ApiRequest, isPlainObject, unstorableIssue } from './request-context';
 
 /**
  * The action envelope, checked in CONTRACTS.md's order (malformed JSON was refused by the body
@@ -49,8 +49,8 @@ export class ActionAuthGuard implements CanActivate {
     if (!mayCallAction(ACTION_ROLES, req.auth.role, action))
       throw new DomainError('forbidden', `a ${req.auth.role} may not call ${action}`);
     if (!isPlainObject(body.data)) throw invalid('data', 'is required and must be an object');
-    const problem = unstorableValue(body.data, 'data');
-    if (problem) throw invalid(problem.slice(0, problem.indexOf(': ')), problem.slice(problem.indexOf(': ') + 2));
+    const problem = unstorableIssue(body.data, 'data');
+    if (problem) throw invalid(problem.field, problem.rule);
     return true;
   }
 }

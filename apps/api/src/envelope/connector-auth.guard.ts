@@ -2,7 +2,7 @@ import { DomainError, invalid } from '@app/core';
 import { ApiKeysService } from '@app/members';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { RateLimitService } from '../ops/rate-limit.service';
-import { ApiRequest, unstorableValue } from './request-context';
+import { ApiRequest, unstorableIssue } from './request-context';
 
 /** Connector (`/v1`) authentication: the `API-Key` header only. Missing or invalid → 401. */
 @Injectable()
@@ -19,8 +19,8 @@ export class ConnectorAuthGuard implements CanActivate {
       if (typeof header !== 'string' || header === '') throw new DomainError('unauthenticated', 'missing API-Key header');
       return this.apiKeys.authenticate(header);
     });
-    const problem = unstorableValue(req.query, 'query') ?? unstorableValue(req.body, 'body');
-    if (problem) throw invalid(problem.slice(0, problem.indexOf(': ')), problem.slice(problem.indexOf(': ') + 2));
+    const problem = unstorableIssue(req.query, 'query') ?? unstorableIssue(req.body, 'body');
+    if (problem) throw invalid(problem.field, problem.rule);
     return true;
   }
 }

@@ -1,4 +1,4 @@
-import { AuthContext } from '@app/core';
+import { AuthContext, FieldIssue } from '@app/core';
 import { Request } from 'express';
 
 /** What the guards attach to a request. */
@@ -19,23 +19,24 @@ const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 /**
  * The first problem with a request value that no DTO rule sees: a string holding U+0000 (PostgreSQL
  * text can't store it), a key named like an Object.prototype member (`toString`, `__proto__`…:
- * they would vanish instead of being refused as unknown), or nesting deeper than `maxDepth`. @returns `path: rule`, or null.
+ * they would vanish instead of being refused as unknown), or nesting deeper than `maxDepth`.
+ * @returns the field and the rule it breaks, or null.
  */
-export function unstorableValue(value: unknown, path: string, maxDepth = 32): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? `${path}: must not contain the NUL character` : null;
+export function unstorableIssue(value: unknown, path: string, maxDepth = 32): FieldIssue | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? { field: path, rule: 'must not contain the NUL character' } : null;
   if (typeof value !== 'object' || value === null) return null;
-  if (maxDepth === 0) return `${path}: nested too deeply`;
+  if (maxDepth === 0) return { field: path, rule: 'nested too deeply' };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const p = unstorableValue(value[i], `${path}[${i}]`, maxDepth - 1);
+      const p = unstorableIssue(value[i], `${path}[${i}]`, maxDepth - 1);
       if (p) return p;
     }
     return null;
   }
   for (const [k, v] of Object.entries(value)) {
-    if (k.includes('\u0000')) return `${path}: a key must not contain the NUL character`;
-    if (PROTOTYPE_KEYS.has(k)) return `${path}.${k}: unknown field`;
-    const p = unstorableValue(v, `${path}.${k}`, maxDepth - 1);
+    if (k.includes('\u0000')) return { field: path, rule: 'a key must not contain the NUL character' };
+    if (PROTOTYPE_KEYS.has(k)) return { field: `${path}.${k}`, rule: 'unknown field' };
+    const p = unstorableIssue(v, `${path}.${k}`, maxDepth - 1);
     if (p) return p;
   }
   return null;

@@ -1,5 +1,44 @@
-import { formatValidationErrors, invalid } from '@app/core';
+import { invalidAll, validationIssues } from '@app/core';
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
+
+/**
+ * A DTO with a step after its rules pass: it turns wire fields it only checked for shape into typed
+ * values (createjobs' `jobs` → `JobWrite[]`), so the service takes the typed write and never
+ * re-parses. `prefix` is the path its errors name (`data`); it throws DomainError.
+ */
+export interface CompletesValidation {
+  completeValidation(prefix: string): void;
+}
+
+const completesValidation = (v: unknown): v is CompletesValidation =>
+  typeof v === 'object' && v !== null && typeof (v as Partial<CompletesValidation>).completeValidation === 'function';
+
+const VERBATIM = 'fieldwork:verbatim';
+
+/**
+ * The property reaches the DTO as sent instead of deep-copied by class-transformer: for a list the
+ * DTO's `completeValidation` parses entry by entry itself (createjobs' 1,000 jobs, whose copy cost
+ * about as much as validating them). Its own rules (`IsArray`…) still apply.
+ */
+export const Verbatim = (): PropertyDecorator => (target, property) =>
+  Reflect.defineMetadata(VERBATIM, [...((Reflect.getMetadata(VERBATIM, target) as Array<string | symbol>) ?? []), property], target);
+
+/** class-transformer, with {@link Verbatim} properties passed through uncopied. */
+const transformer = {
+  classToPlain,
+  plainToInstance<T>(cls: ClassConstructor<T>, plain: unknown, options?: ClassTransformOptions): T {
+    const verbatim = Reflect.getMetadata(VERBATIM, cls.prototype as object) as string[] | undefined;
+    if (!verbatim || typeof plain !== 'object' || plain === null || Array.isArray(plain)) return plainToInstance(cls, plain, options);
+    const rest: Record<string, unknown> = { ...(plain as Record<string, unknown>) };
+    const kept: Record<string, unknown> = {};
+    for (const key of verbatim) {
+      if (key in rest) kept[key] = rest[key];
+      delete rest[key];
+    }
+    return Object.assign(plainToInstance(cls, rest, options) as object, kept) as T;
+  },
+};
 
 class ValidationFailed extends Error {
   constructor(readonly errors: ValidationError[]) {
@@ -23,22 +62,20 @@ export class EnvelopeValidationPipe extends ValidationPipe {
       validateCustomDecorators: true,
       transformOptions: { enableImplicitConversion: false, exposeDefaultValues: true },
       exceptionFactory: (errors) => new ValidationFailed(errors),
+      transformerPackage: transformer,
     });
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const prefix = metadata.type === 'custom' ? 'data' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : 'body';
+    let out: unknown;
     try {
-      return await super.transform(value, metadata);
+      out = await super.transform(value, metadata);
     } catch (err) {
       if (!(err instanceof ValidationFailed)) throw err;
-      const prefix =
-        metadata.type === 'custom' ? 'data' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : 'body';
-      const lines = formatValidationErrors(err.errors, prefix);
-      const first = lines[0] ?? `${prefix}: invalid`;
-      const sep = first.indexOf(': ');
-      const e = invalid(first.slice(0, sep), first.slice(sep + 2));
-      if (lines.length > 1) e.message = lines.join('; ');
-      throw e;
+      throw invalidAll(validationIssues(err.errors, prefix), prefix);
     }
+    if (completesValidation(out)) out.completeValidation(prefix);
+    return out;
   }
 }

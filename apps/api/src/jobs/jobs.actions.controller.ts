@@ -29,13 +29,17 @@ export class JobsActionsController {
 
   @Action('createjobs')
   async createjobs(@Caller() ctx: AuthContext, @Data() dto: CreateJobsDto) {
-    const { jobs } = await this.jobs.createJobs(ctx, dto, 'api');
+    const { jobs } = await this.jobs.createJobs(
+      ctx,
+      { jobs: dto.writes, sendRouteChange: dto.sendRouteChange, isTemplate: dto.isTemplate, autoassign: dto.autoassign },
+      'api',
+    );
     return { status: 0, jobs };
   }
 
   @Action('editjobs')
   async editjobs(@Caller() ctx: AuthContext, @Data() dto: EditJobsDto, @Ver() ver: 1 | 2) {
-    const jobs = await this.jobs.editJobs(ctx, dto);
+    const jobs = await this.jobs.editJobs(ctx, { jobs: dto.edits, notify: dto.notify, sendRouteChange: dto.sendRouteChange });
     return ver === 1 ? { status: 0 } : { status: 0, jobs };
   }
 

@@ -2,8 +2,10 @@ import { AuthContext, DomainError, invalid, mayCallAction, notFound } from '@app
 import {
   ConnectorJobBody,
   connectorBodyToJobFields,
+  JobWrite,
   JobsQueryService,
   JobsService,
+  parseJobWrite,
   Progress,
   toConnectorError,
   toConnectorJob,
@@ -28,12 +30,15 @@ function allow(ctx: AuthContext, action: 'createjobs' | 'archivejobs' | 'deletej
     throw new DomainError('forbidden', `a ${ctx.role} may not ${action.replace('jobs', '')} jobs`);
 }
 
-/** Rethrows job errors with the connector's field names. */
-async function connectorErrors<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` with the body as a typed job write at `path` (the action API's, so the service names
+ * its fields the same way on both surfaces) and rethrows job errors with the connector's field names.
+ */
+async function withConnectorWrite<T>(body: ConnectorJobBody, path: string, fn: (write: JobWrite) => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    return await fn(parseJobWrite(connectorBodyToJobFields(body), path));
   } catch (err) {
-    throw toConnectorError(err);
+    throw toConnectorError(err, path);
   }
 }
 
@@ -74,8 +79,8 @@ export class JobsConnectorController {
     allow(ctx, 'createjobs');
     if (body.id !== undefined) throw invalid('body.id', 'is read-only on create');
     if (body.title === undefined) throw invalid('body.title', 'is required');
-    const { jobs, created } = await connectorErrors(() =>
-      this.jobs.createJobs(ctx, { jobs: [connectorBodyToJobFields(body)] }, 'connector'),
+    const { jobs, created } = await withConnectorWrite(body, 'data.jobs[0]', (write) =>
+      this.jobs.createJobs(ctx, { jobs: [write] }, 'connector'),
     );
     res.status(created[0] ? 201 : 200);
     return { data: { items: [toConnectorJob(jobs[0])] } };
@@ -113,7 +118,10 @@ export class JobsConnectorController {
 
   private async update(ctx: AuthContext, id: string, body: ConnectorJobBody) {
     const { id: _id, ...rest } = body;
-    const [view] = await connectorErrors(() => this.jobs.editJobs(ctx, { jobs: { [connectorId(id)]: connectorBodyToJobFields(rest) } }));
+    const jobId = connectorId(id);
+    const [view] = await withConnectorWrite(rest, `data.jobs.${jobId}`, (write) =>
+      this.jobs.editJobs(ctx, { jobs: [{ id: jobId, write }] }),
+    );
     return { data: { items: [toConnectorJob(view)] } };
   }
 }

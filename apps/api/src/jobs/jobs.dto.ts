@@ -1,16 +1,21 @@
-import { Optional } from '@app/core';
-import { JobWriteDto, PROGRESS_VALUES } from '@app/jobs';
+import { invalid, Optional } from '@app/core';
+import { JobEdit, JobWrite, JobWriteDto, MAX_JOBS_PER_CALL, parseJobEdits, parseJobWrites, PROGRESS_VALUES } from '@app/jobs';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Matches, MaxLength, Min } from 'class-validator';
 import { EntriesOf } from '../docs/entries-of';
 import { QueryBool, QueryInt } from '../envelope/query';
+import { CompletesValidation, Verbatim } from '../envelope/validation.pipe';
 
 /** Keys of a job write matched by pattern rather than by JobWriteDto (parseJobWrite). */
 const JOB_PATTERN_KEYS =
   '`custom_<name>` (a string of ≤ 2000 characters, "" removes it; name 1–40 of A-Z a-z 0-9 _) and `extra_number_[1-4]_val` (a number) / `extra_text_[1-4]_val` (a string ≤ 2000)';
 
-/** createjobs */
-export class CreateJobsDto {
+/**
+ * createjobs. Once its rules pass, the pipe turns `jobs` into {@link writes} (each entry validated
+ * by `parseJobWrite`): the one validation of a job write.
+ */
+export class CreateJobsDto implements CompletesValidation {
   @EntriesOf(() => JobWriteDto, JOB_PATTERN_KEYS)
+  @Verbatim()
   @IsArray()
   @ArrayMaxSize(1000, { message: 'at most 1000 jobs per call' })
   jobs: unknown[];
@@ -26,11 +31,22 @@ export class CreateJobsDto {
   @Optional()
   @IsBoolean()
   isTemplate?: boolean;
+
+  /** `jobs`, validated into typed writes (not a wire field: set by {@link completeValidation}). */
+  declare writes: JobWrite[];
+
+  completeValidation(prefix: string): void {
+    this.writes = parseJobWrites(this.jobs, `${prefix}.jobs`);
+  }
 }
 
-/** editjobs: `jobs` keyed by job id (or `tpl-<id>`), each value the fields to change. */
-export class EditJobsDto {
+/**
+ * editjobs: `jobs` keyed by job id (or `tpl-<id>`), each value the fields to change. Once its rules
+ * pass, the pipe turns `jobs` into {@link edits}.
+ */
+export class EditJobsDto implements CompletesValidation {
   @EntriesOf(() => JobWriteDto, JOB_PATTERN_KEYS)
+  @Verbatim()
   @IsObject()
   jobs: Record<string, unknown>;
 
@@ -41,6 +57,15 @@ export class EditJobsDto {
   @Optional()
   @IsBoolean()
   sendRouteChange?: boolean;
+
+  /** `jobs`, validated into typed writes in the order sent (not a wire field: set by {@link completeValidation}). */
+  declare edits: JobEdit[];
+
+  completeValidation(prefix: string): void {
+    // the count first: 1,001 valid edits are refused for their number, not parsed
+    if (Object.keys(this.jobs).length > MAX_JOBS_PER_CALL) throw invalid(`${prefix}.jobs`, `at most ${MAX_JOBS_PER_CALL} jobs per call`);
+    this.edits = parseJobEdits(this.jobs, `${prefix}.jobs`);
+  }
 }
 
 /** deletejobs, archivejobs, restorejobs: `jobs` keyed by job id with empty-object values. */

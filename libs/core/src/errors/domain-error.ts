@@ -20,17 +20,36 @@ export class DomainError extends Error {
     message: string,
     /** The request field the error is about, e.g. `data.username`. */
     readonly field?: string,
+    /** The rule `field` broke, e.g. `must be an integer`; the message is then `${field}: ${rule}`. */
+    readonly rule?: string,
   ) {
     super(message);
     this.name = 'DomainError';
   }
 }
 
+/** A field and the rule it broke, as validators report them. */
+export interface FieldIssue {
+  field: string;
+  rule: string;
+}
+
 /** `-1`: a field broke a rule. The message names the field and the rule. */
-export const invalid = (field: string, rule: string) => new DomainError('invalid', `${field}: ${rule}`, field);
+export const invalid = (field: string, rule: string) => new DomainError('invalid', `${field}: ${rule}`, field, rule);
+
+/**
+ * `-1` for several broken rules at once: the message names them all (`a: r1; b: r2`), `field` and
+ * `rule` are the first's. An empty list reads `${fallback}: invalid`.
+ */
+export function invalidAll(issues: FieldIssue[], fallback = 'data'): DomainError {
+  const [first = { field: fallback, rule: 'invalid' }] = issues;
+  const e = invalid(first.field, first.rule);
+  if (issues.length > 1) e.message = issues.map((i) => `${i.field}: ${i.rule}`).join('; ');
+  return e;
+}
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
-export const exists = (message: string, field?: string) => new DomainError('exists', message, field);
+export const exists = (message: string, field?: string, rule?: string) => new DomainError('exists', message, field, rule);
 
 /** `-6`/429: a rate limit was reached; `retryAfterS` goes out as `Retry-After`. */
 export class RateLimitedError extends DomainError {

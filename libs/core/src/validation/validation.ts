@@ -1,4 +1,5 @@
 import { registerDecorator, ValidateIf, ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
+import type { FieldIssue } from '../errors/domain-error';
 import { isIanaZone } from '../time';
 
 /** Phone with optional country code: digits, spaces, `+ ( ) - .`; 3–40 characters. */
@@ -38,23 +39,32 @@ export function Rule(test: (value: unknown, args: ValidationArguments) => boolea
 export const IsIanaZone = () => Rule((v) => isIanaZone(v), 'must be an IANA time-zone name such as Europe/Ljubljana');
 
 /**
- * Turns class-validator errors into `"data.teams[1]: must be an integer"`-style lines, one per
- * failed rule, naming the full path of each field. Unknown fields read `"data.foo: unknown field"`.
+ * Turns class-validator errors into `{field: "data.teams[1]", rule: "must be an integer"}` issues, one
+ * per failed rule, naming the full path of each field (duplicates dropped). Unknown fields read
+ * `{field: "data.foo", rule: "unknown field"}`.
  */
-export function formatValidationErrors(errors: ValidationError[], prefix = 'data'): string[] {
-  const out: string[] = [];
+export function validationIssues(errors: ValidationError[], prefix = 'data'): FieldIssue[] {
+  const out: FieldIssue[] = [];
+  const seen = new Set<string>();
   const walk = (errs: ValidationError[], path: string) => {
     for (const e of errs) {
       const key = /^\d+$/.test(e.property) ? `${path}[${e.property}]` : path ? `${path}.${e.property}` : e.property;
       for (const [name, message] of Object.entries(e.constraints ?? {})) {
-        if (name === 'whitelistValidation') out.push(`${key}: unknown field`);
-        else out.push(`${key}: ${stripProperty(message, e.property)}`);
+        const rule = name === 'whitelistValidation' ? 'unknown field' : stripProperty(message, e.property);
+        const line = `${key}: ${rule}`;
+        if (!seen.has(line)) out.push({ field: key, rule });
+        seen.add(line);
       }
       if (e.children?.length) walk(e.children, key);
     }
   };
   walk(errors, prefix);
-  return [...new Set(out)];
+  return out;
+}
+
+/** {@link validationIssues} as `"data.teams[1]: must be an integer"` lines. */
+export function formatValidationErrors(errors: ValidationError[], prefix = 'data'): string[] {
+  return validationIssues(errors, prefix).map((i) => `${i.field}: ${i.rule}`);
 }
 
 /** class-validator's default messages start with the property name; we print the full path instead. */
