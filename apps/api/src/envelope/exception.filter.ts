@@ -14,8 +14,8 @@ export function surfaceOf(path: string): Surface {
 
 /**
  * The one place errors become responses. Action API: `{status, error}` with the matching HTTP
- * status; connector: `{error: {message}}`. Unknown errors: 500 (503 when PostgreSQL is
- * unreachable) with a generic message and an error id that is also logged.
+ * status; connector: `{error: {message}}`. Unknown errors: 500 (action API: -99/503 when PostgreSQL
+ * is unreachable; the connector stays at 500) with a generic message and an error id that is also logged.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -61,6 +61,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'server', message: string): void {
   const { status, http } = kind === 'server' ? { status: -99, http: 500 } : statusOf(kind);
   if (res.headersSent) return;
-  if (surface === 'connector') res.status(http).json({ error: { message } });
+  // the connector's statuses (CONTRACTS.md) have no 503: PostgreSQL down is a 500 there
+  if (surface === 'connector') res.status(kind === 'unavailable' ? 500 : http).json({ error: { message } });
   else res.status(http).json({ status, error: message });
 }

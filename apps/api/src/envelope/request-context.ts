@@ -10,6 +10,12 @@ export interface ApiRequest extends Request {
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Whether a value can be an id at all (CONTRACTS.md "Ids": a non-empty string of ≤ 64 characters,
+ * and no NUL byte, which PostgreSQL refuses in text). Anything else is simply an unknown id.
+ */
+export const isUsableId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64 && !v.includes('\u0000');
+
 /** Metadata key holding a handler's action name. */
 export const ACTION_NAME = 'fieldwork:action';
 
