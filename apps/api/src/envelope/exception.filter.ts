@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorKind, isDatabaseUnavailable, RateLimitedError } from '@app/core';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { kindOfHttpStatus, statusOf } from './errors';
+import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
 
 type Surface = 'action' | 'connector' | 'other';
 
@@ -61,7 +61,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
 export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'server', message: string): void {
   const { status, http } = kind === 'server' ? { status: -99, http: 500 } : statusOf(kind);
   if (res.headersSent) return;
-  // the connector's statuses (CONTRACTS.md) have no 503: PostgreSQL down is a 500 there
-  if (surface === 'connector') res.status(kind === 'unavailable' ? 500 : http).json({ error: { message } });
+  if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
   else res.status(http).json({ status, error: message });
 }
