@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { randomInt } from 'node:crypto';
-import { connector, createCompany, startApi, TestApi } from './support/api';
+import { connector, createCompany, createMember, startApi, TestApi } from './support/api';
 import { AnswerChecker, describeRequest, forAjv, FuzzContext, OpenApiDoc, operationsOf, requestArbitrary, send, seedFor } from './fuzz/harness';
 import { arbitraryOf, Schema } from './fuzz/schema-arbitrary';
 import Ajv from 'ajv';
@@ -27,8 +27,8 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
   let checker: AnswerChecker;
   const ctx: FuzzContext = { key: '', username: '', ids: [] };
   let sent = 0;
-  /** HTTP statuses seen, per status: shows the run reached past validation into the handlers */
-  const statuses = new Map<number, number>();
+  /** HTTP statuses seen, per route: shows how far the run got past validation into the handlers */
+  const statuses = new Map<string, Map<number, number>>();
 
   beforeAll(async () => {
     console.log(`fuzz: seed ${SEED}, ${RUNS} requests per route — replay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`);
@@ -42,11 +42,15 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
       const res = await connector(api, 'POST', '/v1/jobs', company.key, { title, externalId: title.replace(' ', '-') });
       ctx.ids.push(res.body.data.items[0].id as string);
     }
+    ctx.ids.push(company.ownerUid, (await createMember(api, company, { role: 'worker' })).uid);
   });
 
   afterAll(async () => {
-    const seen = [...statuses].sort(([a], [b]) => a - b).map(([http, n]) => `${http}×${n}`);
-    console.log(`fuzz: ${sent} requests sent (seed ${SEED}); answers ${seen.join(' ')}`);
+    const line = (m: Map<number, number>) => [...m].sort(([a], [b]) => a - b).map(([http, n]) => `${http}×${n}`).join(' ');
+    const total = new Map<number, number>();
+    for (const m of statuses.values()) for (const [http, n] of m) total.set(http, (total.get(http) ?? 0) + n);
+    const perRoute = [...statuses].map(([name, m]) => `  ${name}: ${line(m)}`).join('\n');
+    console.log(`fuzz: ${sent} requests sent (seed ${SEED}); answers ${line(total)}\n${perRoute}`);
     await api?.close();
   });
 
@@ -79,7 +83,9 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
           } catch (err) {
             throw new Error(`no answer: ${(err as Error).message}\n  ${describeRequest(r)}`);
           }
-          statuses.set(answer.http, (statuses.get(answer.http) ?? 0) + 1);
+          const mine = statuses.get(o.name) ?? statuses.set(o.name, new Map()).get(o.name)!;
+          mine.set(answer.http, (mine.get(answer.http) ?? 0) + 1);
+          if (process.env.FUZZ_TRACE === '1' && answer.http === 400) console.log(`${o.name} 400 ${answer.text.slice(0, 160)}`);
           const problem = checker.problemOf(o, answer.http, answer.contentType, answer.text);
           if (problem) throw new Error(`${problem}\n  ${describeRequest(r)}`);
         }),

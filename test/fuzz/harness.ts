@@ -42,7 +42,7 @@ export interface FuzzRequest {
 export interface FuzzContext {
   key: string;
   username: string;
-  /** ids that exist (jobs), so path ids sometimes hit real rows */
+  /** ids that exist (jobs, members), so ids in paths and bodies sometimes hit real rows */
   ids: string[];
 }
 
@@ -150,7 +150,12 @@ function bodySchemaOf(op: Operation): Schema | undefined {
  */
 export function requestArbitrary(o: FuzzOperation, doc: OpenApiDoc, ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
   const components = doc.components.schemas;
-  const schema = bodySchemaOf(o.op);
+  const documented = bodySchemaOf(o.op);
+  // the envelope's `auth` is sent by the auth variants below, not generated (a random one only fails authentication)
+  const schema =
+    documented?.properties?.auth !== undefined
+      ? { ...documented, properties: Object.fromEntries(Object.entries(documented.properties).filter(([k]) => k !== 'auth')) }
+      : documented;
   const params = o.op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');
   const queryParams = params.filter((p) => p.in === 'query');
@@ -158,8 +163,8 @@ export function requestArbitrary(o: FuzzOperation, doc: OpenApiDoc, ctx: FuzzCon
     .tuple(...pathParams.map(() => pathIdArbitrary(ctx)))
     .map((ids) => pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, ids[i]), o.path));
   const queryArb = o.surface === 'connector' ? queryArbitrary(queryParams, components) : fc.constant('');
-  const bodyArb: fc.Arbitrary<unknown> = schema ? mutated(arbitraryOf(schema, components)) : fc.constant(undefined);
-  const raw = fc.option(rawBodies, { freq: 15, nil: undefined });
+  const bodyArb: fc.Arbitrary<unknown> = schema ? mutated(arbitraryOf(schema, components, { ids: ctx.ids })) : fc.constant(undefined);
+  const raw = fc.oneof({ arbitrary: fc.constant(undefined), weight: 14 }, { arbitrary: rawBodies, weight: 1 });
   return fc.tuple(pathArb, queryArb, bodyArb, authArbitrary(ctx, o.surface), raw).map(([path, query, body, auth, rawBody]) => {
     const headers: Record<string, string> = { ...auth.headers };
     let text: string | undefined;
