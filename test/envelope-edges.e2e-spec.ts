@@ -34,6 +34,19 @@ describe('envelope edges', () => {
     expect(again.body.data.items[0]).toMatchObject({ title: 'edges', archived: false });
   });
 
+  it('a path that does not decode (%FF, %C0%80, a lone %) is an unknown route or id: 404 in the surface’s shape', async () => {
+    for (const id of ['%FF', '%C0%80', '%', '%E0%A4%A']) {
+      for (const key of [company.key, undefined]) {
+        expect({ id, res: await connector(api, 'GET', `/v1/jobs/${id}`, key) }).toEqual({ id, res: notFound });
+        expect({ id, res: await connector(api, 'PATCH', `/v1/jobs/${id}`, key, { title: 'x' }) }).toEqual({ id, res: notFound });
+      }
+      expect({ id, res: await action(api, id, {}, { key: company.key }) }).toEqual({
+        id,
+        res: { http: 404, body: { status: 1001, error: expect.any(String) } },
+      });
+    }
+  });
+
   it('ids with a NUL byte in an action’s data never reach PostgreSQL: -1/400 naming the field', async () => {
     const cases: Array<[string, object, string]> = [
       ['getjobs', { id: 'a\u0000' }, 'data.id'],
@@ -65,6 +78,22 @@ describe('envelope edges', () => {
         res: { http: 400, body: { error: { message: expect.stringContaining('body') } } },
       });
     }
+  });
+
+  it('found by fuzzing: getjobs orderIds beyond 2^53 → -1/400, not a 500 (bigint cast)', async () => {
+    for (const orderIds of [[1e21], [2 ** 63], [Number.MAX_SAFE_INTEGER + 2]]) {
+      const res = await action(api, 'getjobs', { orderIds }, { key: company.key });
+      expect({ orderIds, res }).toEqual({ orderIds, res: { http: 400, body: { status: -1, error: expect.stringContaining('data.orderIds') } } });
+    }
+    expect((await action(api, 'getjobs', { orderIds: [Number.MAX_SAFE_INTEGER] }, { key: company.key })).body).toEqual({ status: 0, jobs: [] });
+  });
+
+  it('found by fuzzing: a language code longer than its column (16) → -1/400 naming it, not a 500', async () => {
+    const long = 'yqq-Z5MFfqbe-3D10J-Mp1UX';
+    const edit = await action(api, 'editaccount', { uid: company.ownerUid, language: long }, { key: company.key });
+    expect(edit).toEqual({ http: 400, body: { status: -1, error: expect.stringContaining('data.language') } });
+    const ok = await action<{ account: { language: string } }>(api, 'editaccount', { uid: company.ownerUid, language: 'pt-BR' }, { key: company.key });
+    expect(ok.body.account.language).toBe('pt-BR');
   });
 
   /** A request whose head is larger than Node's `maxHeaderSize` (16 KiB by default). */

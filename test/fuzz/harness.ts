@@ -251,7 +251,7 @@ export class AnswerChecker {
 
 /** A request for a failure report: long strings cut, so a 100,000-character value stays readable. */
 export function describeRequest(r: FuzzRequest): string {
-  const cut = (s: string) => (s.length > 300 ? `${s.slice(0, 300)}…(${s.length} chars)` : s);
+  const cut = (s: string) => (s.length > 1000 ? `${s.slice(0, 1000)}…(${s.length} chars)` : s);
   return `${r.method} ${cut(r.url)} headers=${JSON.stringify(r.headers)} body=${r.body === undefined ? '(none)' : cut(r.body)}`;
 }
 

@@ -38,7 +38,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private classify(exception: unknown, req: Request): { kind: ErrorKind | 'server'; message: string } {
     if (exception instanceof DomainError) return { kind: exception.kind, message: exception.message };
     if (exception instanceof HttpException) {
-      const kind = kindOfHttpStatus(exception.getStatus());
+      // Nest turns Express' URIError for a path that does not percent-decode (`/v1/jobs/%FF`) into a
+      // 400 "Failed to decode param …": no route or id can be named so — an unknown one (CONTRACTS.md "Ids")
+      const undecodable = exception.getStatus() === 400 && exception.message.startsWith('Failed to decode param');
+      const kind = undecodable ? 'not_found' : kindOfHttpStatus(exception.getStatus());
       if (kind === 'not_found') {
         return {
           kind,
