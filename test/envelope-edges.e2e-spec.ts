@@ -96,6 +96,17 @@ describe('envelope edges', () => {
     expect(ok.body.account.language).toBe('pt-BR');
   });
 
+  it('found by fuzzing: a lone surrogate (not well-formed Unicode) → 400 naming the field, never a 500 (IsEmail threw)', async () => {
+    const email = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'x', contact: { email: '\ud800' } });
+    expect(email).toEqual({ http: 400, body: { error: { message: expect.stringContaining('body.contact.email') } } });
+    const act = await action(api, 'createaccount', { name: 'x', username: `ls.${Date.now()}@example.test`, email: 'a\udc00@b.c' }, { key: company.key });
+    expect(act).toEqual({ http: 400, body: { status: -1, error: expect.stringContaining('data.email') } });
+    const name = await action(api, 'editcompany', { name: 'a\ud83d' }, { key: company.key });
+    expect(name).toEqual({ http: 400, body: { status: -1, error: expect.stringContaining('data.name') } });
+    // a well-formed pair (an emoji) is fine
+    expect((await action(api, 'editcompany', { name: 'Co \ud83d\ude00' }, { key: company.key })).body.status).toBe(0);
+  });
+
   /** A request whose head is larger than Node's `maxHeaderSize` (16 KiB by default). */
   const oversized = (path: string, method: string) =>
     new Promise<{ http: number; contentType?: string; body: string }>((resolve, reject) => {

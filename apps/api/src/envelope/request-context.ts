@@ -22,13 +22,20 @@ export const ACTION_NAME = 'fieldwork:action';
 /** Keys named like Object.prototype members: class-transformer drops them silently, so they are refused up front. */
 const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** Half of a UTF-16 surrogate pair without its other half: no Unicode character, no UTF-8 encoding. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * The first problem with a request value that no DTO rule sees: a string holding U+0000 (PostgreSQL
- * text can't store it), a key named like an Object.prototype member (`toString`, `__proto__`…:
+ * text can't store it) or a lone surrogate (it would be stored as U+FFFD, silently changed, and
+ * validator's `isEmail` throws on it), a key named like an Object.prototype member (`toString`, `__proto__`…:
  * they would vanish instead of being refused as unknown), or nesting deeper than `maxDepth`. @returns `path: rule`, or null.
  */
 export function unstorableValue(value: unknown, path: string, maxDepth = 32): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? `${path}: must not contain the NUL character` : null;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return `${path}: must not contain the NUL character`;
+    return LONE_SURROGATE.test(value) ? `${path}: must be well-formed Unicode: it holds a lone surrogate` : null;
+  }
   if (typeof value !== 'object' || value === null) return null;
   if (maxDepth === 0) return `${path}: nested too deeply`;
   if (Array.isArray(value)) {
