@@ -114,10 +114,25 @@ describe('action envelope', () => {
     expect(res).toEqual({ http: 400, body: { status: -1, error: expect.stringContaining('malformed JSON') } });
   });
 
-  it('a non-object body → -1/400', async () => {
+  it('a non-object body → -1/400, after authentication (CONTRACTS.md order: only malformed JSON comes first)', async () => {
     const res = await raw('/api/getaccounts', '[1,2]', { 'api-key': company.key });
     expect(res.http).toBe(400);
     expect(res.body.status).toBe(-1);
+    for (const body of ['[]', '[1,2]', '"x"', '5', 'null', 'true']) {
+      expect({ body, res: await raw('/api/getaccounts', body) }).toEqual({
+        body,
+        res: { http: 401, body: { status: -2, error: expect.any(String) } },
+      });
+      expect({ body, res: await raw('/api/getaccounts', body, { 'api-key': 'fwk_ZZZZZZZZ_' + 'A'.repeat(32) }) }).toEqual({
+        body,
+        res: { http: 401, body: { status: -2, error: expect.any(String) } },
+      });
+    }
+    // authenticated: an unknown action still comes before the body's shape
+    expect(await raw('/api/nosuchaction', '[]', { 'api-key': company.key })).toEqual({
+      http: 404,
+      body: { status: 1001, error: expect.any(String) },
+    });
   });
 
   it('authentication comes before unknown action; unknown action → 1001/404', async () => {

@@ -180,6 +180,13 @@ describe('readiness', () => {
       expect(down.body.error.database.status).toBe('down');
       expect(down.body.reported.redis.status).toBe('up');
 
+      // requests needing PostgreSQL: the action API answers -99/503, the connector 500 (CONTRACTS.md "Errors")
+      const anyKey = { 'api-key': `fwk_ZZZZZZZZ_${'A'.repeat(32)}`, 'content-type': 'application/json' };
+      const act = await fetch(`${url}/api/getcompany`, { method: 'POST', headers: anyKey, body: JSON.stringify({ data: {} }) });
+      expect({ http: act.status, body: await act.json() }).toEqual({ http: 503, body: { status: -99, error: expect.any(String) } });
+      const conn = await fetch(`${url}/v1/auth/whoami`, { headers: anyKey });
+      expect({ http: conn.status, body: await conn.json() }).toEqual({ http: 500, body: { error: { message: expect.any(String) } } });
+
       // still not ready on a second look, and the process stays alive
       expect((await getJson(`${url}/health/ready`)).status).toBe(503);
       const live = await getJson(`${url}/health/live`);

@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { ApiModule } from './api.module';
 import { useJsonBodies } from './envelope/body-parser';
+import { answerClientErrorsInShape } from './envelope/client-error';
 import { DrainState } from './health/drain-state';
 import { mountQueueDashboard, QUEUE_DASHBOARD_PATH } from './ops/queue-dashboard';
 
@@ -34,6 +35,7 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
   app.disable('x-powered-by');
   useJsonBodies(app);
+  answerClientErrorsInShape(app.getHttpServer());
   // signals are handled by drainOnSignals (readiness first, then close); close() runs the shutdown hooks
   return app;
 }

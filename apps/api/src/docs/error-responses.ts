@@ -1,6 +1,6 @@
 import { ErrorKind } from '@app/core';
 import type { ResponsesObject, SchemaObject } from 'openapi3-ts/oas30';
-import { statusOf } from '../envelope/errors';
+import { connectorHttpOf, statusOf } from '../envelope/errors';
 
 /**
  * What each error kind means to a caller. A `Record` over the union, so a new kind fails to
@@ -74,17 +74,18 @@ export function actionErrorResponses(): ResponsesObject {
 
 /**
  * Error responses of a connector route, by HTTP status: `{error: {message}}`. Not `auth_mismatch`:
- * the connector takes the key from the header only, so there is nothing to mismatch.
+ * the connector takes the key from the header only, so there is nothing to mismatch. PostgreSQL
+ * unavailable is a 500 here (no 503 on the connector).
  */
 export function connectorErrorResponses(): ResponsesObject {
   const out: ResponsesObject = {};
   for (const c of errorCases().filter((e) => e.kind !== 'auth_mismatch')) {
-    const key = String(c.http);
+    const key = String(c.kind === 'server' ? c.http : connectorHttpOf(c.kind));
     const previous = out[key] as { description: string } | undefined;
     out[key] = {
       description: previous ? `${previous.description}; ${c.meaning}` : c.meaning,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ConnectorError' } } },
-      ...(c.http === 429 ? { headers: retryAfter } : {}),
+      ...(key === '429' ? { headers: retryAfter } : {}),
     };
   }
   return out;

@@ -86,6 +86,9 @@ describe('buildOpenApiDocument', () => {
     ]);
     expect(Object.keys(responses(op('/v1/jobs', 'post')))).toContain('201');
     expect(responses(o)['401'].description).not.toContain('auth.usr');
+    // no 503 on the connector: PostgreSQL unavailable is one of the 500's meanings
+    expect(Object.keys(responses(o))).not.toContain('503');
+    expect(responses(o)['500'].description).toContain('PostgreSQL is unreachable');
   });
 
   it('describes answers by their envelope when the build generated no answer schemas, and says so', () => {

@@ -9,7 +9,8 @@ import { ACTION_NAME, ApiRequest, isPlainObject, unstorableIssue } from './reque
 /**
  * The action envelope, checked in CONTRACTS.md's order (malformed JSON was refused by the body
  * parser): authentication (header `API-Key` or body `auth: {usr, key}`) → unknown action (the
- * fallback controller, which runs this guard without an action name) → `ver` → role → `data`.
+ * fallback controller, which runs this guard without an action name) → a body that is JSON but not
+ * an object → `ver` → role → `data`.
  */
 @Injectable()
 export class ActionAuthGuard implements CanActivate {
@@ -22,11 +23,10 @@ export class ActionAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const body: unknown = req.body;
-    if (!isPlainObject(body)) throw invalid('body', 'must be a JSON object {data, auth?, ver?}');
 
     const header = req.headers['api-key'];
     const headerKey = typeof header === 'string' && header !== '' ? header : undefined;
-    const auth = isPlainObject(body.auth) ? body.auth : undefined;
+    const auth = isPlainObject(body) && isPlainObject(body.auth) ? body.auth : undefined;
     const bodyKey = typeof auth?.key === 'string' && auth.key !== '' ? auth.key : undefined;
     if (headerKey && bodyKey && headerKey !== bodyKey) {
       await this.rateLimit.chargeIp(req.ip ?? 'unknown');
@@ -43,6 +43,7 @@ export class ActionAuthGuard implements CanActivate {
     const action = this.reflector.get<ActionName | undefined>(ACTION_NAME, context.getHandler());
     if (!action) return true; // the unknown-action fallback answers 1001
 
+    if (!isPlainObject(body)) throw invalid('body', 'must be a JSON object {data, auth?, ver?}');
     const ver = body.ver;
     if (ver !== undefined && ver !== 1 && ver !== 2) throw invalid('ver', 'unsupported ver: send the integer 1 or 2, or leave it out');
     req.ver = (ver ?? 2) as 1 | 2;

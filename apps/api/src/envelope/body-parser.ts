@@ -10,7 +10,9 @@ export const BODY_LIMIT = '5mb';
  * (malformed JSON → -1/400 before anything else; over 5 MB → 413).
  */
 export function useJsonBodies(app: INestApplication): void {
-  app.use(json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  // strict: false — `5` or `"x"` is valid JSON, so it is refused by the guards after authentication
+  // (CONTRACTS.md order), not here as malformed
+  app.use(json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use((err: { type?: string; status?: number; message?: string }, req: Request, res: Response, next: NextFunction) => {
     if (err?.type === 'entity.too.large' || err?.status === 413) {
       return sendError(res, surfaceOf(req.path), 'too_large', `body: larger than ${BODY_LIMIT}`);

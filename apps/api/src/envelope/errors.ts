@@ -26,6 +26,14 @@ export function statusOf(kind: ErrorKind): { status: number; http: number } {
   }
 }
 
+/**
+ * The connector's HTTP status of an error kind: as the action API's, except PostgreSQL unavailable,
+ * which is a 500 there (the connector's statuses in CONTRACTS.md have no 503).
+ */
+export function connectorHttpOf(kind: ErrorKind): number {
+  return kind === 'unavailable' ? 500 : statusOf(kind).http;
+}
+
 function assertUnreachable(x: never): never {
   throw new Error(`unhandled error kind ${String(x)}`);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorKind, isDatabaseUnavailable, RateLimitedError } from '@app/core';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { kindOfHttpStatus, statusOf } from './errors';
+import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
 
 type Surface = 'action' | 'connector' | 'other';
 
@@ -14,8 +14,8 @@ export function surfaceOf(path: string): Surface {
 
 /**
  * The one place errors become responses. Action API: `{status, error}` with the matching HTTP
- * status; connector: `{error: {message}}`. Unknown errors: 500 (503 when PostgreSQL is
- * unreachable) with a generic message and an error id that is also logged.
+ * status; connector: `{error: {message}}`. Unknown errors: 500 (action API: -99/503 when PostgreSQL
+ * is unreachable; the connector stays at 500) with a generic message and an error id that is also logged.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -38,7 +38,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private classify(exception: unknown, req: Request): { kind: ErrorKind | 'server'; message: string } {
     if (exception instanceof DomainError) return { kind: exception.kind, message: exception.message };
     if (exception instanceof HttpException) {
-      const kind = kindOfHttpStatus(exception.getStatus());
+      // Nest turns Express' URIError for a path that does not percent-decode (`/v1/jobs/%FF`) into a
+      // 400 "Failed to decode param …": no route or id can be named so — an unknown one (CONTRACTS.md "Ids")
+      const undecodable = exception.getStatus() === 400 && exception.message.startsWith('Failed to decode param');
+      const kind = undecodable ? 'not_found' : kindOfHttpStatus(exception.getStatus());
       if (kind === 'not_found') {
         return {
           kind,
@@ -61,6 +64,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
 export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'server', message: string): void {
   const { status, http } = kind === 'server' ? { status: -99, http: 500 } : statusOf(kind);
   if (res.headersSent) return;
-  if (surface === 'connector') res.status(http).json({ error: { message } });
+  if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
   else res.status(http).json({ status, error: message });
 }

@@ -10,20 +10,34 @@ export interface ApiRequest extends Request {
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Whether a value can be an id at all (CONTRACTS.md "Ids": a non-empty string of ≤ 64 characters,
+ * and no NUL byte, which PostgreSQL refuses in text). Anything else is simply an unknown id.
+ */
+export const isUsableId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64 && !v.includes('\u0000');
+
 /** Metadata key holding a handler's action name. */
 export const ACTION_NAME = 'fieldwork:action';
 
 /** Keys named like Object.prototype members: class-transformer drops them silently, so they are refused up front. */
 const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** Half of a UTF-16 surrogate pair without its other half: no Unicode character, no UTF-8 encoding. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * The first problem with a request value that no DTO rule sees: a string holding U+0000 (PostgreSQL
- * text can't store it), a key named like an Object.prototype member (`toString`, `__proto__`…:
- * they would vanish instead of being refused as unknown), or nesting deeper than `maxDepth`.
+ * text can't store it) or a lone surrogate (it would be stored as U+FFFD, silently changed, and
+ * validator's `isEmail` throws on it), a key named like an Object.prototype member (`toString`,
+ * `__proto__`…: they would vanish instead of being refused as unknown), or nesting deeper than
+ * `maxDepth`.
  * @returns the field and the rule it breaks, or null.
  */
 export function unstorableIssue(value: unknown, path: string, maxDepth = 32): FieldIssue | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? { field: path, rule: 'must not contain the NUL character' } : null;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return { field: path, rule: 'must not contain the NUL character' };
+    return LONE_SURROGATE.test(value) ? { field: path, rule: 'must be well-formed Unicode: it holds a lone surrogate' } : null;
+  }
   if (typeof value !== 'object' || value === null) return null;
   if (maxDepth === 0) return { field: path, rule: 'nested too deeply' };
   if (Array.isArray(value)) {

@@ -111,6 +111,7 @@ export class GetJobsDto {
   @ArrayMaxSize(1000)
   @IsInt({ each: true })
   @Min(0, { each: true })
+  @Max(Number.MAX_SAFE_INTEGER, { each: true })
   orderIds?: number[];
 
   @Optional()

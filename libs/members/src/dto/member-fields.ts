@@ -146,6 +146,7 @@ export class MemberWritableFields {
 
   @Optional()
   @IsString()
+  @MaxLength(16) // the column's length
   @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'must be a language code such as en or pt-BR' })
   language?: string;
 
