@@ -58,6 +58,7 @@ export interface DrainPoint {
 /** One delivery of the log (attempts apart). */
 export interface DeliveryRow {
   id: string;
+  /** the webhook-id */
   eventId: string;
   key: string;
   action: string | null;

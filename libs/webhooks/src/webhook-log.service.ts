@@ -1,6 +1,6 @@
 import { AuthContext, invalid, notFound } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { DeliveryRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDrainProducer } from './webhook-drain-producer';
 
 /** One attempt as the delivery log answers it. */
@@ -14,21 +14,7 @@ export interface AttemptView {
 }
 
 /** One delivery with its attempts. */
-export interface DeliveryView {
-  id: string;
-  /** the webhook-id */
-  eventId: string;
-  key: string;
-  action: string | null;
-  formId: string | null;
-  state: string;
-  attempts: number;
-  /** ms */
-  nextAttemptAt: number | null;
-  createdAt: number;
-  finishedAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
+export interface DeliveryView extends DeliveryRow {
   attemptLog: AttemptView[];
 }
 
