@@ -2,10 +2,11 @@
 # Makes sure the PostgreSQL server DATABASE_URL names (default 127.0.0.1:5432) offers the PostGIS
 # extension (CONTRACTS.md "Geo"): asks the server `pg_available_extensions`, and when postgis is
 # missing on a local server installs Debian's `postgresql-<server major>-postgis-3` the way
-# scripts/test-tools.sh installs haproxy — as root or with `sudo -n`, `--no-install-recommends`, an
-# `apt-get update` and a retry when the first attempt fails, a policy-rc.d so the install starts no
-# service. Prints the install command and exits non-zero when it cannot install. Never restarts
-# PostgreSQL (the extension's files are read at CREATE EXTENSION; no restart is needed).
+# scripts/test-tools.sh installs haproxy (both through scripts/lib/apt-install.sh: as root or with
+# `sudo -n`, `--no-install-recommends`, an `apt-get update` and a retry when the first attempt fails,
+# a policy-rc.d so the install starts no service). Prints the install command and exits non-zero
+# when it cannot install. Never restarts PostgreSQL (the extension's files are read at CREATE
+# EXTENSION; no restart is needed).
 # Called by scripts/services.sh once the server answers.
 set -euo pipefail
 
@@ -52,37 +53,12 @@ manual() {
 
 # a package installs into this machine's clusters only
 case "$host" in 127.0.0.1 | localhost | ::1 | '[::1]') ;; *) manual ;; esac
-command -v apt-get >/dev/null 2>&1 || manual
-if [ "$(id -u)" = 0 ]; then
-  SUDO=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  SUDO=(sudo -n)
-else
-  manual
-fi
-
-# refuse service starts while the package installs (Debian's invoke-rc.d honours policy-rc.d), unless
-# the machine already has a policy of its own
-policy=/usr/sbin/policy-rc.d
-own_policy=
-if [ ! -e "$policy" ]; then
-  printf '#!/bin/sh\n# fieldwork scripts/postgis.sh: no service starts during the install\nexit 101\n' |
-    "${SUDO[@]}" tee "$policy" >/dev/null
-  "${SUDO[@]}" chmod 755 "$policy"
-  own_policy=1
-fi
-cleanup() { if [ -n "$own_policy" ]; then "${SUDO[@]}" rm -f "$policy"; fi; }
-trap cleanup EXIT
-
-# another install on the machine (a colleague's test-tools.sh) holds the dpkg lock: wait for it
-apt=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300)
-install() { "${SUDO[@]}" "${apt[@]}" install -y --no-install-recommends "$package" >&2; }
+# shared with scripts/test-tools.sh: root or sudo -n, no service starts, waits for another dpkg lock
+# shellcheck source=lib/apt-install.sh
+. "$(dirname "$0")/lib/apt-install.sh"
 echo "installing $package (PostGIS for PostgreSQL $major) with apt-get" >&2
 started=$(date +%s)
-if ! install; then
-  "${SUDO[@]}" "${apt[@]}" update >&2 || true
-  install || manual
-fi
+apt_install "$package" || manual
 
 [ "$(ask "SELECT 1 FROM pg_available_extensions WHERE name = 'postgis'")" = 1 ] || manual
 echo "PostGIS installed in $(($(date +%s) - started)) s" >&2

@@ -15,34 +15,12 @@ manual() {
   exit 1
 }
 
-command -v apt-get >/dev/null 2>&1 || manual
-if [ "$(id -u)" = 0 ]; then
-  SUDO=()
-elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  SUDO=(sudo -n)
-else
-  manual
-fi
-
-# refuse service starts while the package installs (Debian's invoke-rc.d honours policy-rc.d), unless
-# the machine already has a policy of its own
-policy=/usr/sbin/policy-rc.d
-own_policy=
-if [ ! -e "$policy" ]; then
-  printf '#!/bin/sh\n# fieldwork scripts/test-tools.sh: no service starts during the install\nexit 101\n' |
-    "${SUDO[@]}" tee "$policy" >/dev/null
-  "${SUDO[@]}" chmod 755 "$policy"
-  own_policy=1
-fi
-cleanup() { if [ -n "$own_policy" ]; then "${SUDO[@]}" rm -f "$policy"; fi; }
-trap cleanup EXIT
-
-install() { "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends haproxy >&2; }
+# shared with scripts/postgis.sh: root or sudo -n, no service starts, waits for another dpkg lock
+# shellcheck source=lib/apt-install.sh
+. "$(dirname "$0")/lib/apt-install.sh"
 echo "installing haproxy (for the tests) with apt-get" >&2
-if ! install; then
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >&2 || true
-  install || manual
-fi
+apt_install haproxy || manual
+if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo -n); fi
 
 # a daemon started anyway (e.g. a system without policy-rc.d support) must not hold anything
 if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
