@@ -114,7 +114,7 @@ export class WorkerResultsService {
         this.dataSource,
         `UPDATE worker_runs SET state = 'failed', error = $3, finished_at = ${SQL_NOW_MS}
           WHERE company_id = $1 AND id = $2 AND state = 'queued' RETURNING id`,
-        [owner.companyId, runId, JSON.stringify({ message: `queue unavailable: ${(err as Error).message}` })],
+        [owner.companyId, runId, JSON.stringify({ message: `queue unavailable: ${(err as Error).message}`, kind: 'unavailable' } satisfies StoredRunError)],
       );
       if (failed.length) {
         this.logger.warn(`run ${runId} (${kind}) could not be queued: ${(err as Error).message}`);
@@ -161,9 +161,9 @@ export class WorkerResultsService {
         return row.result;
       case 'failed': {
         const e = row.error;
+        // never queued (Redis down at submit): answered like a run that did not finish, with its id
+        if (e?.kind === 'unavailable') throw new RunUnfinishedError(unfinishedMessage(settings, timeoutMs), row.id, row.state);
         if (e?.kind) throw new DomainError(e.kind, e.message, e.field);
-        if (e?.message.startsWith('queue unavailable'))
-          throw new RunUnfinishedError(unfinishedMessage(settings, timeoutMs), row.id, row.state);
         throw new Error(`${settings.what} failed: ${e?.message ?? 'unknown error'}`);
       }
       case 'expired':
