@@ -5,6 +5,7 @@ const moduleNameMapper = {
   '^@app/database(|/.*)$': '<rootDir>/libs/database/src$1',
   '^@app/jobs(|/.*)$': '<rootDir>/libs/jobs/src$1',
   '^@app/places(|/.*)$': '<rootDir>/libs/places/src$1',
+  '^@app/locations(|/.*)$': '<rootDir>/libs/locations/src$1',
   '^@app/webhooks(|/.*)$': '<rootDir>/libs/webhooks/src$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };

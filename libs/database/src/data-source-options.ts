@@ -1,5 +1,6 @@
 import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat, WorkerRun } from '@app/core';
 import { Job } from '@app/jobs';
+import { CheckIn, ClockEvent, GeofenceState, MemberLocation, Track, TrackShare } from '@app/locations';
 import { ApiKey, Company, Member } from '@app/members';
 import { Place } from '@app/places';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@app/webhooks';
@@ -17,6 +18,12 @@ export const ENTITIES = [
   WorkerRun,
   Place,
   Job,
+  MemberLocation,
+  Track,
+  TrackShare,
+  CheckIn,
+  ClockEvent,
+  GeofenceState,
   WebhookEndpoint,
   WebhookSecret,
   WebhookDelivery,

@@ -125,6 +125,7 @@ export class CompanyService {
       if (dto.workers_edit_job !== undefined) company.workersEditJob = dto.workers_edit_job;
       if (dto.workers_create_places !== undefined) company.workersCreatePlaces = dto.workers_create_places;
       if (dto.workers_view_places !== undefined) company.workersViewPlaces = dto.workers_view_places;
+      if (dto.checkin_dwell_seconds !== undefined) company.checkinDwellSeconds = dto.checkin_dwell_seconds;
       company.updatedAt = Date.now();
       await repo.save(company);
       return toCompanyView(company, await this.ownerUsername(company));

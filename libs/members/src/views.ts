@@ -57,11 +57,8 @@ export function toMemberView(m: Member, ownerId: string | null): MemberView {
     email: m.email,
     role: m.role,
     teams: m.teams,
-    location:
-      m.locationLat !== null && m.locationLng !== null && m.locationTs !== null
-        ? { lat: m.locationLat, lng: m.locationLng, ts: m.locationTs, accuracy: m.locationAccuracy }
-        : null,
-    states: { moving: '', tracking_status: m.trackingStatus },
+    location: null,
+    states: { moving: '', tracking_status: false },
     status_label: m.statusLabel,
     color: m.color,
     active_status: m.activeStatus,
@@ -149,6 +146,8 @@ export interface CompanyView {
   workers_edit_job: boolean;
   workers_create_places: boolean;
   workers_view_places: boolean;
+  /** s */
+  checkin_dwell_seconds: number;
   teams_config: Array<Omit<TeamConfig, 'working_hours'> & { working_hours: (WorkingHours & { source: 'team' | 'default' }) | null }>;
 }
 
@@ -167,6 +166,7 @@ export function toCompanyView(c: Company, ownerUsername: string): CompanyView {
     workers_edit_job: c.workersEditJob,
     workers_create_places: c.workersCreatePlaces,
     workers_view_places: c.workersViewPlaces,
+    checkin_dwell_seconds: c.checkinDwellSeconds,
     teams_config: c.teamsConfig.map((t) => ({
       ...t,
       working_hours: t.working_hours

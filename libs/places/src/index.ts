@@ -1,3 +1,4 @@
 export * from './entities/place.entity';
 export * from './places.service';
 export * from './places.module';
+export * from './geocoder';

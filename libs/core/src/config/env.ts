@@ -263,6 +263,39 @@ export class AppConfig {
   @Max(256)
   CPU_POOL_THREADS = 0;
 
+  /** Days location fixes are kept; older monthly partitions of `location_fixes` are dropped whole. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  LOCATION_RETENTION_DAYS = 180;
+
+  /** Days tracks, check-ins, stops and clock events are kept (for reports). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  HISTORY_RETENTION_DAYS = 3650;
+
+  /** Minutes within 100 m that end a track (a stop). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  TRACK_STOP_MINUTES = 5;
+
+  /** Base of public links (track share URLs); unset = `http://127.0.0.1:$PORT`. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'must be an http(s):// URL' })
+  PUBLIC_BASE_URL?: string;
+
+  /** A Nominatim-compatible geocoder (`/search`, `/reverse`); unset = no geocoding. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'must be an http(s):// URL' })
+  GEOCODER_URL?: string;
+
   /** `true` registers the test-only run kinds (`test.*`) in the worker; refused when NODE_ENV=production. */
   @Transform(toBool)
   @IsBoolean()
@@ -315,6 +348,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
     'WEBHOOK_DNS_SERVERS',
     'CORS_ORIGINS',
     'METRICS_TOKEN',
+    'PUBLIC_BASE_URL',
+    'GEOCODER_URL',
   ]) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }

@@ -13,6 +13,8 @@ export const QueueName = {
   Reports: 'reports',
   /** Clustering, auto-assign and route optimisation (the dispatch work). */
   Dispatch: 'dispatch',
+  /** Location post-processing of new fixes: tracks, geofence check-ins (the locations work). */
+  Locations: 'locations',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -38,6 +40,16 @@ export interface TaskPayloads {
   [QueueName.Dispatch]: {
     /** a worker-results run (dispatch); task id = run id, one attempt (RUN_TASK_OPTIONS below) */
     run: { companyId: string; runId: string };
+  };
+  [QueueName.Locations]: {
+    /**
+     * fixes of one member were stored (ts range of the accepted ones, ms): build its tracks and
+     * evaluate its geofences. Idempotent: the processor works from the stored fixes and its own
+     * state, so a task retried or run twice changes nothing.
+     */
+    fixes: { companyId: string; memberId: string; fromTs: number; toTs: number };
+    /** repeatable: create the coming months' `location_fixes` partitions, drop those past the retention */
+    partitions: Record<string, never>;
   };
 }
 
@@ -89,6 +101,11 @@ export const TASK_OPTIONS: { [Q in QueueName]: QueueTaskOptions<Q> } = {
   },
   [QueueName.Reports]: { defaults: DEFAULT_TASK_OPTIONS, tasks: { run: RUN_TASK_OPTIONS } },
   [QueueName.Dispatch]: { defaults: DEFAULT_TASK_OPTIONS, tasks: { run: RUN_TASK_OPTIONS } },
+  [QueueName.Locations]: {
+    defaults: DEFAULT_TASK_OPTIONS,
+    // a fixes task is a hint to work from the stored fixes: retried, then kept a day for inspection
+    tasks: { fixes: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } } },
+  },
 };
 
 /** The options a task of `queue` named `task` is added with (the queue's defaults, then the task's override). */

@@ -5,6 +5,8 @@ import { WebhookBatchClaim1795400000000 } from './1795400000000-WebhookBatchClai
 import { AddPlaceLocation1795500000000 } from './1795500000000-AddPlaceLocation';
 import { CreateWorkerRuns1795510000000 } from './1795510000000-CreateWorkerRuns';
 import { AddWebhookBatchSecrets1795530000000 } from './1795530000000-AddWebhookBatchSecrets';
+import { CreateLocations1795600000000 } from './1795600000000-CreateLocations';
+import { AddPlaceFields1795610000000 } from './1795610000000-AddPlaceFields';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -15,4 +17,6 @@ export const MIGRATIONS = [
   AddPlaceLocation1795500000000,
   CreateWorkerRuns1795510000000,
   AddWebhookBatchSecrets1795530000000,
+  CreateLocations1795600000000,
+  AddPlaceFields1795610000000,
 ];

@@ -56,6 +56,13 @@ export class EditCompanyDto {
   @IsBoolean()
   workers_view_places?: boolean;
 
+  /** s a member must stay inside (or beyond) a geofence before the check-in (or check-out) is decided */
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  checkin_dwell_seconds?: number;
+
   @Optional()
   @Rule((v) => teamsConfigProblem(v) === null, '', { message: (a) => `${teamsConfigProblem(a.value)}` })
   teams_config?: TeamConfig[];

@@ -59,6 +59,10 @@ export class Company {
   @Column({ name: 'workers_view_places', type: 'boolean', default: true })
   workersViewPlaces: boolean;
 
+  /** Seconds fixes must stay inside (or beyond) a geofence before a check-in (or check-out) is decided. */
+  @Column({ name: 'checkin_dwell_seconds', type: 'integer', default: 60 })
+  checkinDwellSeconds: number;
+
   @Column({ name: 'teams_config', type: 'jsonb', default: () => `'[]'` })
   teamsConfig: TeamConfig[];
 

@@ -141,23 +141,6 @@ export class Member {
   @Column({ name: 'invitation_expires_at', type: 'bigint', nullable: true, transformer: bigintMs })
   invitationExpiresAt: number | null;
 
-  /** Last known position (filled by the locations work). */
-  @Column({ name: 'location_lat', type: 'double precision', nullable: true })
-  locationLat: number | null;
-
-  @Column({ name: 'location_lng', type: 'double precision', nullable: true })
-  locationLng: number | null;
-
-  @Column({ name: 'location_ts', type: 'bigint', nullable: true, transformer: bigintMs })
-  locationTs: number | null;
-
-  /** m */
-  @Column({ name: 'location_accuracy', type: 'integer', nullable: true })
-  locationAccuracy: number | null;
-
-  @Column({ name: 'tracking_status', type: 'boolean', default: false })
-  trackingStatus: boolean;
-
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
   createdAt: number;
 

@@ -47,6 +47,39 @@ export class Place {
   @Column({ name: 'country_code', type: 'varchar', length: 2, default: '' })
   countryCode: string;
 
+  @Column({ type: 'varchar', length: 40, default: '' })
+  phone: string;
+
+  @Column({ type: 'varchar', length: 254, default: '' })
+  email: string;
+
+  /** `#RRGGBB` or '' */
+  @Column({ type: 'varchar', length: 7, default: '' })
+  color: string;
+
+  /** Comma-separated form ids. */
+  @Column({ name: 'linked_forms', type: 'varchar', length: 1000, default: '' })
+  linkedForms: string;
+
+  /** Extended data as `{key, val}` pairs, in the order sent (answered as single-key objects). */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  data: Array<{ key: string; val: string }>;
+
+  /** Teams that may access the place. */
+  @Column({ type: 'jsonb', default: () => `'[]'` })
+  teams: number[];
+
+  /** The creating member; null for places made before creators were recorded. */
+  @Column({ name: 'creator_id', type: 'varchar', length: 26, nullable: true })
+  creatorId: string | null;
+
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
   createdAt: number;
+
+  @Column({ name: 'updated_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  updatedAt: number | null;
+
+  /** ms of the soft delete (`deleteplace`); null = live. A deleted place leaves getplaces, geofencing and new job references. */
+  @Column({ name: 'deleted_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  deletedAt: number | null;
 }

@@ -1,0 +1,100 @@
+import { bigintMs } from '@app/core';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** Where a member's latest fix came from: our app (`pushlocations`) or Traccar Client (`/osmand`). */
+export type LocationSource = 'app' | 'osmand';
+
+/**
+ * The latest location and device state of one member: one narrow, hot row per member, upserted by
+ * ingestion and read by `locate` and getaccounts (`location`, `states`). The fix columns are null
+ * until the member's first fix. Late fixes never move it backwards (the upsert keeps the newer `ts`).
+ *
+ * `anchor_*` is the newest earlier latest fix at least 2 min older than the current one, kept so
+ * `states.moving` ("≥ 50 m from the fix 2 min before") is answered from this row alone.
+ */
+@Entity('member_locations')
+export class MemberLocation {
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26 })
+  companyId: string;
+
+  @PrimaryColumn({ name: 'member_id', type: 'varchar', length: 26 })
+  memberId: string;
+
+  /** ms of the latest fix; null = never located. */
+  @Column({ type: 'bigint', nullable: true, transformer: bigintMs })
+  ts: number | null;
+
+  @Column({ type: 'double precision', nullable: true })
+  lat: number | null;
+
+  @Column({ type: 'double precision', nullable: true })
+  lng: number | null;
+
+  /** m */
+  @Column({ type: 'integer', nullable: true })
+  acc: number | null;
+
+  /** degrees 0..360 */
+  @Column({ type: 'integer', nullable: true })
+  dir: number | null;
+
+  /** m/s */
+  @Column({ type: 'double precision', nullable: true })
+  spd: number | null;
+
+  /** m */
+  @Column({ type: 'integer', nullable: true })
+  elv: number | null;
+
+  /** percent 0..100 */
+  @Column({ type: 'integer', nullable: true })
+  bat: number | null;
+
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  source: LocationSource | null;
+
+  /** ms the latest fix was received. */
+  @Column({ name: 'received_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  receivedAt: number | null;
+
+  @Column({ name: 'anchor_ts', type: 'bigint', nullable: true, transformer: bigintMs })
+  anchorTs: number | null;
+
+  @Column({ name: 'anchor_lat', type: 'double precision', nullable: true })
+  anchorLat: number | null;
+
+  @Column({ name: 'anchor_lng', type: 'double precision', nullable: true })
+  anchorLng: number | null;
+
+  /** The last tracking state the device reported (Traccar Client: true while its fixes arrive). */
+  @Column({ name: 'tracking_status', type: 'boolean', default: false })
+  trackingStatus: boolean;
+
+  /** ms the tracking state last changed (`tracking_ts`, else the receive time); 0 = never reported. */
+  @Column({ name: 'tracking_ts', type: 'bigint', default: 0, transformer: bigintMs })
+  trackingTs: number;
+
+  /** Device details (`pushlocations` `device`), answered by `locate` with `withDetails`. */
+  @Column({ name: 'connection_type', type: 'integer', nullable: true })
+  connectionType: number | null;
+
+  @Column({ name: 'android_id', type: 'varchar', length: 64, nullable: true })
+  androidId: string | null;
+
+  @Column({ name: 'loc_gps_on', type: 'boolean', nullable: true })
+  locGpsOn: boolean | null;
+
+  @Column({ name: 'loc_net_on', type: 'boolean', nullable: true })
+  locNetOn: boolean | null;
+
+  /** ms a `locate` ping was asked and not yet delivered; null = none pending. */
+  @Column({ name: 'ping_requested_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  pingRequestedAt: number | null;
+
+  /** ms the device last received a ping (a `pushlocations` answer with `ping: true`); 0 = never. */
+  @Column({ name: 'signal_ts', type: 'bigint', default: 0, transformer: bigintMs })
+  signalTs: number;
+
+  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
+  updatedAt: number;
+}
