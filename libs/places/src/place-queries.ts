@@ -2,23 +2,24 @@ import { toPoint } from '@app/core';
 import { PlaceView, PlaceViewSource, toPlaceView } from './place-view';
 
 /**
- * The columns every place read selects, as a row {@link toPlaceRowView} turns into the view.
- * `p` is `places`; `m` the creator, joined by {@link PLACE_CREATOR_JOIN}. bigint columns are cast to
- * float8 so `pg` answers numbers; the position is read as `lat`/`lng` degrees.
+ * The columns of `places p` every place read selects (with `creatorId`; the creator's name is joined
+ * after, by {@link PLACE_CREATOR_JOIN}). bigint columns are cast to float8 so `pg` answers numbers;
+ * the position is read as `lat`/`lng` degrees.
  */
-export const PLACE_COLUMNS_SQL = `p.id, p.name, p.address, p.city, p.state, p.postalcode, p.country_code AS "countryCode",
+export const PLACE_FIELDS_SQL = `p.id, p.name, p.address, p.city, p.state, p.postalcode, p.country_code AS "countryCode",
   p.phone, p.email, ST_Y(p.location::geometry) AS lat, ST_X(p.location::geometry) AS lng, p.radius, p.color,
   p.linked_forms AS "linkedForms", p.data, p.teams, p.created_at::float8 AS "createdAt", p.updated_at::float8 AS "updatedAt",
-  m.name AS "creatorName"`;
+  p.creator_id AS "creatorId"`;
 
 /**
- * The creator's name: a documented read model across domains — `members` (owned by `@app/members`)
- * is read for `name` only, scoped by the place's company (docs/places-and-geo.md).
+ * The creator's name of rows `k` with {@link PLACE_FIELDS_SQL}, for the company `$1`: a documented
+ * read model across domains — `members` (owned by `@app/members`) is read for `name` only, scoped by
+ * the company (docs/places-and-geo.md).
  */
-export const PLACE_CREATOR_JOIN = `LEFT JOIN members m ON m.id = p.creator_id AND m.company_id = p.company_id`;
+export const PLACE_CREATOR_JOIN = `LEFT JOIN members m ON m.id = k."creatorId" AND m.company_id = $1`;
 
-/** A row of {@link PLACE_COLUMNS_SQL}. */
-export type PlaceRow = Omit<PlaceViewSource, 'location'> & { lat: number | null; lng: number | null; creatorName: string | null };
+/** A row of {@link PLACE_FIELDS_SQL} with the creator's name (`m.name AS "creatorName"`). */
+export type PlaceRow = Omit<PlaceViewSource, "location"> & { lat: number | null; lng: number | null; creatorId: string | null; creatorName: string | null };
 
 /** The view of a {@link PlaceRow}. */
 export function toPlaceRowView(row: PlaceRow): PlaceView {
@@ -85,19 +86,21 @@ export function getPlacesSql(f: PlacesFilter): [string, unknown[]] {
   SELECT ST_SetSRID(ST_MakePoint(ml.lng, ml.lat), 4326)::geography AS at FROM member_locations ml
   WHERE ml.company_id = $1 AND ml.member_id = $2 AND ml.lat IS NOT NULL AND ml.lng IS NOT NULL
 ), near AS (
-  SELECT p.id, ST_Distance(p.location, (SELECT at FROM me)) AS dist FROM places p
+  SELECT ${PLACE_FIELDS_SQL}, 0 AS grp, ST_Distance(p.location, (SELECT at FROM me)) AS dist FROM places p
   WHERE ${where} AND p.location IS NOT NULL AND EXISTS (SELECT 1 FROM me)
   ORDER BY p.location <-> (SELECT at FROM me) LIMIT $3
-), rest AS (
-  SELECT p.id FROM places p
-  WHERE ${where} AND (p.location IS NULL OR NOT EXISTS (SELECT 1 FROM me))
-  ORDER BY p.location IS NULL, p.name, p.id LIMIT $4
-), picked AS (
-  SELECT id, 0 AS grp, dist FROM near UNION ALL SELECT id, 1, NULL FROM rest
+), by_name AS (
+  SELECT ${PLACE_FIELDS_SQL}, 1 AS grp, NULL::float8 AS dist FROM places p
+  WHERE ${where} AND p.location IS NOT NULL AND NOT EXISTS (SELECT 1 FROM me)
+  ORDER BY p.name, p.id LIMIT $4
+), unlocated AS (
+  SELECT ${PLACE_FIELDS_SQL}, 2 AS grp, NULL::float8 AS dist FROM places p
+  WHERE ${where} AND p.location IS NULL
+  ORDER BY p.name, p.id LIMIT $4
 )
-SELECT ${PLACE_COLUMNS_SQL}
-FROM picked k JOIN places p ON p.id = k.id AND p.company_id = $1 ${PLACE_CREATOR_JOIN}
-ORDER BY k.grp, k.dist, p.location IS NULL, p.name, p.id
+SELECT k.*, m.name AS "creatorName"
+FROM (SELECT * FROM near UNION ALL SELECT * FROM by_name UNION ALL SELECT * FROM unlocated) k ${PLACE_CREATOR_JOIN}
+ORDER BY k.grp, k.dist, k.name, k.id
 LIMIT $4`;
   return [sql, params];
 }

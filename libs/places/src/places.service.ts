@@ -7,7 +7,7 @@ import { CreatePlaceDto, DEFAULT_PLACES_MAX, EditPlaceDto, GetPlacesDto, PlaceTa
 import { Place } from './entities/place.entity';
 import { Geocoder } from './geocoder';
 import { placeVisibility, placeWriteDenial, PlaceWriteAction } from './place-policy';
-import { getPlacesSql, PLACE_COLUMNS_SQL, PLACE_CREATOR_JOIN, PlaceRow, toPlaceRowView } from './place-queries';
+import { getPlacesSql, PLACE_FIELDS_SQL, PLACE_CREATOR_JOIN, PlaceRow, toPlaceRowView } from './place-queries';
 import { PlaceView } from './place-view';
 
 /** The columns of `places` a write may set, by the wire field that carries them. */
@@ -210,7 +210,8 @@ export class PlacesService {
   private async views(db: EntityManager, companyId: string, ids: readonly string[]): Promise<PlaceView[]> {
     const rows = await query<PlaceRow>(
       db,
-      `SELECT ${PLACE_COLUMNS_SQL} FROM places p ${PLACE_CREATOR_JOIN} WHERE p.company_id = $1 AND p.id = ANY($2::text[])`,
+      `SELECT k.*, m.name AS "creatorName" FROM (SELECT ${PLACE_FIELDS_SQL} FROM places p WHERE p.company_id = $1 AND p.id = ANY($2::text[])) k
+       ${PLACE_CREATOR_JOIN}`,
       [companyId, [...ids]],
     );
     const byId = new Map(rows.map((r) => [r.id, toPlaceRowView(r)]));
