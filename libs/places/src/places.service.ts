@@ -52,7 +52,7 @@ export class PlacesService {
     const patch = { ...(await this.patchOf(ctx, dto, 'data')), name: dto.name };
     if (!patch.location) patch.location = toPoint(await this.geocode(dto));
     const callerTeams = await this.callerTeams(ctx);
-    const teams = [...new Set([...(patch.teams ?? []), ...callerTeams])];
+    const teams = [...new Set([...(patch.teams ?? []), ...callerTeams])].sort((a, b) => a - b);
     const id = newId();
     await this.dataSource.getRepository(Place).insert({
       ...patch,
@@ -152,7 +152,7 @@ export class PlacesService {
     if (f.linkedForms !== undefined) patch.linkedForms = f.linkedForms;
     if (f.extended_data !== undefined) patch.data = f.extended_data.map(({ key, val }) => ({ key, val }));
     if (f.teams !== undefined) {
-      const teams = [...new Set(f.teams)];
+      const teams = [...new Set(f.teams)].sort((a, b) => a - b);
       if (teams.length) {
         const known = await this.company.teamIds(ctx.companyId);
         const i = f.teams.findIndex((t) => !known.has(t));
