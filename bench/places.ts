@@ -1,3 +1,5 @@
+import { AuthContext } from '@app/core';
+import { PlacesService } from '@app/places';
 import pg from 'pg';
 import { TestApi } from '../test/support/api';
 import { fmt, markdownTable, percentile, post } from './stats';
@@ -28,6 +30,8 @@ export interface PlacesFigures {
   iterations: number;
   ours: { p50: number; p95: number };
   baseline: { p50: number; p95: number };
+  /** `PlacesService.getPlaces` called in-process (no HTTP, auth, pipe or JSON) */
+  service: { p50: number; p95: number };
   explain: string;
 }
 
@@ -126,15 +130,31 @@ export async function benchPlaces(cfg: PlacesBenchConfig): Promise<PlacesFigures
   if (overlap < cfg.max * 0.99) throw new Error(`getplaces and the baseline share only ${overlap} of ${cfg.max} places`);
   if (first.places[0].uid !== base.rows[0].id) log('places: note — nearest place differs between sphere and geodesic');
 
+  const places = cfg.api.app.get(PlacesService);
+  const ctx = {
+    companyId: cfg.companyId,
+    memberId: cfg.memberId,
+    role: 'administrator',
+    settings: { workers_edit_job: false, workers_create_places: false, workers_view_places: true },
+  } as AuthContext;
+  const service = async () => {
+    const t = performance.now();
+    await places.getPlaces(ctx, { max: cfg.max });
+    return { ms: performance.now() - t };
+  };
+
   for (let i = 0; i < cfg.warmups; i++) {
     await ours();
     await baseline();
+    await service();
   }
   const o: number[] = [];
   const b: number[] = [];
+  const sv: number[] = [];
   for (let i = 0; i < cfg.iterations; i++) {
     o.push((await ours()).ms);
     b.push((await baseline()).ms);
+    sv.push((await service()).ms);
   }
   const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${BASELINE_KNN_SQL}`, baselineParams);
   return {
@@ -144,6 +164,7 @@ export async function benchPlaces(cfg: PlacesBenchConfig): Promise<PlacesFigures
     iterations: cfg.iterations,
     ours: { p50: percentile(o, 50), p95: percentile(o, 95) },
     baseline: { p50: percentile(b, 50), p95: percentile(b, 95) },
+    service: { p50: percentile(sv, 50), p95: percentile(sv, 95) },
     explain: plan.rows.map((r) => r['QUERY PLAN'].trim()).find((l) => l.includes('Index Scan')) ?? '(no index scan)',
   };
 }
@@ -157,10 +178,18 @@ export function placesReport(f: PlacesFigures): { text: string; failed: number }
     [
       [`${label}: p95 ms`, fmt(f.ours.p95, 2), fmt(f.baseline.p95, 2), `${(f.ours.p95 / f.baseline.p95).toFixed(2)}×`, `≤ ${PLACES_P95_TARGET_MS} ms`, ok ? 'PASS' : 'FAIL'],
       [`${label}: p50 ms`, fmt(f.ours.p50, 2), fmt(f.baseline.p50, 2), `${(f.ours.p50 / f.baseline.p50).toFixed(2)}×`, '—', 'info'],
+      [
+        `${label}: PlacesService.getPlaces in-process p50 / p95 ms`,
+        `${fmt(f.service.p50, 2)} / ${fmt(f.service.p95, 2)}`,
+        `${fmt(f.baseline.p50, 2)} / ${fmt(f.baseline.p95, 2)}`,
+        `${(f.service.p50 / f.baseline.p50).toFixed(2)}×`,
+        '—',
+        'info',
+      ],
     ],
   );
   const notes = [
-    `getplaces: ${f.iterations} sequential HTTP calls alternating with ${f.iterations} baseline queries (raw pg, same KNN, no HTTP/auth/JSON/geodesic re-sort); ` +
+    `getplaces: ${f.iterations} rounds of one sequential HTTP call, one baseline query and one in-process service call (raw pg, same KNN, no HTTP/auth/JSON/geodesic re-sort); ` +
       `${f.otherPlaces.toLocaleString('en')} places of other companies in the same area; baseline plan: ${f.explain}.`,
   ];
   return { text: `${table}\n\n${notes.join('\n')}\n`, failed: ok ? 0 : 1 };
