@@ -98,12 +98,17 @@ export async function benchPlaces(cfg: PlacesBenchConfig): Promise<PlacesFigures
   const { pool, log } = cfg;
   await seedPlaces(pool, cfg.companyId, cfg.places, 1, cfg.memberId);
   for (const [i, other] of cfg.otherCompanyIds.entries()) await seedPlaces(pool, other, cfg.places, i + 2, null);
-  await pool.query(
-    `INSERT INTO member_locations (company_id, member_id, ts, lat, lng, updated_at) VALUES ($1, $2, $3, $4, $5, $3)`,
-    [cfg.companyId, cfg.memberId, Date.now(), CENTRE.lat, CENTRE.lng],
-  );
+  await pool.query(`INSERT INTO member_locations (company_id, member_id, ts, lat, lng, updated_at) VALUES ($1, $2, $3, $4, $5, $3)`, [
+    cfg.companyId,
+    cfg.memberId,
+    Date.now(),
+    CENTRE.lat,
+    CENTRE.lng,
+  ]);
   await pool.query('ANALYZE places');
-  log(`places: seeded ${cfg.places} places for the caller's company and ${cfg.places * cfg.otherCompanyIds.length} for ${cfg.otherCompanyIds.length} others`);
+  log(
+    `places: seeded ${cfg.places} places for the caller's company and ${cfg.places * cfg.otherCompanyIds.length} for ${cfg.otherCompanyIds.length} others`,
+  );
 
   const url = `${cfg.api.url}/api/getplaces`;
   const body = JSON.stringify({ data: { max: cfg.max } });
@@ -176,7 +181,14 @@ export function placesReport(f: PlacesFigures): { text: string; failed: number }
   const table = markdownTable(
     ['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'],
     [
-      [`${label}: p95 ms`, fmt(f.ours.p95, 2), fmt(f.baseline.p95, 2), `${(f.ours.p95 / f.baseline.p95).toFixed(2)}×`, `≤ ${PLACES_P95_TARGET_MS} ms`, ok ? 'PASS' : 'FAIL'],
+      [
+        `${label}: p95 ms`,
+        fmt(f.ours.p95, 2),
+        fmt(f.baseline.p95, 2),
+        `${(f.ours.p95 / f.baseline.p95).toFixed(2)}×`,
+        `≤ ${PLACES_P95_TARGET_MS} ms`,
+        ok ? 'PASS' : 'FAIL',
+      ],
       [`${label}: p50 ms`, fmt(f.ours.p50, 2), fmt(f.baseline.p50, 2), `${(f.ours.p50 / f.baseline.p50).toFixed(2)}×`, '—', 'info'],
       [
         `${label}: PlacesService.getPlaces in-process p50 / p95 ms`,

@@ -120,12 +120,23 @@ describe('places actions', () => {
       ['phone', { name: 'X', location: LJUBLJANA, phone: 'call me' }, 'data.phone'],
       ['country_code of 3 letters', { name: 'X', location: LJUBLJANA, country_code: 'SVN' }, 'data.country_code'],
       ['teams not integers', { name: 'X', location: LJUBLJANA, teams: ['a'] }, 'data.teams'],
-      ['team not in teams_config', { name: 'X', location: LJUBLJANA, teams: [99] }, "data.teams[0]: team 99 is not in the company's teams_config"],
+      [
+        'team not in teams_config',
+        { name: 'X', location: LJUBLJANA, teams: [99] },
+        "data.teams[0]: team 99 is not in the company's teams_config",
+      ],
       ['extended_data entry without val', { name: 'X', location: LJUBLJANA, extended_data: [{ key: 'a' }] }, 'data.extended_data[0].val'],
       ['extended_data empty key', { name: 'X', location: LJUBLJANA, extended_data: [{ key: '', val: 'v' }] }, 'data.extended_data[0].key'],
       [
         'extended_data repeated key',
-        { name: 'X', location: LJUBLJANA, extended_data: [{ key: 'a', val: '1' }, { key: 'a', val: '2' }] },
+        {
+          name: 'X',
+          location: LJUBLJANA,
+          extended_data: [
+            { key: 'a', val: '1' },
+            { key: 'a', val: '2' },
+          ],
+        },
         'data.extended_data: keys must be different',
       ],
       ['an unknown field', { name: 'X', location: LJUBLJANA, lat: 46 }, 'data.lat: unknown field'],
@@ -141,14 +152,40 @@ describe('places actions', () => {
 
     it('teams must be in teams_config; a caller’s own teams are added to the place’s teams', async () => {
       const company = await createCompany(api);
-      expect((await call('editcompany', { teams_config: [{ id: 1, name: 'North' }, { id: 2, name: 'South' }, { id: 3, name: 'East' }] }, company.key)).body.status).toBe(0);
+      expect(
+        (
+          await call(
+            'editcompany',
+            {
+              teams_config: [
+                { id: 1, name: 'North' },
+                { id: 2, name: 'South' },
+                { id: 3, name: 'East' },
+              ],
+            },
+            company.key,
+          )
+        ).body.status,
+      ).toBe(0);
       const op = await createMember(api, company, { role: 'operator', teams: [3, 1] });
       expect((await create(op.key, { name: 'P', location: LJUBLJANA, teams: [2] })).teams).toEqual([1, 2, 3]);
       expect((await create(op.key, { name: 'Q', location: LJUBLJANA })).teams).toEqual([1, 3]);
       expect((await create(company.key, { name: 'R', location: LJUBLJANA, teams: [2, 2] })).teams).toEqual([2]);
       // a team a live place uses can't leave teams_config
-      const removal = await call('editcompany', { teams_config: [{ id: 1, name: 'North' }, { id: 3, name: 'East' }] }, company.key);
-      expect(removal.body).toEqual({ status: -1, error: 'data.teams_config: team 2 is still assigned to places; remove it from them first' });
+      const removal = await call(
+        'editcompany',
+        {
+          teams_config: [
+            { id: 1, name: 'North' },
+            { id: 3, name: 'East' },
+          ],
+        },
+        company.key,
+      );
+      expect(removal.body).toEqual({
+        status: -1,
+        error: 'data.teams_config: team 2 is still assigned to places; remove it from them first',
+      });
     });
 
     it('workers create places only with workers_create_places; staff always', async () => {
@@ -157,7 +194,10 @@ describe('places actions', () => {
       const worker = await createMember(api, company, { role: 'worker', teams: [4] });
       const refused = await call('createplace', { name: 'W', location: LJUBLJANA }, worker.key);
       expect(refused.http).toBe(403);
-      expect(refused.body).toEqual({ status: -5, error: 'a worker may not create places unless the company enables workers_create_places' });
+      expect(refused.body).toEqual({
+        status: -5,
+        error: 'a worker may not create places unless the company enables workers_create_places',
+      });
       expect(await placeCount(company)).toBe(0);
 
       expect((await call('editcompany', { workers_create_places: true }, company.key)).body.status).toBe(0);
@@ -176,7 +216,12 @@ describe('places actions', () => {
       await create(company.key, { name: 'Twin A', location: { lat: 46.5, lng: 14.5 } });
       // places made before positions were required: no location
       for (const name of ['Zulu nowhere', 'Alpha nowhere'])
-        await db.query(`INSERT INTO places (id, company_id, name, created_at) VALUES ($1, $2, $3, $4)`, [newId(), company.companyUid, name, Date.now()]);
+        await db.query(`INSERT INTO places (id, company_id, name, created_at) VALUES ($1, $2, $3, $4)`, [
+          newId(),
+          company.companyUid,
+          name,
+          Date.now(),
+        ]);
 
       // the caller has no position yet: by name, located places first
       expect(await names(company.key)).toEqual(['Far', 'Mid', 'Near', 'Twin A', 'Twin B', 'Alpha nowhere', 'Zulu nowhere']);
@@ -229,14 +274,26 @@ describe('places actions', () => {
       expect(await names(company.key, { max: 2 })).toEqual(['A', 'B']);
       expect(await names(company.key, { max: 1, query: 'c' })).toEqual(['C']);
       for (const max of [0, 5001, 1.5, '10'])
-        expect((await call('getplaces', { max }, company.key)).body).toEqual({ status: -1, error: 'data.max: must be an integer from 1 to 5000' });
+        expect((await call('getplaces', { max }, company.key)).body).toEqual({
+          status: -1,
+          error: 'data.max: must be an integer from 1 to 5000',
+        });
       expect((await call('getplaces', { uids: 'x' }, company.key)).body.error).toMatch(/^data\.uids: /);
       expect((await call('getplaces', { query: 5 }, company.key)).body.error).toMatch(/^data\.query: /);
     });
 
     it('workers see every place, or only their teams’ places when the company disables workers_view_places', async () => {
       const company = await createCompany(api);
-      await call('editcompany', { teams_config: [{ id: 1, name: 'One' }, { id: 2, name: 'Two' }] }, company.key);
+      await call(
+        'editcompany',
+        {
+          teams_config: [
+            { id: 1, name: 'One' },
+            { id: 2, name: 'Two' },
+          ],
+        },
+        company.key,
+      );
       await create(company.key, { name: 'Team 1', location: LJUBLJANA, teams: [1] });
       await create(company.key, { name: 'Team 2', location: LJUBLJANA, teams: [2] });
       await create(company.key, { name: 'Both', location: LJUBLJANA, teams: [1, 2] });
@@ -263,7 +320,13 @@ describe('places actions', () => {
     it('changes only the fields sent, on one place or several, and answers them', async () => {
       const company = await createCompany(api);
       await call('editcompany', { teams_config: [{ id: 7, name: 'Seven' }] }, company.key);
-      const a = await create(company.key, { name: 'A', location: LJUBLJANA, radius: 10, color: '#000000', extended_data: [{ key: 'x', val: '1' }] });
+      const a = await create(company.key, {
+        name: 'A',
+        location: LJUBLJANA,
+        radius: 10,
+        color: '#000000',
+        extended_data: [{ key: 'x', val: '1' }],
+      });
       const b = await create(company.key, { name: 'B', location: { lat: 1, lng: 2 }, radius: 20 });
 
       const one = await call('editplace', { uid: a.uid, radius: 55, location: { lat: 45, lng: 13 } }, company.key);
@@ -276,7 +339,10 @@ describe('places actions', () => {
         ['B', '#FFFFFF', [7], [], 20],
         ['A', '#FFFFFF', [7], [], 55],
       ]);
-      expect((await call('editplace', { uid: a.uid, name: 'A2', color: '' }, company.key)).body.places[0]).toMatchObject({ name: 'A2', color: '' });
+      expect((await call('editplace', { uid: a.uid, name: 'A2', color: '' }, company.key)).body.places[0]).toMatchObject({
+        name: 'A2',
+        color: '',
+      });
     });
 
     it('refuses unknown, deleted and other companies’ uids naming the field; nothing of the call is written', async () => {
@@ -324,7 +390,16 @@ describe('places actions', () => {
 
     it('workers edit and delete only with workers_create_places, and only places they see', async () => {
       const company = await createCompany(api);
-      await call('editcompany', { teams_config: [{ id: 1, name: 'One' }, { id: 2, name: 'Two' }] }, company.key);
+      await call(
+        'editcompany',
+        {
+          teams_config: [
+            { id: 1, name: 'One' },
+            { id: 2, name: 'Two' },
+          ],
+        },
+        company.key,
+      );
       const mine = await create(company.key, { name: 'Mine', location: LJUBLJANA, teams: [1] });
       const theirs = await create(company.key, { name: 'Theirs', location: LJUBLJANA, teams: [2] });
       const worker = await createMember(api, company, { role: 'worker', teams: [1] });
@@ -334,7 +409,10 @@ describe('places actions', () => {
 
       await call('editcompany', { workers_create_places: true, workers_view_places: false }, company.key);
       expect((await call('editplace', { uid: mine.uid, radius: 5 }, worker.key)).body.places[0].radius).toBe(5);
-      expect((await call('editplace', { uid: theirs.uid, radius: 5 }, worker.key)).body).toEqual({ status: -1, error: 'data.uid: no such place' });
+      expect((await call('editplace', { uid: theirs.uid, radius: 5 }, worker.key)).body).toEqual({
+        status: -1,
+        error: 'data.uid: no such place',
+      });
       expect((await call('deleteplace', { uid: theirs.uid }, worker.key)).body).toEqual({ status: -1, error: 'data.uid: no such place' });
       expect((await call('deleteplace', { uid: mine.uid }, worker.key)).body).toEqual({ status: 0, uids: [mine.uid] });
       expect(await names(company.key)).toEqual(['Theirs']);

@@ -51,7 +51,12 @@ describe('createplace geocoding', () => {
       { key: company.key },
     );
     expect(res.body.status).toBe(0);
-    expect(res.body.place).toMatchObject({ name: 'Square', location: { lat: 46.05, lng: 14.506 }, address: 'Prešernov trg 1', country_code: 'SI' });
+    expect(res.body.place).toMatchObject({
+      name: 'Square',
+      location: { lat: 46.05, lng: 14.506 },
+      address: 'Prešernov trg 1',
+      country_code: 'SI',
+    });
     expect(asked).toHaveLength(1);
     expect(Object.fromEntries(asked[0])).toMatchObject({
       format: 'jsonv2',
@@ -65,13 +70,23 @@ describe('createplace geocoding', () => {
 
   it('a location sent is kept and nothing is asked', async () => {
     const company = await createCompany(api);
-    const res = await action<any>(api, 'createplace', { name: 'Here', city: 'Ljubljana', location: { lat: 1, lng: 2 } }, { key: company.key });
+    const res = await action<any>(
+      api,
+      'createplace',
+      { name: 'Here', city: 'Ljubljana', location: { lat: 1, lng: 2 } },
+      { key: company.key },
+    );
     expect(res.body.place.location).toEqual({ lat: 1, lng: 2 });
     expect(asked).toHaveLength(0);
   });
 
   it.each([
-    ['an address the geocoder does not know', { city: 'Atlantis', country_code: 'GR' }, 'data.location: is required: the address was not found', 1],
+    [
+      'an address the geocoder does not know',
+      { city: 'Atlantis', country_code: 'GR' },
+      'data.location: is required: the address was not found',
+      1,
+    ],
     ['no address fields at all', {}, 'data.location: is required: send location, or address fields to geocode', 0],
   ])('%s → -1 naming location, nothing written', async (_label, fields, error, asks) => {
     const company = await createCompany(api);

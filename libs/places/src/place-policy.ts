@@ -21,7 +21,10 @@ export type PlaceWriteAction = 'createplace' | 'editplace' | 'deleteplace';
  * company enables `workers_create_places`.
  * @returns the rule broken, as a sentence, or null when the caller may write places
  */
-export function placeWriteDenial(actor: { role: Role; settings: Pick<WorkerSettings, 'workers_create_places'> }, action: PlaceWriteAction): string | null {
+export function placeWriteDenial(
+  actor: { role: Role; settings: Pick<WorkerSettings, 'workers_create_places'> },
+  action: PlaceWriteAction,
+): string | null {
   if (actor.role !== 'worker' || actor.settings.workers_create_places) return null;
   return `a worker may not ${action.replace('place', '')} places unless the company enables workers_create_places`;
 }

@@ -19,7 +19,12 @@ export const PLACE_FIELDS_SQL = `p.id, p.name, p.address, p.city, p.state, p.pos
 export const PLACE_CREATOR_JOIN = `LEFT JOIN members m ON m.id = k."creatorId" AND m.company_id = $1`;
 
 /** A row of {@link PLACE_FIELDS_SQL} with the creator's name (`m.name AS "creatorName"`). */
-export type PlaceRow = Omit<PlaceViewSource, "location"> & { lat: number | null; lng: number | null; creatorId: string | null; creatorName: string | null };
+export type PlaceRow = Omit<PlaceViewSource, 'location'> & {
+  lat: number | null;
+  lng: number | null;
+  creatorId: string | null;
+  creatorName: string | null;
+};
 
 /** The view of a {@link PlaceRow}. */
 export function toPlaceRowView(row: PlaceRow): PlaceView {

@@ -11,7 +11,25 @@ import { getPlacesSql, PLACE_FIELDS_SQL, PLACE_CREATOR_JOIN, PlaceRow, toPlaceRo
 import { PlaceView } from './place-view';
 
 /** The columns of `places` a write may set, by the wire field that carries them. */
-type PlacePatch = Partial<Pick<Place, 'name' | 'location' | 'radius' | 'address' | 'city' | 'state' | 'postalcode' | 'countryCode' | 'phone' | 'email' | 'color' | 'linkedForms' | 'teams' | 'data'>>;
+type PlacePatch = Partial<
+  Pick<
+    Place,
+    | 'name'
+    | 'location'
+    | 'radius'
+    | 'address'
+    | 'city'
+    | 'state'
+    | 'postalcode'
+    | 'countryCode'
+    | 'phone'
+    | 'email'
+    | 'color'
+    | 'linkedForms'
+    | 'teams'
+    | 'data'
+  >
+>;
 
 /**
  * Places: the actions (createplace, getplaces, editplace, deleteplace; CONTRACTS.md "Places,

@@ -12,7 +12,9 @@ export class AddPlacesCompanyLocationIndex1795660000000 implements MigrationInte
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE EXTENSION IF NOT EXISTS btree_gist`);
-    await q.query(`CREATE INDEX "IDX_places_company_location" ON "places" USING GiST ("company_id", "location") WHERE "deleted_at" IS NULL`);
+    await q.query(
+      `CREATE INDEX "IDX_places_company_location" ON "places" USING GiST ("company_id", "location") WHERE "deleted_at" IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

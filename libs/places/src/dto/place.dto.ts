@@ -53,8 +53,7 @@ export class ExtendedDataDto {
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toUpperCase() : value);
 
 /** Whether every `key` of an `extended_data` list is different. */
-const uniqueKeys = (v: unknown) =>
-  !Array.isArray(v) || new Set(v.map((e: { key?: unknown } | null) => e?.key)).size === v.length;
+const uniqueKeys = (v: unknown) => !Array.isArray(v) || new Set(v.map((e: { key?: unknown } | null) => e?.key)).size === v.length;
 
 /**
  * The place fields createplace and editplace write besides `name`, each with its rule (spec "Place";
