@@ -1,4 +1,5 @@
 import { distanceM, newId } from '@app/core';
+import { PlacesService } from '@app/places';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 
@@ -438,6 +439,14 @@ describe('places actions', () => {
       expect(again.body).toEqual({ status: -1, error: 'data.jobs[0].placeUid: no such place' });
       const edit = await call('editjobs', { jobs: { [jobId]: { placeUid: depot.uid } } }, company.key);
       expect(edit.body.error).toBe(`data.jobs.${jobId}.placeUid: no such place`);
+
+      // other domains (check-in events, reports) still read a deleted place's view; never another company's
+      const places = api.app.get(PlacesService);
+      expect(await places.placeViews(company.companyUid, [depot.uid, newId(), kept.uid])).toEqual([
+        { ...depot, tsSaved: expect.any(Number) },
+        kept,
+      ]);
+      expect(await places.placeViews((await createCompany(api)).companyUid, [depot.uid])).toEqual([]);
 
       const [shown] = (await call('getjobs', { id: jobId }, company.key)).body.jobs;
       expect(shown).toMatchObject({ placeUid: depot.uid, placeName: 'Depot', radius: 150 });

@@ -1,4 +1,4 @@
-import { AuthContext, DomainError, invalid, newId, query, toPoint } from '@app/core';
+import { AuthContext, DomainError, invalid, newId, query, Queryable, toPoint } from '@app/core';
 import { CompanyService, MembersService } from '@app/members';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -80,7 +80,7 @@ export class PlacesService {
       creatorId: ctx.memberId,
       createdAt: Date.now(),
     });
-    const [place] = await this.views(this.dataSource.manager, ctx.companyId, [id]);
+    const [place] = await this.placeViews(ctx.companyId, [id]);
     return { uid: id, place };
   }
 
@@ -112,7 +112,7 @@ export class PlacesService {
     return this.dataSource.transaction(async (manager) => {
       const ids = await this.lockTargets(manager, ctx.companyId, dto.targets, visibility);
       await manager.getRepository(Place).update(ids, { ...patch, updatedAt: Date.now() });
-      return this.views(manager, ctx.companyId, ids);
+      return this.placeViews(ctx.companyId, ids, manager);
     });
   }
 
@@ -224,15 +224,22 @@ export class PlacesService {
     return ids;
   }
 
-  /** The views of places by id, in the order given. */
-  private async views(db: EntityManager, companyId: string, ids: readonly string[]): Promise<PlaceView[]> {
+  /**
+   * The views of a company's places by id (for other domains: the `place` of a check-in event, a
+   * report row). Soft-deleted places are answered too — a visit or job that named a place keeps
+   * showing it — and another company's ids are simply absent.
+   * @param db the caller's transaction, when it has one
+   * @returns views in the order of `ids` (unknown ids left out, a repeated id once per occurrence)
+   */
+  async placeViews(companyId: string, ids: readonly string[], db: Queryable = this.dataSource): Promise<PlaceView[]> {
+    if (!ids.length) return [];
     const rows = await query<PlaceRow>(
       db,
       `SELECT k.*, m.name AS "creatorName" FROM (SELECT ${PLACE_FIELDS_SQL} FROM places p WHERE p.company_id = $1 AND p.id = ANY($2::text[])) k
        ${PLACE_CREATOR_JOIN}`,
-      [companyId, [...ids]],
+      [companyId, [...new Set(ids)]],
     );
     const byId = new Map(rows.map((r) => [r.id, toPlaceRowView(r)]));
-    return ids.map((id) => byId.get(id)!);
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 }
