@@ -2,7 +2,7 @@ import { AuthContext, DomainError, invalid, newId, query, Queryable, toPoint } f
 import { CompanyService, MembersService } from '@app/members';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { CreatePlaceDto, DEFAULT_PLACES_MAX, EditPlaceDto, GetPlacesDto, PlaceTarget, PlaceWritableFields } from './dto/place.dto';
 import { Place } from './entities/place.entity';
 import { Geocoder } from './geocoder';
@@ -111,7 +111,7 @@ export class PlacesService {
     const visibility = await this.visibility(ctx);
     return this.dataSource.transaction(async (manager) => {
       const ids = await this.lockTargets(manager, ctx.companyId, dto.targets, visibility);
-      await manager.getRepository(Place).update(ids, { ...patch, updatedAt: Date.now() });
+      await manager.getRepository(Place).update({ companyId: ctx.companyId, id: In(ids) }, { ...patch, updatedAt: Date.now() });
       return this.placeViews(ctx.companyId, ids, manager);
     });
   }
