@@ -17,6 +17,7 @@ import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
+import { benchPlaces, placesReport } from './places';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -40,6 +41,8 @@ const CONFIG = {
 const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 /** `BENCH_ONLY=createjobs` runs only the createjobs part (set-up, timed pairs, split). */
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
+/** `BENCH_ONLY=places` runs only getplaces (10,000 places, nearest 500) against its raw-pg baseline. */
+const ONLY_PLACES = process.env.BENCH_ONLY === 'places';
 
 const started = performance.now();
 /** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
@@ -209,10 +212,6 @@ function report(
   const webhooks =
     hooks || runs ? `${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], [...wh.rows, ...rr.rows])}\n\n` : '';
   const failed = [ratio <= TARGETS.createP95Ratio, share >= TARGETS.getjobsShare].filter((ok) => !ok).length + wh.failed;
-  const header =
-    `Fieldwork bench — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
-    `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), pool ${POOL_SIZE}/${POOL_SIZE}, ` +
-    `load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
   const notes = [
     `createjobs: ${create.iterations} timed HTTP calls (after ${CONFIG.warmups} warm-ups), each followed by one baseline transaction; split = medians of ${b.samples} in-process calls.`,
     ...(get
@@ -222,7 +221,40 @@ function report(
         ]
       : ['BENCH_ONLY=createjobs: getjobs and webhooks not run.']),
   ];
-  return { text: `${header}\n\n${main}\n\n${split}\n\n${webhooks}${[...notes, ...wh.notes, ...rr.notes].join('\n')}\n`, failed };
+  return { text: `${header(serverVersion)}\n\n${main}\n\n${split}\n\n${webhooks}${[...notes, ...wh.notes, ...rr.notes].join('\n')}\n`, failed };
+}
+
+/** The header line every report starts with. */
+function header(serverVersion: string): string {
+  return (
+    `Fieldwork bench — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? '?'}), pool ${POOL_SIZE}/${POOL_SIZE}, ` +
+    `load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`
+  );
+}
+
+/** `BENCH_ONLY=places`: getplaces over 10,000 places (and 40,000 of other companies), nearest 500. */
+async function runPlacesOnly(api: TestApi, pool: pg.Pool, serverVersion: string): Promise<number> {
+  const company = await createCompany(api, { name: 'Bench places' });
+  const others: string[] = [];
+  for (let i = 0; i < 4; i++) others.push((await createCompany(api, { name: `Bench places neighbour ${i}` })).companyUid);
+  const figures = await benchPlaces({
+    api,
+    pool,
+    key: company.key,
+    companyId: company.companyUid,
+    memberId: company.ownerUid,
+    otherCompanyIds: others,
+    places: 10_000,
+    max: 500,
+    warmups: envInt('BENCH_WARMUPS', 20),
+    iterations: envInt('BENCH_ITERATIONS', 200),
+    log,
+  });
+  const { text, failed } = placesReport(figures);
+  process.stdout.write(`\n${header(serverVersion)}\n\n${text}`);
+  log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
 }
 
 /** What the run opened, closed by {@link cleanup}. */
@@ -258,6 +290,7 @@ async function main(): Promise<number> {
     opened.api = api;
     log(`api on ${api.url}`);
     const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
+    if (ONLY_PLACES) return await runPlacesOnly(api, pool, serverVersion);
 
     // company B: the getjobs data set
     const b = await createCompany(api, { name: 'Bench getjobs' });

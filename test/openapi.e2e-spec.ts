@@ -214,6 +214,13 @@ describe('OpenAPI docs', () => {
     check(doc.paths['/api/getcompany'].post, (await api_('getcompany', {})).body);
     check(doc.paths['/api/getwebhooks'].post, (await api_('getwebhooks', {})).body);
     check(doc.paths['/api/getnotifications'].post, (await api_('getnotifications', {})).body);
+    const place = await api_('createplace', { name: 'docs', location: { lat: 46, lng: 14 }, extended_data: [{ key: 'k', val: 'v' }] });
+    expect(place.http).toBe(200);
+    check(doc.paths['/api/createplace'].post, place.body);
+    await api_('createplace', { name: 'docs 2', location: { lat: 45, lng: 14 } });
+    check(doc.paths['/api/getplaces'].post, (await api_('getplaces', {})).body);
+    check(doc.paths['/api/editplace'].post, (await api_('editplace', { uid: place.body.uid, radius: 5 })).body);
+    check(doc.paths['/api/deleteplace'].post, (await api_('deleteplace', { uid: place.body.uid })).body);
     const list = await connector(api, 'GET', '/v1/jobs?includeArchived=true', company.key);
     expect(list.body.data.items.length).toBe(1);
     check(doc.paths['/v1/jobs'].get, list.body);

@@ -2,6 +2,7 @@ import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app
 import { DatabaseModule } from '@app/database';
 import { JobsModule } from '@app/jobs';
 import { MembersModule } from '@app/members';
+import { PlacesModule } from '@app/places';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
@@ -22,15 +23,17 @@ import { WebhooksConnectorController } from './webhooks/webhooks.connector.contr
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
+import { PlacesActionsController } from './places/places.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
     JobsActionsController,
     WebhooksActionsController,
+    PlacesActionsController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,

@@ -1,10 +1,13 @@
+import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
 import { Geocoder } from './geocoder';
+import { PlaceTeamReferences } from './place-team-references';
 import { PlacesService } from './places.service';
 
-/** Places: the entity and the lookups other domains use. */
+/** Places: the actions, and the lookups other domains use. */
 @Module({
-  providers: [PlacesService, Geocoder],
+  imports: [MembersModule],
+  providers: [PlacesService, Geocoder, PlaceTeamReferences],
   exports: [PlacesService, Geocoder],
 })
 export class PlacesModule {}

@@ -1,23 +1,245 @@
-import { query } from '@app/core';
+import { AuthContext, DomainError, invalid, newId, query, Queryable, toPoint } from '@app/core';
+import { CompanyService, MembersService } from '@app/members';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { CreatePlaceDto, DEFAULT_PLACES_MAX, EditPlaceDto, GetPlacesDto, PlaceTarget, PlaceWritableFields } from './dto/place.dto';
+import { Place } from './entities/place.entity';
+import { Geocoder } from './geocoder';
+import { placeVisibility, placeWriteDenial, PlaceWriteAction } from './place-policy';
+import { getPlacesSql, PLACE_FIELDS_SQL, PLACE_CREATOR_JOIN, PlaceRow, toPlaceRowView } from './place-queries';
+import { PlaceView } from './place-view';
 
-/** Places: the lookups other domains need (jobs check `placeUid` here). */
+/** The columns of `places` a write may set, by the wire field that carries them. */
+type PlacePatch = Partial<
+  Pick<
+    Place,
+    | 'name'
+    | 'location'
+    | 'radius'
+    | 'address'
+    | 'city'
+    | 'state'
+    | 'postalcode'
+    | 'countryCode'
+    | 'phone'
+    | 'email'
+    | 'color'
+    | 'linkedForms'
+    | 'teams'
+    | 'data'
+  >
+>;
+
+/**
+ * Places: the actions (createplace, getplaces, editplace, deleteplace; CONTRACTS.md "Places,
+ * check-ins, clock") and the lookups other domains need (jobs check `placeUid` here). Every query
+ * is scoped by the caller's company; another company's places behave as unknown ids.
+ */
 @Injectable()
 export class PlacesService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly geocoder: Geocoder,
+    private readonly company: CompanyService,
+    private readonly members: MembersService,
+  ) {}
 
   /**
-   * Which of `ids` are places of the company (another company's places are unknown ids).
+   * Which of `ids` are live places of the company (another company's places and soft-deleted ones
+   * are unknown ids: a new job reference to them is refused).
    * @returns the subset of `ids` that exist, as a set; empty for no ids (without a query).
    */
   async existingIds(companyId: string, ids: readonly string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const rows = await query<{ id: string }>(this.dataSource, `SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[])`, [
-      companyId,
-      [...ids],
-    ]);
+    const rows = await query<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`,
+      [companyId, [...ids]],
+    );
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * createplace. `location` is required unless a geocoder is configured (then the address fields
+   * are geocoded); the caller's own teams are added to `teams`.
+   * @throws DomainError forbidden (a worker without `workers_create_places`), invalid naming the field
+   */
+  async createPlace(ctx: AuthContext, dto: CreatePlaceDto): Promise<{ uid: string; place: PlaceView }> {
+    this.assertMayWrite(ctx, 'createplace');
+    const patch = { ...(await this.patchOf(ctx, dto, 'data')), name: dto.name };
+    if (!patch.location) patch.location = toPoint(await this.geocode(dto));
+    const callerTeams = await this.callerTeams(ctx);
+    const teams = [...new Set([...(patch.teams ?? []), ...callerTeams])].sort((a, b) => a - b);
+    const id = newId();
+    await this.dataSource.getRepository(Place).insert({
+      ...patch,
+      id,
+      companyId: ctx.companyId,
+      teams,
+      creatorId: ctx.memberId,
+      createdAt: Date.now(),
+    });
+    const [place] = await this.placeViews(ctx.companyId, [id]);
+    return { uid: id, place };
+  }
+
+  /** getplaces: live places the caller sees, nearest first (see `getPlacesSql`). */
+  async getPlaces(ctx: AuthContext, dto: GetPlacesDto): Promise<PlaceView[]> {
+    const visibility = await this.visibility(ctx);
+    const [sql, params] = getPlacesSql({
+      companyId: ctx.companyId,
+      memberId: ctx.memberId,
+      query: dto.query,
+      uids: dto.uids,
+      teams: visibility === 'all' ? undefined : visibility.teams,
+      max: dto.max ?? DEFAULT_PLACES_MAX,
+    });
+    return (await query<PlaceRow>(this.dataSource, sql, params)).map(toPlaceRowView);
+  }
+
+  /**
+   * editplace: the fields sent change on every place named; nothing is written when one is unknown.
+   * @returns the places' views, in the order named
+   * @throws DomainError forbidden, invalid naming the field (an unknown, deleted, unseen or other
+   *   company's uid names its `uid` / `uids[i]`)
+   */
+  async editPlaces(ctx: AuthContext, dto: EditPlaceDto): Promise<PlaceView[]> {
+    this.assertMayWrite(ctx, 'editplace');
+    const patch = await this.patchOf(ctx, dto, 'data');
+    if (dto.name !== undefined) patch.name = dto.name;
+    const visibility = await this.visibility(ctx);
+    return this.dataSource.transaction(async (manager) => {
+      const ids = await this.lockTargets(manager, ctx.companyId, dto.targets, visibility);
+      await manager.getRepository(Place).update({ companyId: ctx.companyId, id: In(ids) }, { ...patch, updatedAt: Date.now() });
+      return this.placeViews(ctx.companyId, ids, manager);
+    });
+  }
+
+  /**
+   * deleteplace (our extension): soft delete (`deleted_at`). The places leave getplaces, geofencing
+   * and new job references; jobs that already name them still show them.
+   * @throws DomainError forbidden, invalid naming the field of an unknown uid (nothing is deleted)
+   */
+  async deletePlaces(ctx: AuthContext, targets: readonly PlaceTarget[]): Promise<string[]> {
+    this.assertMayWrite(ctx, 'deleteplace');
+    const visibility = await this.visibility(ctx);
+    return this.dataSource.transaction(async (manager) => {
+      const ids = await this.lockTargets(manager, ctx.companyId, targets, visibility);
+      await query(manager, `UPDATE places SET deleted_at = $3, updated_at = $3 WHERE company_id = $1 AND id = ANY($2::text[])`, [
+        ctx.companyId,
+        ids,
+        Date.now(),
+      ]);
+      return ids;
+    });
+  }
+
+  private assertMayWrite(ctx: AuthContext, action: PlaceWriteAction): void {
+    const denial = placeWriteDenial(ctx, action);
+    if (denial) throw new DomainError('forbidden', denial);
+  }
+
+  /** The caller's teams (a member's `teams`; [] when not found). */
+  private async callerTeams(ctx: AuthContext): Promise<number[]> {
+    const [me] = await this.members.findActive(ctx.companyId, { ids: [ctx.memberId] });
+    return me?.teams ?? [];
+  }
+
+  private async visibility(ctx: AuthContext): Promise<'all' | { teams: number[] }> {
+    const all = placeVisibility(ctx, []);
+    return all === 'all' ? all : placeVisibility(ctx, await this.callerTeams(ctx));
+  }
+
+  /**
+   * The columns a write sets from the fields sent (`name` aside), `teams` checked against the
+   * company's `teams_config`.
+   */
+  private async patchOf(ctx: AuthContext, f: PlaceWritableFields, prefix: string): Promise<PlacePatch> {
+    const patch: PlacePatch = {};
+    if (f.location !== undefined) patch.location = toPoint(f.location);
+    if (f.radius !== undefined) patch.radius = f.radius;
+    if (f.address !== undefined) patch.address = f.address;
+    if (f.city !== undefined) patch.city = f.city;
+    if (f.state !== undefined) patch.state = f.state;
+    if (f.postalcode !== undefined) patch.postalcode = f.postalcode;
+    if (f.country_code !== undefined) patch.countryCode = f.country_code;
+    if (f.phone !== undefined) patch.phone = f.phone;
+    if (f.email !== undefined) patch.email = f.email;
+    if (f.color !== undefined) patch.color = f.color;
+    if (f.linkedForms !== undefined) patch.linkedForms = f.linkedForms;
+    if (f.extended_data !== undefined) patch.data = f.extended_data.map(({ key, val }) => ({ key, val }));
+    if (f.teams !== undefined) {
+      const teams = [...new Set(f.teams)].sort((a, b) => a - b);
+      if (teams.length) {
+        const known = await this.company.teamIds(ctx.companyId);
+        const i = f.teams.findIndex((t) => !known.has(t));
+        if (i >= 0) throw invalid(`${prefix}.teams[${i}]`, `team ${f.teams[i]} is not in the company's teams_config`);
+      }
+      patch.teams = teams;
+    }
+    return patch;
+  }
+
+  /**
+   * The position of createplace's address, through the configured geocoder.
+   * @throws DomainError invalid naming `data.location` when none is configured or it found nothing
+   */
+  private async geocode(dto: CreatePlaceDto): Promise<{ lat: number; lng: number }> {
+    if (!this.geocoder.configured) throw invalid('data.location', 'is required: no geocoder is configured');
+    const { address, city, state, postalcode, country_code } = dto;
+    if (![address, city, state, postalcode, country_code].some((v) => v))
+      throw invalid('data.location', 'is required: send location, or address fields to geocode');
+    const found = await this.geocoder.search({ address, city, state, postalcode, country_code });
+    if (!found) throw invalid('data.location', 'is required: the address was not found');
+    return found;
+  }
+
+  /**
+   * Locks the live places `targets` name (`FOR UPDATE`, in id order), within what the caller sees.
+   * @returns their ids, in the order named, without repeats
+   * @throws DomainError invalid naming the first target that is not such a place
+   */
+  private async lockTargets(
+    manager: EntityManager,
+    companyId: string,
+    targets: readonly PlaceTarget[],
+    visibility: 'all' | { teams: number[] },
+  ): Promise<string[]> {
+    const ids = [...new Set(targets.map((t) => t.uid))];
+    const params: unknown[] = [companyId, ids];
+    let teamFilter = '';
+    if (visibility !== 'all') {
+      params.push(visibility.teams);
+      teamFilter = `AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(teams) t WHERE t::int = ANY($3::int[]))`;
+    }
+    const rows = await query<{ id: string }>(
+      manager,
+      `SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL ${teamFilter} ORDER BY id FOR UPDATE`,
+      params,
+    );
+    const found = new Set(rows.map((r) => r.id));
+    const missing = targets.find((t) => !found.has(t.uid));
+    if (missing) throw invalid(missing.field, `no such place`);
+    return ids;
+  }
+
+  /**
+   * The views of a company's places by id (for other domains: the `place` of a check-in event, a
+   * report row). Soft-deleted places are answered too — a visit or job that named a place keeps
+   * showing it — and another company's ids are simply absent.
+   * @param db the caller's transaction, when it has one
+   * @returns views in the order of `ids` (unknown ids left out, a repeated id once per occurrence)
+   */
+  async placeViews(companyId: string, ids: readonly string[], db: Queryable = this.dataSource): Promise<PlaceView[]> {
+    if (!ids.length) return [];
+    const rows = await query<PlaceRow>(
+      db,
+      `SELECT k.*, m.name AS "creatorName" FROM (SELECT ${PLACE_FIELDS_SQL} FROM places p WHERE p.company_id = $1 AND p.id = ANY($2::text[])) k
+       ${PLACE_CREATOR_JOIN}`,
+      [companyId, [...new Set(ids)]],
+    );
+    const byId = new Map(rows.map((r) => [r.id, toPlaceRowView(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 }

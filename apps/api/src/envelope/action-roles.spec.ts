@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { AuthContext, DomainError, mayCallAction, Role } from '@app/core';
 import { JOB_ACTION_ROLES } from '@app/jobs';
 import { ApiKeysService, MEMBER_ACTION_ROLES } from '@app/members';
+import { PLACE_ACTION_ROLES } from '@app/places';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -31,6 +32,10 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['restorejobs', true, true, false],
     ['editjobs', true, true, true],
     ['getnotifications', true, true, true],
+    ['createplace', true, true, true],
+    ['editplace', true, true, true],
+    ['deleteplace', true, true, true],
+    ['getplaces', true, true, true],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -44,7 +49,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
   });
 
   it('is the domains’ slices, each action as its domain lists it', () => {
-    const slices = { ...MEMBER_ACTION_ROLES, ...JOB_ACTION_ROLES, ...WEBHOOK_ACTION_ROLES };
+    const slices = { ...MEMBER_ACTION_ROLES, ...JOB_ACTION_ROLES, ...WEBHOOK_ACTION_ROLES, ...PLACE_ACTION_ROLES };
     expect(ACTION_ROLES).toEqual(slices);
   });
 });
@@ -78,7 +83,7 @@ describe('ActionAuthGuard and the roles table', () => {
     await expect(guard('createjobs', 'worker')).rejects.toMatchObject({ kind: 'forbidden', message: 'a worker may not call createjobs' });
   });
 
-  it.each(['getplaces', 'constructor', 'toString'])('refuses %p, a handler without a roles entry, to every role', async (action) => {
+  it.each(['nosuchaction', 'constructor', 'toString'])('refuses %p, a handler without a roles entry, to every role', async (action) => {
     for (const role of ['administrator', 'operator', 'worker'] as const) {
       const refusal = guard(action, role);
       await expect(refusal).rejects.toBeInstanceOf(DomainError);

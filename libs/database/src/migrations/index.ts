@@ -7,6 +7,7 @@ import { CreateWorkerRuns1795510000000 } from './1795510000000-CreateWorkerRuns'
 import { AddWebhookBatchSecrets1795530000000 } from './1795530000000-AddWebhookBatchSecrets';
 import { CreateLocations1795600000000 } from './1795600000000-CreateLocations';
 import { AddPlaceFields1795610000000 } from './1795610000000-AddPlaceFields';
+import { AddPlacesCompanyLocationIndex1795660000000 } from './1795660000000-AddPlacesCompanyLocationIndex';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   AddWebhookBatchSecrets1795530000000,
   CreateLocations1795600000000,
   AddPlaceFields1795610000000,
+  AddPlacesCompanyLocationIndex1795660000000,
 ];

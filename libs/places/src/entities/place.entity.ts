@@ -8,6 +8,12 @@ import { Column, Entity, Index, Point, PrimaryColumn } from 'typeorm';
  */
 @Entity('places')
 @Index('IDX_places_company', ['companyId'])
+/**
+ * getplaces' nearest-first scan: KNN (`<->`) over one company's live places. A GiST index on
+ * `(company_id, location)` (btree_gist for the varchar) of rows with `deleted_at IS NULL`: without the
+ * company in the index, the scan walks every company's places nearest the caller (docs/places-and-geo.md).
+ */
+@Index('IDX_places_company_location', ['companyId', 'location'], { spatial: true, where: '"deleted_at" IS NULL' })
 export class Place {
   @PrimaryColumn({ type: 'varchar', length: 26 })
   id: string;

@@ -1,0 +1,88 @@
+import { fromPoint } from '@app/core';
+import { Place } from './entities/place.entity';
+
+/**
+ * A place as every places action (and a place-bearing event) answers it: the spec's Place resource
+ * (CONTRACTS.md "Places, check-ins, clock") plus `tsCreated`/`tsSaved` (ours). The OpenAPI answer
+ * schemas are generated from this type, so a field added to the view belongs here.
+ */
+export interface PlaceView {
+  uid: string;
+  name: string;
+  address: string;
+  city: string;
+  state: string;
+  postalcode: string;
+  /** ISO 3166-1 alpha-2, or "" */
+  country_code: string;
+  phone: string;
+  email: string;
+  /** degrees (WGS84); null when the place has no position */
+  location: { lat: number; lng: number } | null;
+  /** check-in radius, m; 0 = the company's `default_radius` */
+  radius: number;
+  /** `#RRGGBB` or "" */
+  color: string;
+  /** comma-separated form ids */
+  linkedForms: string;
+  /** the creating member's name; "" when unknown */
+  creator: string;
+  /** the extended data as single-key objects, in the order written: `[{"gate": "B"}]` */
+  data: Array<Record<string, string>>;
+  /** teams that may access the place */
+  teams: number[];
+  /** ms, creation */
+  tsCreated: number;
+  /** ms, the last write (creation when never edited) */
+  tsSaved: number;
+}
+
+/** The fields of a place a view needs: the entity, or a row of `PLACE_SELECT_SQL` (same names). */
+export type PlaceViewSource = Pick<
+  Place,
+  | 'id'
+  | 'name'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'postalcode'
+  | 'countryCode'
+  | 'phone'
+  | 'email'
+  | 'location'
+  | 'radius'
+  | 'color'
+  | 'linkedForms'
+  | 'data'
+  | 'teams'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+/**
+ * The wire form of a place.
+ * @param place the entity (location as a GeoJSON Point, `[lng, lat]`) or a row with the same fields
+ * @param creatorName the creating member's name; null/undefined when unknown (answered as "")
+ */
+export function toPlaceView(place: PlaceViewSource, creatorName: string | null | undefined): PlaceView {
+  return {
+    uid: place.id,
+    name: place.name,
+    address: place.address,
+    city: place.city,
+    state: place.state,
+    postalcode: place.postalcode,
+    country_code: place.countryCode,
+    phone: place.phone,
+    email: place.email,
+    location: fromPoint(place.location),
+    radius: place.radius,
+    color: place.color,
+    linkedForms: place.linkedForms,
+    creator: creatorName ?? '',
+    data: (place.data ?? []).map(({ key, val }) => ({ [key]: val })),
+    teams: [...(place.teams ?? [])],
+    tsCreated: place.createdAt,
+    tsSaved: place.updatedAt ?? place.createdAt,
+  };
+}
