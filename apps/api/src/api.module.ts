@@ -1,6 +1,7 @@
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { JobsModule } from '@app/jobs';
+import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
@@ -17,6 +18,7 @@ import { ApiLoggerModule } from './ops/logging';
 import { RateLimitService } from './ops/rate-limit.service';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
 import { JobsConnectorController } from './jobs/jobs.connector.controller';
+import { LocateController } from './locations/locate.controller';
 import { WebhooksActionsController } from './webhooks/webhooks.actions.controller';
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
@@ -25,12 +27,13 @@ import { NotificationsActionsController } from './notifications/notifications.ac
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, LocationsModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
     JobsActionsController,
     WebhooksActionsController,
+    LocateController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,

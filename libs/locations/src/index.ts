@@ -7,3 +7,4 @@ export * from './entities/clock-event.entity';
 export * from './entities/geofence-state.entity';
 export * from './locations.module';
 export * from './fix-consumers';
+export * from './locate';
