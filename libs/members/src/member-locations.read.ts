@@ -52,7 +52,10 @@ export async function readMemberLocations(
 /** One `member_locations` row → `location` and `states` at `now` (ms). */
 export function toMemberLocated(r: Omit<LocationRow, 'member_id'>, now: number): MemberLocated {
   const latest = r.ts !== null && r.lat !== null && r.lng !== null ? { ts: r.ts, lat: r.lat, lng: r.lng, spd: r.spd } : null;
-  const anchor = r.anchor_ts !== null && r.anchor_lat !== null && r.anchor_lng !== null ? { ts: r.anchor_ts, lat: r.anchor_lat, lng: r.anchor_lng } : null;
+  const anchor =
+    r.anchor_ts !== null && r.anchor_lat !== null && r.anchor_lng !== null
+      ? { ts: r.anchor_ts, lat: r.anchor_lat, lng: r.anchor_lng }
+      : null;
   return {
     location: latest ? { lat: latest.lat, lng: latest.lng, ts: latest.ts, accuracy: r.acc } : null,
     states: { moving: movingState(latest, anchor, r.tracking_status, now), tracking_status: r.tracking_status },

@@ -48,7 +48,8 @@ export function movingState(latest: MovingFix | null, anchor: MovingAnchor | nul
   if (latest.spd !== null && latest.spd >= MOVING_MIN_SPEED_MPS) return 'moving';
   if (anchor) {
     const gap = latest.ts - anchor.ts;
-    if (gap >= MOVING_ANCHOR_MIN_GAP_MS && gap <= MOVING_ANCHOR_MAX_GAP_MS && distanceM(anchor, latest) >= MOVING_MIN_DISTANCE_M) return 'moving';
+    if (gap >= MOVING_ANCHOR_MIN_GAP_MS && gap <= MOVING_ANCHOR_MAX_GAP_MS && distanceM(anchor, latest) >= MOVING_MIN_DISTANCE_M)
+      return 'moving';
   }
   return 'stopped';
 }

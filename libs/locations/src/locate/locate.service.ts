@@ -63,20 +63,18 @@ export class LocateService {
         WHERE m.company_id = $1 AND m.active_status = 'active'
           AND ($2::boolean OR m.id = ANY($3::varchar[]) OR lower(m.username) = ANY($4::text[]) OR m.teams @> ANY($5::jsonb[]))
         ORDER BY m.created_at, m.id`,
-      [
-        ctx.companyId,
-        all,
-        q.accounts,
-        q.accounts.map((k) => k.toLowerCase()),
-        teams.map((t) => JSON.stringify([t])),
-      ],
+      [ctx.companyId, all, q.accounts, q.accounts.map((k) => k.toLowerCase()), teams.map((t) => JSON.stringify([t]))],
     );
     const actor: MemberRef = { id: ctx.memberId, role: ctx.role, teams: head.actor_teams ?? [], isOwner: ctx.isOwner };
     const visible = rows.filter((r) => mayViewMember(actor, { id: r.uid, role: r.role, teams: r.teams, isOwner: false }));
     const names = teamNames(head.teams_config);
     const records = visible.map((r) => toLocationRecord(r, names, q.withDetails));
     if (q.withAddress) await this.addAddresses(ctx.companyId, records);
-    if (q.ping && records.length) await this.requestPing(ctx.companyId, records.map((r) => r.uid));
+    if (q.ping && records.length)
+      await this.requestPing(
+        ctx.companyId,
+        records.map((r) => r.uid),
+      );
     return records;
   }
 
