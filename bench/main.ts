@@ -14,6 +14,7 @@ import { createCompany, createMember, startApi, TestApi } from '../test/support/
 import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
+import { benchLocate, locateRows } from './locate';
 import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
@@ -40,6 +41,8 @@ const CONFIG = {
 const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 /** `BENCH_ONLY=createjobs` runs only the createjobs part (set-up, timed pairs, split). */
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
+/** `BENCH_ONLY=locate` runs only locate (1,000 and 5,000 members); otherwise it runs after the others. */
+const ONLY_LOCATE = process.env.BENCH_ONLY === 'locate';
 
 const started = performance.now();
 /** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
@@ -207,7 +210,9 @@ function report(
   const wh = hooks ? webhookReport(hooks) : { rows: [], notes: [], failed: 0 };
   const rr = runs ? runsReport(runs) : { rows: [], notes: [] };
   const webhooks =
-    hooks || runs ? `${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], [...wh.rows, ...rr.rows])}\n\n` : '';
+    hooks || runs
+      ? `${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], [...wh.rows, ...rr.rows])}\n\n`
+      : '';
   const failed = [ratio <= TARGETS.createP95Ratio, share >= TARGETS.getjobsShare].filter((ok) => !ok).length + wh.failed;
   const header =
     `Fieldwork bench — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
@@ -223,6 +228,21 @@ function report(
       : ['BENCH_ONLY=createjobs: getjobs and webhooks not run.']),
   ];
   return { text: `${header}\n\n${main}\n\n${split}\n\n${webhooks}${[...notes, ...wh.notes, ...rr.notes].join('\n')}\n`, failed };
+}
+
+/** Runs the locate benchmark and prints its table (with the run's header). */
+async function locateReport(api: TestApi, pool: pg.Pool, serverVersion: string): Promise<{ text: string; failed: number }> {
+  const sizes = await benchLocate({ api, pool, sizes: [1000, 5000], warmups: CONFIG.warmups * 2, iterations: CONFIG.iterations * 3, log });
+  const { rows, failed } = locateRows(sizes);
+  const header =
+    `Fieldwork bench (locate) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+    `${os.cpus().length} CPUs, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+  const table = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], rows);
+  const note =
+    `locate: ${sizes[0]?.iterations ?? 0} timed calls per size (after ${CONFIG.warmups * 2} warm-ups), each followed by the baseline query; ` +
+    `ours = POST /api/locate {teams: true} over HTTP (keep-alive), ${sizes.map((s) => `${(s.responseBytes / 1e6).toFixed(2)} MB`).join(' / ')} per answer; ` +
+    `baseline = the same members and latest fixes as one SELECT through pg (no HTTP, no JSON).`;
+  return { text: `${header}\n\n${table}\n\n${note}\n`, failed };
 }
 
 /** What the run opened, closed by {@link cleanup}. */
@@ -258,6 +278,12 @@ async function main(): Promise<number> {
     opened.api = api;
     log(`api on ${api.url}`);
     const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
+    if (ONLY_LOCATE) {
+      const { text, failed } = await locateReport(api, pool, serverVersion);
+      process.stdout.write(`\n${text}`);
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
 
     // company B: the getjobs data set
     const b = await createCompany(api, { name: 'Bench getjobs' });
@@ -305,10 +331,13 @@ async function main(): Promise<number> {
 
     const hooks = ONLY_CREATEJOBS ? undefined : await benchWebhooks({ api, pool, log });
     await closeWebhooks();
-    const runs = ONLY_CREATEJOBS ? undefined : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
+    const runs = ONLY_CREATEJOBS
+      ? undefined
+      : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
 
     const { text, failed } = report(create, get, hooks, runs, serverVersion);
     process.stdout.write(`\n${text}`);
+    if (!ONLY_CREATEJOBS) process.stdout.write(`\n${(await locateReport(api, pool, serverVersion)).text}`);
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {

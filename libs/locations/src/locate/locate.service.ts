@@ -19,6 +19,10 @@ export interface LocateQuery {
   ping: boolean;
 }
 
+/** The device columns read only for `withDetails` (fewer columns to parse for the common call). */
+const DETAIL_COLUMNS = `,
+              l.connection_type, l.android_id, l.loc_gps_on, l.loc_net_on, l.tracking_status, l.signal_ts::float8 AS signal_ts`;
+
 /** Reverse-geocoder requests a single `locate` keeps in flight at once. */
 const GEOCODER_CONCURRENCY = 8;
 
@@ -56,8 +60,7 @@ export class LocateService {
     const rows = await query<LocateRow>(
       this.dataSource,
       `SELECT m.id AS uid, m.username AS usr, m.name, m.email, m.phone, m.role, m.teams,
-              l.ts::float8 AS ts, l.lat, l.lng, l.acc, l.dir, l.spd, l.elv, l.bat,
-              l.connection_type, l.android_id, l.loc_gps_on, l.loc_net_on, l.tracking_status, l.signal_ts::float8 AS signal_ts
+              l.ts::float8 AS ts, l.lat, l.lng, l.acc, l.dir, l.spd, l.elv, l.bat${q.withDetails ? DETAIL_COLUMNS : ''}
          FROM members m
          LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
         WHERE m.company_id = $1 AND m.active_status = 'active'
