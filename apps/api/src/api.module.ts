@@ -23,6 +23,8 @@ import { WebhooksActionsController } from './webhooks/webhooks.actions.controlle
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
+import { OsmAndController } from './locations/osmand.controller';
+import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 
 /** Action and connector controllers over the domain modules. */
@@ -34,6 +36,8 @@ import { NotificationsActionsController } from './notifications/notifications.ac
     JobsActionsController,
     WebhooksActionsController,
     LocateController,
+    PushLocationsController,
+    OsmAndController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,
