@@ -432,6 +432,69 @@ describe('locate', () => {
     });
   });
 
+  describe('with ingestion (pushlocations)', () => {
+    beforeEach(clearLatest);
+    const push = (key: string, data: Record<string, unknown>) => action<any>(api, 'pushlocations', data, { key });
+
+    it('ping round trip: locate asks, the next pushlocations answers ping: true once, signal_ts is set', async () => {
+      expect((await push(w2.key, { locations: [{ ts: Date.now() - MIN, lat: 46, lng: 14 }], tracking: true })).body.ping).toBe(false);
+      await locate({ accounts: { [w2.uid]: {} }, signal: 'ping' });
+      const t0 = Date.now();
+      const delivered = await push(w2.key, { locations: [{ ts: Date.now(), lat: 46.001, lng: 14 }] });
+      const t1 = Date.now();
+      expect(delivered.body).toMatchObject({ status: 0, accepted: 1, ping: true });
+      expect((await push(w2.key, { locations: [] })).body.ping).toBe(false);
+      const [record] = await locate({ accounts: { [w2.uid]: {} }, withDetails: true });
+      expect(record.signal_ts).toBeGreaterThanOrEqual(t0);
+      expect(record.signal_ts).toBeLessThanOrEqual(t1);
+      expect(record.lat).toBe(46.001);
+    });
+
+    it('a pinged member never located gets ping: true with its first call', async () => {
+      await locate({ accounts: { [w3.uid]: {} }, signal: 'ping' });
+      expect((await push(w3.key, { locations: [], tracking: true })).body.ping).toBe(true);
+    });
+
+    it('pushed fixes and device details reach locate and getaccounts (moving from the anchor ingestion keeps)', async () => {
+      const now = Date.now();
+      await push(w1.key, {
+        locations: [{ ts: now - 3 * MIN, lat: 46, lng: 14, spd: 0 }],
+        tracking: true,
+        device: { connection_type: 1, android_id: 'f00d', loc_gps_on: true, loc_net_on: true },
+      });
+      await push(w1.key, { locations: [{ ts: now - 10_000, lat: north(46, 200), lng: 14, acc: 6, dir: 12, spd: 0, elv: 290, bat: 64 }] });
+      const [record] = await locate({ accounts: { [w1.uid]: {} }, withDetails: true });
+      expect(record).toMatchObject({
+        lat: north(46, 200),
+        lng: 14,
+        ts: now - 10_000,
+        acc: 6,
+        dir: 12,
+        spd: 0,
+        elv: 290,
+        bat: 64,
+        connection_type: 1,
+        android_id: 'f00d',
+        loc_gps_on: true,
+        loc_net_on: true,
+        tracking_status: true,
+      });
+      const account = (await action<any>(api, 'getaccounts', { uids: [w1.uid] }, { key: company.key })).body.accounts[0];
+      expect(account.location).toEqual({ lat: north(46, 200), lng: 14, ts: now - 10_000, accuracy: 6 });
+      expect(account.states).toEqual({ moving: 'moving', tracking_status: true });
+      // tracking switched off: ""
+      await push(w1.key, { locations: [], tracking: false });
+      expect((await action<any>(api, 'getaccounts', { uids: [w1.uid] }, { key: company.key })).body.accounts[0].states).toEqual({
+        moving: '',
+        tracking_status: false,
+      });
+    });
+
+    function north(lat: number, m: number) {
+      return lat + m / 111_200;
+    }
+  });
+
   describe('validation', () => {
     it.each([
       [{ teams: [1, 'x'] }, 'data.teams.1'],
