@@ -25,6 +25,10 @@ const DETAIL_COLUMNS = `,
 
 /** Reverse-geocoder requests a single `locate` keeps in flight at once. */
 const GEOCODER_CONCURRENCY = 8;
+/** Distinct positions one `locate` asks the geocoder about at most; the others answer "". */
+export const GEOCODER_MAX_PER_CALL = 200;
+/** ms after which one `locate` starts no more geocoder requests (a slow geocoder can't hold the call). */
+export const GEOCODER_BUDGET_MS = 3000;
 
 /**
  * `locate`: the Location records of the selected members the caller may view (CONTRACTS.md
@@ -96,8 +100,9 @@ export class LocateService {
 
   /**
    * `address` for each record: the place its fix is at (one query for all), else the reverse
-   * geocoder's address (one request per distinct position, a few at a time; none configured → null),
-   * else "". Members never located get "".
+   * geocoder's address (one request per distinct position, 8 at a time, at most
+   * {@link GEOCODER_MAX_PER_CALL} positions and none started after {@link GEOCODER_BUDGET_MS}; none
+   * configured → no request), else "". Members never located get "".
    */
   private async addAddresses(companyId: string, records: LocationRecord[]): Promise<void> {
     const located = records.filter((r) => r.lat !== null && r.lng !== null);
@@ -112,11 +117,12 @@ export class LocateService {
       else unplaced.push(r);
     });
     if (!unplaced.length || !this.geocoder.configured) return;
-    const positions = [...new Set(unplaced.map((r) => `${r.lat},${r.lng}`))];
+    const positions = [...new Set(unplaced.map((r) => `${r.lat},${r.lng}`))].slice(0, GEOCODER_MAX_PER_CALL);
     const found = new Map<string, string | null>();
+    const deadline = Date.now() + GEOCODER_BUDGET_MS;
     let next = 0;
     const lane = async (): Promise<void> => {
-      while (next < positions.length) {
+      while (next < positions.length && Date.now() < deadline) {
         const key = positions[next++];
         const [lat, lng] = key.split(',').map(Number);
         found.set(key, await this.geocoder.reverse({ lat, lng }));
