@@ -1,4 +1,5 @@
-import { newId } from '@app/core';
+import { AuthContext, newId } from '@app/core';
+import { LocateService } from '@app/locations';
 import pg from 'pg';
 import { createCompany, TestApi } from '../test/support/api';
 import { fmt, percentile, post } from './stats';
@@ -20,12 +21,16 @@ export interface LocateSize {
   members: number;
   ours: { p50: number; p95: number };
   baseline: { p50: number; p95: number };
+  /** LocateService.locate called in-process (no HTTP, no JSON): the service's share */
+  service: { p50: number; p95: number };
+  /** JSON.stringify of the answer */
+  stringify: { p50: number; p95: number };
   iterations: number;
   responseBytes: number;
 }
 
 /** Seeds a company of `n` members (SQL), 90 % of them with a latest fix near Ljubljana. */
-async function seed(api: TestApi, pool: pg.Pool, n: number): Promise<{ key: string; companyId: string }> {
+async function seed(api: TestApi, pool: pg.Pool, n: number): Promise<{ key: string; companyId: string; ownerUid: string }> {
   const company = await createCompany(api, { name: `Bench locate ${n}` });
   const teams = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `Team ${i + 1}` }));
   await pool.query(`UPDATE companies SET teams_config = $2 WHERE id = $1`, [company.companyUid, JSON.stringify(teams)]);
@@ -44,7 +49,7 @@ async function seed(api: TestApi, pool: pg.Pool, n: number): Promise<{ key: stri
        FROM unnest($2::varchar[]) WITH ORDINALITY AS u(id, i) WHERE i % 10 <> 0`,
     [company.companyUid, ids, now],
   );
-  return { key: company.key, companyId: company.companyUid };
+  return { key: company.key, companyId: company.companyUid, ownerUid: company.ownerUid };
 }
 
 export async function benchLocate(opts: {
@@ -59,7 +64,19 @@ export async function benchLocate(opts: {
   const seeded = [];
   for (const n of opts.sizes) seeded.push({ n, ...(await seed(opts.api, opts.pool, n)) });
   await opts.pool.query('ANALYZE');
-  for (const { n, key, companyId } of seeded) {
+  const service = opts.api.app.get(LocateService);
+  for (const { n, key, companyId, ownerUid } of seeded) {
+    const ctx: AuthContext = {
+      companyId,
+      memberId: ownerUid,
+      username: '',
+      role: 'administrator',
+      isOwner: true,
+      keyPrefix: '',
+      timezone: 'UTC',
+      settings: { workers_edit_job: false, workers_create_places: false, workers_view_places: true },
+    };
+    const q = { accounts: [], teams: 'all' as const, withAddress: false, withDetails: false, ping: false };
     const body = JSON.stringify({ data: { teams: true } });
     let responseBytes = 0;
     const call = async () => {
@@ -73,6 +90,8 @@ export async function benchLocate(opts: {
     if (first.accounts.length !== n) throw new Error(`locate answered ${first.accounts.length} records, expected ${n}`);
     const ours: number[] = [];
     const baseline: number[] = [];
+    const inProcess: number[] = [];
+    const stringify: number[] = [];
     for (let i = 0; i < opts.warmups + opts.iterations; i++) {
       let t0 = performance.now();
       await call();
@@ -81,13 +100,29 @@ export async function benchLocate(opts: {
       const { rowCount } = await opts.pool.query(BASELINE_SQL, [companyId]);
       const b = performance.now() - t0;
       if (rowCount !== n) throw new Error(`baseline answered ${rowCount} rows, expected ${n}`);
+      t0 = performance.now();
+      const records = await service.locate(ctx, q);
+      const sv = performance.now() - t0;
+      t0 = performance.now();
+      JSON.stringify({ status: 0, accounts: records });
+      const st = performance.now() - t0;
       if (i >= opts.warmups) {
         ours.push(o);
         baseline.push(b);
+        inProcess.push(sv);
+        stringify.push(st);
       }
     }
     const stat = (v: number[]) => ({ p50: percentile(v, 50), p95: percentile(v, 95) });
-    out.push({ members: n, ours: stat(ours), baseline: stat(baseline), iterations: opts.iterations, responseBytes });
+    out.push({
+      members: n,
+      ours: stat(ours),
+      baseline: stat(baseline),
+      service: stat(inProcess),
+      stringify: stat(stringify),
+      iterations: opts.iterations,
+      responseBytes,
+    });
     opts.log(`locate ${n}: p95 ${fmt(stat(ours).p95)} ms (baseline ${fmt(stat(baseline).p95)} ms)`);
   }
   return out;
@@ -121,6 +156,15 @@ export function locateRows(sizes: LocateSize[]): { rows: string[][]; failed: num
       '—',
       'info',
     ]);
+    rows.push([
+      '  · of which LocateService.locate in-process (SQL + records): p50 ms',
+      fmt(s.service.p50),
+      fmt(s.baseline.p50),
+      `${(s.service.p50 / s.baseline.p50).toFixed(2)}×`,
+      '—',
+      'info',
+    ]);
+    rows.push(['  · of which JSON.stringify of the answer: p50 ms', fmt(s.stringify.p50), '—', '—', '—', 'info']);
   }
   return { rows, failed };
 }
