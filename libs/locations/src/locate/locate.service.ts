@@ -53,25 +53,28 @@ export class LocateService {
     const all = q.teams === 'all';
     const teams = Array.isArray(q.teams) ? q.teams : [];
     if (!all && !q.accounts.length && !teams.length) return [];
-    const head = await queryOne<{ teams_config: TeamConfig[]; actor_teams: number[] | null }>(
-      this.dataSource,
-      `SELECT c.teams_config, a.teams AS actor_teams FROM companies c
+    // the company's team names and the caller's teams, and the records: two queries in parallel
+    const [head, rows] = await Promise.all([
+      queryOne<{ teams_config: TeamConfig[]; actor_teams: number[] | null }>(
+        this.dataSource,
+        `SELECT c.teams_config, a.teams AS actor_teams FROM companies c
          LEFT JOIN members a ON a.id = $2 AND a.company_id = c.id
         WHERE c.id = $1`,
-      [ctx.companyId, ctx.memberId],
-    );
-    if (!head) return [];
-    const rows = await query<LocateRow>(
-      this.dataSource,
-      `SELECT m.id AS uid, m.username AS usr, m.name, m.email, m.phone, m.role, m.teams,
+        [ctx.companyId, ctx.memberId],
+      ),
+      query<LocateRow>(
+        this.dataSource,
+        `SELECT m.id AS uid, m.username AS usr, m.name, m.email, m.phone, m.role, m.teams,
               l.ts::float8 AS ts, l.lat, l.lng, l.acc, l.dir, l.spd, l.elv, l.bat${q.withDetails ? DETAIL_COLUMNS : ''}
          FROM members m
          LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
         WHERE m.company_id = $1 AND m.active_status = 'active'
           AND ($2::boolean OR m.id = ANY($3::varchar[]) OR lower(m.username) = ANY($4::text[]) OR m.teams @> ANY($5::jsonb[]))
         ORDER BY m.created_at, m.id`,
-      [ctx.companyId, all, q.accounts, q.accounts.map((k) => k.toLowerCase()), teams.map((t) => JSON.stringify([t]))],
-    );
+        [ctx.companyId, all, q.accounts, q.accounts.map((k) => k.toLowerCase()), teams.map((t) => JSON.stringify([t]))],
+      ),
+    ]);
+    if (!head) return [];
     const actor: MemberRef = { id: ctx.memberId, role: ctx.role, teams: head.actor_teams ?? [], isOwner: ctx.isOwner };
     const visible = rows.filter((r) => mayViewMember(actor, { id: r.uid, role: r.role, teams: r.teams, isOwner: false }));
     const names = teamNames(head.teams_config);
