@@ -14,6 +14,8 @@ import { createCompany, createMember, startApi, TestApi } from '../test/support/
 import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
+import { benchLocate, locateRows } from './locate';
+import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
 import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
@@ -43,6 +45,10 @@ const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
 /** `BENCH_ONLY=places` runs only getplaces (10,000 places, nearest 500) against its raw-pg baseline. */
 const ONLY_PLACES = process.env.BENCH_ONLY === 'places';
+/** `BENCH_ONLY=locate` runs only locate (1,000 and 5,000 members); otherwise it runs after the others. */
+const ONLY_LOCATE = process.env.BENCH_ONLY === 'locate';
+/** `BENCH_ONLY=ingest` runs only the ingestion part (pushlocations and /osmand, bench/locations-ingest.ts). */
+const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
 
 const started = performance.now();
 /** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
@@ -210,7 +216,9 @@ function report(
   const wh = hooks ? webhookReport(hooks) : { rows: [], notes: [], failed: 0 };
   const rr = runs ? runsReport(runs) : { rows: [], notes: [] };
   const webhooks =
-    hooks || runs ? `${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], [...wh.rows, ...rr.rows])}\n\n` : '';
+    hooks || runs
+      ? `${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], [...wh.rows, ...rr.rows])}\n\n`
+      : '';
   const failed = [ratio <= TARGETS.createP95Ratio, share >= TARGETS.getjobsShare].filter((ok) => !ok).length + wh.failed;
   const notes = [
     `createjobs: ${create.iterations} timed HTTP calls (after ${CONFIG.warmups} warm-ups), each followed by one baseline transaction; split = medians of ${b.samples} in-process calls.`,
@@ -221,7 +229,10 @@ function report(
         ]
       : ['BENCH_ONLY=createjobs: getjobs and webhooks not run.']),
   ];
-  return { text: `${header(serverVersion)}\n\n${main}\n\n${split}\n\n${webhooks}${[...notes, ...wh.notes, ...rr.notes].join('\n')}\n`, failed };
+  return {
+    text: `${header(serverVersion)}\n\n${main}\n\n${split}\n\n${webhooks}${[...notes, ...wh.notes, ...rr.notes].join('\n')}\n`,
+    failed,
+  };
 }
 
 /** The header line every report starts with. */
@@ -257,6 +268,21 @@ async function runPlacesOnly(api: TestApi, pool: pg.Pool, serverVersion: string)
   return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
 }
 
+/** Runs the locate benchmark and prints its table (with the run's header). */
+async function locateReport(api: TestApi, pool: pg.Pool, serverVersion: string): Promise<{ text: string; failed: number }> {
+  const sizes = await benchLocate({ api, pool, sizes: [1000, 5000], warmups: CONFIG.warmups * 2, iterations: CONFIG.iterations * 3, log });
+  const { rows, failed } = locateRows(sizes);
+  const header =
+    `Fieldwork bench (locate) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+    `${os.cpus().length} CPUs, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+  const table = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], rows);
+  const note =
+    `locate: ${sizes[0]?.iterations ?? 0} timed calls per size (after ${CONFIG.warmups * 2} warm-ups), each followed by the baseline query; ` +
+    `ours = POST /api/locate {teams: true} over HTTP (keep-alive), ${sizes.map((s) => `${(s.responseBytes / 1e6).toFixed(2)} MB`).join(' / ')} per answer; ` +
+    `baseline = the same members and latest fixes as one SELECT through pg (no HTTP, no JSON).`;
+  return { text: `${header}\n\n${table}\n\n${note}\n`, failed };
+}
+
 /** What the run opened, closed by {@link cleanup}. */
 const opened: { api?: TestApi; pool?: pg.Pool } = {};
 let cleaning: Promise<void> | undefined;
@@ -265,6 +291,7 @@ let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const child of loadChildren) child.kill();
+    for (const child of ingestLoadChildren) child.kill();
     const within = <T>(p: Promise<T>, ms = 5000) =>
       Promise.race([p, new Promise<void>((r) => setTimeout(r, ms).unref())]).catch(() => undefined);
     // the worker child first (it writes to the database and Redis); SIGKILL after 10 s
@@ -291,6 +318,24 @@ async function main(): Promise<number> {
     log(`api on ${api.url}`);
     const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
     if (ONLY_PLACES) return await runPlacesOnly(api, pool, serverVersion);
+    if (ONLY_LOCATE) {
+      const { text, failed } = await locateReport(api, pool, serverVersion);
+      process.stdout.write(`\n${text}`);
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
+
+    if (ONLY_INGEST) {
+      const r = ingestReport(await benchIngest({ api, pool, log }));
+      const header =
+        `Fieldwork bench (ingest) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+        `${os.cpus().length} CPUs, pool ${POOL_SIZE}/${POOL_SIZE}, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+      process.stdout.write(
+        `\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`,
+      );
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
 
     // company B: the getjobs data set
     const b = await createCompany(api, { name: 'Bench getjobs' });
@@ -338,10 +383,20 @@ async function main(): Promise<number> {
 
     const hooks = ONLY_CREATEJOBS ? undefined : await benchWebhooks({ api, pool, log });
     await closeWebhooks();
-    const runs = ONLY_CREATEJOBS ? undefined : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
+    const runs = ONLY_CREATEJOBS
+      ? undefined
+      : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
 
-    const { text, failed } = report(create, get, hooks, runs, serverVersion);
-    process.stdout.write(`\n${text}`);
+    const ingest = ONLY_CREATEJOBS ? undefined : ingestReport(await benchIngest({ api, pool, log }));
+
+    const { text, failed: reportFailed } = report(create, get, hooks, runs, serverVersion);
+
+    const ingestText = ingest
+      ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], ingest.rows)}\n\n${ingest.notes.join('\n')}\n`
+      : '';
+    const locate = ONLY_CREATEJOBS ? undefined : await locateReport(api, pool, serverVersion);
+    const failed = reportFailed + (ingest?.failed ?? 0) + (locate?.failed ?? 0);
+    process.stdout.write(`\n${text}${ingestText}${locate ? `\n${locate.text}` : ''}`);
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {

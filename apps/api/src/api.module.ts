@@ -1,6 +1,7 @@
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { JobsModule } from '@app/jobs';
+import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { WebhooksModule } from '@app/webhooks';
@@ -18,22 +19,28 @@ import { ApiLoggerModule } from './ops/logging';
 import { RateLimitService } from './ops/rate-limit.service';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
 import { JobsConnectorController } from './jobs/jobs.connector.controller';
+import { LocateController } from './locations/locate.controller';
 import { WebhooksActionsController } from './webhooks/webhooks.actions.controller';
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
+import { OsmAndController } from './locations/osmand.controller';
+import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 import { PlacesActionsController } from './places/places.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
     JobsActionsController,
     WebhooksActionsController,
     PlacesActionsController,
+    LocateController,
+    PushLocationsController,
+    OsmAndController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,

@@ -7,6 +7,7 @@ export * from './geo/geodesic';
 export * from './geo/polyline';
 export * from './geo/bounding-box';
 export * from './geo/geojson';
+export * from './geo/moving';
 export * from './auth/auth-context';
 export * from './auth/policy';
 export * from './validation/validation';

@@ -7,6 +7,7 @@ export * from './member-rules';
 export * from './member-policy';
 export * from './member-notifications';
 export * from './views';
+export * from './member-locations.read';
 export * from './api-keys.service';
 export * from './company.service';
 export * from './members.service';

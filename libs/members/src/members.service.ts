@@ -21,7 +21,11 @@ import { Company } from './entities/company.entity';
 import { Member } from './entities/member.entity';
 import { deniedMemberFields, mayCreateRole, mayDeactivate, mayViewDeactivated, mayViewMember, MemberRef } from './member-policy';
 import { Passwords } from './passwords';
-import { MEMBER_FIELD_COLUMNS, MemberView, toMemberView } from './views';
+import { NEVER_LOCATED, readMemberLocations } from './member-locations.read';
+import { MEMBER_FIELD_COLUMNS, MemberView, MemberViewer, toMemberView } from './views';
+
+/** The caller as the viewer of member answers. */
+const viewerOf = (ctx: AuthContext): MemberViewer => ({ id: ctx.memberId, role: ctx.role });
 
 /** The connector's member shape. */
 export interface ConnectorMember {
@@ -62,10 +66,15 @@ export class MembersService {
     const members = await qb.orderBy('m.created_at').addOrderBy('m.id').getMany();
     const actor = await this.actorRef(ctx, members);
     const ownerId = await this.ownerId(ctx.companyId);
-    return members
+    const visible = members
       .filter((m) => mayViewMember(actor, this.ref(m, ownerId)))
-      .filter((m) => m.activeStatus === 'active' || mayViewDeactivated(actor))
-      .map((m) => toMemberView(m, ownerId));
+      .filter((m) => m.activeStatus === 'active' || mayViewDeactivated(actor));
+    const located = await readMemberLocations(
+      this.dataSource,
+      ctx.companyId,
+      visible.map((m) => m.id),
+    );
+    return visible.map((m) => toMemberView(m, ownerId, viewerOf(ctx), located.get(m.id) ?? NEVER_LOCATED));
   }
 
   /**
@@ -124,7 +133,8 @@ export class MembersService {
       // the token would travel by e-mail/SMS; the notification only says an invitation was sent
       if (invitation) await this.notifications.add(manager, { companyId: ctx.companyId, memberId: member.id, kind: 'invitation_sent' });
       await this.notifications.add(manager, { companyId: ctx.companyId, memberId: null, kind: 'members_changed' });
-      return { uid: member.id, account: toMemberView(member, company.ownerMemberId) };
+      const located = await readMemberLocations(manager, ctx.companyId, [member.id]);
+      return { uid: member.id, account: toMemberView(member, company.ownerMemberId, viewerOf(ctx), located.get(member.id)) };
     });
   }
 
@@ -176,7 +186,8 @@ export class MembersService {
         if (isUniqueViolation(err, 'UQ_members_device_id_lower')) throw exists('data.device_id: device_id not available', 'data.device_id');
         throw err;
       }
-      return toMemberView(target, company.ownerMemberId);
+      const located = await readMemberLocations(manager, ctx.companyId, [target.id]);
+      return toMemberView(target, company.ownerMemberId, viewerOf(ctx), located.get(target.id));
     });
   }
 

@@ -1,5 +1,6 @@
 import { Company, TeamConfig, WorkingHours } from './entities/company.entity';
 import { Member } from './entities/member.entity';
+import { MemberLocated, NEVER_LOCATED } from './member-locations.read';
 
 /** A member as getaccounts, createaccount and editaccount answer it (never a secret). */
 export interface MemberView {
@@ -12,7 +13,10 @@ export interface MemberView {
   teams: number[];
   /** Last known position; null until the member's device reports one. ts ms, accuracy m. */
   location: { lat: number; lng: number; ts: number; accuracy: number | null } | null;
-  /** `moving` is "" until location post-processing derives it. */
+  /**
+   * `moving`: `moving` | `stopped` | `offline` | "" (core `movingState`); `tracking_status`: the last
+   * tracking state the device reported.
+   */
   states: { moving: string; tracking_status: boolean };
   status_label: string;
   color: string;
@@ -42,13 +46,29 @@ export interface MemberView {
   state: string;
   country: string;
   country_code: string;
+  /** A credential: only administrators and the member itself see it; null for everyone else. */
   device_id: string | null;
   /** ms */
   created_ts: number;
   invitation_pending: boolean;
 }
 
-export function toMemberView(m: Member, ownerId: string | null): MemberView {
+/** Who a member answer is for: decides whether `device_id` is shown. */
+export interface MemberViewer {
+  id: string;
+  role: string;
+}
+
+/** Whether `viewer` may see `member`'s `device_id` (a credential): administrators and the member itself. */
+export function maySeeDeviceId(viewer: MemberViewer, memberId: string): boolean {
+  return viewer.role === 'administrator' || viewer.id === memberId;
+}
+
+/**
+ * The member answer for `viewer`, with `location`/`states` read from `member_locations`
+ * (`readMemberLocations`; never located when omitted).
+ */
+export function toMemberView(m: Member, ownerId: string | null, viewer: MemberViewer, located: MemberLocated = NEVER_LOCATED): MemberView {
   return {
     uid: m.id,
     username: m.username,
@@ -57,8 +77,8 @@ export function toMemberView(m: Member, ownerId: string | null): MemberView {
     email: m.email,
     role: m.role,
     teams: m.teams,
-    location: null,
-    states: { moving: '', tracking_status: false },
+    location: located.location,
+    states: located.states,
     status_label: m.statusLabel,
     color: m.color,
     active_status: m.activeStatus,
@@ -87,7 +107,7 @@ export function toMemberView(m: Member, ownerId: string | null): MemberView {
     state: m.state,
     country: m.country,
     country_code: m.countryCode,
-    device_id: m.deviceId,
+    device_id: maySeeDeviceId(viewer, m.id) ? m.deviceId : null,
     created_ts: m.createdAt,
     invitation_pending: m.passwordHash === null && m.invitationTokenHash !== null,
   };

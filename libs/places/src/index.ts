@@ -5,3 +5,4 @@ export * from './place-policy';
 export * from './places.service';
 export * from './places.module';
 export * from './geocoder';
+export * from './place-at.service';

@@ -1,0 +1,170 @@
+import { AuthContext, newId } from '@app/core';
+import { LocateService } from '@app/locations';
+import pg from 'pg';
+import { createCompany, TestApi } from '../test/support/api';
+import { fmt, percentile, post } from './stats';
+
+/**
+ * `locate` of a whole company (`teams: true`, an administrator's key) over HTTP, against the baseline:
+ * one raw SQL query of the same data (the members with their latest location) through `pg`, timed in
+ * the same run, alternating one call of each. Companies of 1,000 and 5,000 members are seeded by SQL
+ * (90 % located, in 10 teams).
+ */
+
+/** The baseline: the members and their latest fix, as one plain SELECT through pg. */
+const BASELINE_SQL = `SELECT m.id, m.username, m.name, m.email, m.phone, m.teams,
+  l.ts::float8 AS ts, l.lat, l.lng, l.acc, l.dir, l.spd, l.elv, l.bat
+  FROM members m LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
+ WHERE m.company_id = $1 AND m.active_status = 'active' ORDER BY m.created_at, m.id`;
+
+export interface LocateSize {
+  members: number;
+  ours: { p50: number; p95: number };
+  baseline: { p50: number; p95: number };
+  /** LocateService.locate called in-process (no HTTP, no JSON): the service's share */
+  service: { p50: number; p95: number };
+  /** JSON.stringify of the answer */
+  stringify: { p50: number; p95: number };
+  iterations: number;
+  responseBytes: number;
+}
+
+/** Seeds a company of `n` members (SQL), 90 % of them with a latest fix near Ljubljana. */
+async function seed(api: TestApi, pool: pg.Pool, n: number): Promise<{ key: string; companyId: string; ownerUid: string }> {
+  const company = await createCompany(api, { name: `Bench locate ${n}` });
+  const teams = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `Team ${i + 1}` }));
+  await pool.query(`UPDATE companies SET teams_config = $2 WHERE id = $1`, [company.companyUid, JSON.stringify(teams)]);
+  const now = Date.now();
+  const ids = Array.from({ length: n - 1 }, () => newId());
+  await pool.query(
+    `INSERT INTO members (id, company_id, username, name, email, phone, teams, created_at, updated_at)
+     SELECT id, $1, 'bench.' || id || '@example.test', 'Member ' || i, 'm' || i || '@example.test', '+386 40 ' || i,
+            jsonb_build_array(1 + i % 10), $3 + i, $3 + i
+       FROM unnest($2::varchar[]) WITH ORDINALITY AS u(id, i)`,
+    [company.companyUid, ids, now],
+  );
+  await pool.query(
+    `INSERT INTO member_locations (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, tracking_status, updated_at)
+     SELECT $1, id, $3 - i * 1000, 46.05 + (i % 100) * 0.001, 14.50 + (i / 100) * 0.001, 10, i % 360, (i % 20)::float8 / 2, 300, 80, true, $3
+       FROM unnest($2::varchar[]) WITH ORDINALITY AS u(id, i) WHERE i % 10 <> 0`,
+    [company.companyUid, ids, now],
+  );
+  return { key: company.key, companyId: company.companyUid, ownerUid: company.ownerUid };
+}
+
+export async function benchLocate(opts: {
+  api: TestApi;
+  pool: pg.Pool;
+  sizes: number[];
+  warmups: number;
+  iterations: number;
+  log: (line: string) => void;
+}): Promise<LocateSize[]> {
+  const out: LocateSize[] = [];
+  const seeded = [];
+  for (const n of opts.sizes) seeded.push({ n, ...(await seed(opts.api, opts.pool, n)) });
+  await opts.pool.query('ANALYZE');
+  const service = opts.api.app.get(LocateService);
+  for (const { n, key, companyId, ownerUid } of seeded) {
+    const ctx: AuthContext = {
+      companyId,
+      memberId: ownerUid,
+      username: '',
+      role: 'administrator',
+      isOwner: true,
+      keyPrefix: '',
+      timezone: 'UTC',
+      settings: { workers_edit_job: false, workers_create_places: false, workers_view_places: true },
+    };
+    const q = { accounts: [], teams: 'all' as const, withAddress: false, withDetails: false, ping: false };
+    const body = JSON.stringify({ data: { teams: true } });
+    let responseBytes = 0;
+    const call = async () => {
+      const res = await post(`${opts.api.url}/api/locate`, body, { 'api-key': key });
+      if (res.status !== 200 || !res.text.startsWith('{"status":0'))
+        throw new Error(`locate answered ${res.status}: ${res.text.slice(0, 300)}`);
+      responseBytes = res.text.length;
+      return res.text;
+    };
+    const first = JSON.parse(await call()) as { accounts: unknown[] };
+    if (first.accounts.length !== n) throw new Error(`locate answered ${first.accounts.length} records, expected ${n}`);
+    const ours: number[] = [];
+    const baseline: number[] = [];
+    const inProcess: number[] = [];
+    const stringify: number[] = [];
+    for (let i = 0; i < opts.warmups + opts.iterations; i++) {
+      let t0 = performance.now();
+      await call();
+      const o = performance.now() - t0;
+      t0 = performance.now();
+      const { rowCount } = await opts.pool.query(BASELINE_SQL, [companyId]);
+      const b = performance.now() - t0;
+      if (rowCount !== n) throw new Error(`baseline answered ${rowCount} rows, expected ${n}`);
+      t0 = performance.now();
+      const records = await service.locate(ctx, q);
+      const sv = performance.now() - t0;
+      t0 = performance.now();
+      JSON.stringify({ status: 0, accounts: records });
+      const st = performance.now() - t0;
+      if (i >= opts.warmups) {
+        ours.push(o);
+        baseline.push(b);
+        inProcess.push(sv);
+        stringify.push(st);
+      }
+    }
+    const stat = (v: number[]) => ({ p50: percentile(v, 50), p95: percentile(v, 95) });
+    out.push({
+      members: n,
+      ours: stat(ours),
+      baseline: stat(baseline),
+      service: stat(inProcess),
+      stringify: stat(stringify),
+      iterations: opts.iterations,
+      responseBytes,
+    });
+    opts.log(`locate ${n}: p95 ${fmt(stat(ours).p95)} ms (baseline ${fmt(stat(baseline).p95)} ms)`);
+  }
+  return out;
+}
+
+/** Target: p95 ≤ 25 ms at 5,000 members (issue #10). */
+export const LOCATE_P95_TARGET_MS = 25;
+
+/** The table rows: p50 and p95 per size; pass/fail on p95 at 5,000. */
+export function locateRows(sizes: LocateSize[]): { rows: string[][]; failed: number } {
+  const rows: string[][] = [];
+  let failed = 0;
+  for (const s of sizes) {
+    const n = s.members.toLocaleString('en-US');
+    const gated = s.members >= 5000;
+    const ok = s.ours.p95 <= LOCATE_P95_TARGET_MS;
+    if (gated && !ok) failed++;
+    rows.push([
+      `locate ${n} members (teams: true): p95 ms`,
+      fmt(s.ours.p95),
+      fmt(s.baseline.p95),
+      `${(s.ours.p95 / s.baseline.p95).toFixed(2)}×`,
+      gated ? `≤ ${LOCATE_P95_TARGET_MS} ms` : '—',
+      gated ? (ok ? 'PASS' : 'FAIL') : 'info',
+    ]);
+    rows.push([
+      `locate ${n} members (teams: true): p50 ms`,
+      fmt(s.ours.p50),
+      fmt(s.baseline.p50),
+      `${(s.ours.p50 / s.baseline.p50).toFixed(2)}×`,
+      '—',
+      'info',
+    ]);
+    rows.push([
+      '  · of which LocateService.locate in-process (SQL + records): p50 ms',
+      fmt(s.service.p50),
+      fmt(s.baseline.p50),
+      `${(s.service.p50 / s.baseline.p50).toFixed(2)}×`,
+      '—',
+      'info',
+    ]);
+    rows.push(['  · of which JSON.stringify of the answer: p50 ms', fmt(s.stringify.p50), '—', '—', '—', 'info']);
+  }
+  return { rows, failed };
+}

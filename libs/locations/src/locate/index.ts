@@ -1,0 +1,3 @@
+export * from './locate-policy';
+export * from './location-record';
+export * from './locate.service';
