@@ -13,6 +13,7 @@ npm run -s migrate >/dev/null
 demo=$(npm run -s cli -- seed-demo | tail -n 1)
 key=$(node -e 'console.log(JSON.parse(process.argv[1]).apiKey)' "$demo")
 usr=$(node -e 'console.log(JSON.parse(process.argv[1]).username)' "$demo")
+seeded=$(node -e 'console.log(JSON.parse(process.argv[1]).seeded)' "$demo")
 port=${PORT:-3000}
 umask 077 && printf '%s\n' "$key" > .demo-key
 
@@ -23,6 +24,14 @@ Try:
   curl -s http://127.0.0.1:$port/api/getaccounts -H 'Content-Type: application/json' \\
     -d '{"auth":{"usr":"$usr","key":"$key"},"data":{}}'
   curl -s http://127.0.0.1:$port/v1/auth/whoami -H 'API-Key: $key'
+Where the workers are, their tracks of the last day (each with a public share_url) and the places
+nearest to you (on a fresh database a real recorded drive is replayed first: see apps/cli/demo-data):
+  curl -s http://127.0.0.1:$port/api/locate -H 'API-Key: $key' -H 'Content-Type: application/json' \\
+    -d '{"data":{"teams":true,"withAddress":true}}'
+  curl -s http://127.0.0.1:$port/api/gettracks -H 'API-Key: $key' -H 'Content-Type: application/json' \\
+    -d "{\"data\":{\"accounts\":[\"luka.novak@demo.fieldwork.test\"],\"from\":\$((\$(date +%s)*1000-86400000)),\"until\":\$((\$(date +%s)*1000+60000))}}"
+  curl -s http://127.0.0.1:$port/api/getplaces -H 'API-Key: $key' -H 'Content-Type: application/json' \\
+    -d '{"data":{"max":5}}'
 Ctrl-C stops both processes.
 
 TXT
@@ -32,4 +41,11 @@ cleanup() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait || true; }
 trap cleanup INT TERM EXIT
 node dist/apps/api/src/main.js & pids+=($!)
 node dist/apps/worker/src/main.js & pids+=($!)
+if [ "$seeded" = true ]; then
+  # the live part of the demo goes through the running api like any client
+  (
+    for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1 && break; sleep 1; done
+    npm run -s cli -- demo-live --url "http://127.0.0.1:$port" --key "$key" | tail -n 1 | sed 's/^/demo replayed: /'
+  ) &
+fi
 wait -n "${pids[@]}"

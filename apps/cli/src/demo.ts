@@ -4,6 +4,8 @@ import { ApiKeysService, CompanyService, MembersService } from '@app/members';
 import { DataSource } from 'typeorm';
 
 export const DEMO_USERNAME = 'dispatch@demo.fieldwork.test';
+/** The demo worker whose phone replays a real recorded drive (`demo-live`). */
+export const DEMO_WORKER_USERNAME = 'luka.novak@demo.fieldwork.test';
 
 /** Teams and members of the demo company: a small plumbing and HVAC service business. */
 const TEAMS = [

@@ -6,7 +6,8 @@ import { ApiKeysService, CompanyService, MembersService } from '@app/members';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { CliModule } from './cli.module';
-import { seedDemo } from './demo';
+import { DEMO_WORKER_USERNAME, seedDemo } from './demo';
+import { replayDemo } from './demo-live';
 import { generateMigration, migrate, pendingSchemaChanges } from './migrations';
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
@@ -18,6 +19,9 @@ const USAGE = `usage: npm run -s cli -- <command> [options]
   migration-check              fail if the entities need schema changes no migration makes
   migration-generate <Name>    write a migration for those changes
   seed-demo                    seed the demo company if the database is empty; print a fresh demo key
+  demo-live --url <api> --key <demo key>
+                               through the running api: places at today's demo jobs, and a real
+                               recorded drive replayed through pushlocations by a demo worker
 The last line printed on stdout is one JSON object.`;
 
 /** Prints the result as the last stdout line (one JSON object). */
@@ -58,6 +62,8 @@ async function main(argv: string[]): Promise<number> {
       timezone: { type: 'string' },
       prefix: { type: 'string' },
       label: { type: 'string' },
+      url: { type: 'string' },
+      key: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -122,6 +128,17 @@ async function main(argv: string[]): Promise<number> {
     case 'seed-demo': {
       const demo = await withServices((s) => seedDemo(s.ds, s));
       out(demo);
+      return 0;
+    }
+    case 'demo-live': {
+      const url = required(values, 'url');
+      const key = required(values, 'key');
+      const worker = await withServices((s) => s.apiKeys.issue(DEMO_WORKER_USERNAME, 'demo replay'));
+      try {
+        out(await replayDemo(url, key, worker.apiKey));
+      } finally {
+        await withServices((s) => s.apiKeys.revoke(worker.prefix));
+      }
       return 0;
     }
     default:
