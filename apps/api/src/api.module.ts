@@ -1,6 +1,7 @@
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { JobsModule } from '@app/jobs';
+import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
@@ -22,10 +23,12 @@ import { WebhooksConnectorController } from './webhooks/webhooks.connector.contr
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
+import { ShareController } from './locations/share.controller';
+import { TracksController } from './locations/tracks.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, LocationsModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
@@ -34,6 +37,8 @@ import { NotificationsActionsController } from './notifications/notifications.ac
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,
+    TracksController,
+    ShareController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

@@ -65,3 +65,8 @@ export function toTrackEntry(t: Track, publicBaseUrl: string, withCourse = false
     share_url: shareUrl(publicBaseUrl, t.shareToken),
   };
 }
+
+/** PUBLIC_BASE_URL, else `http://127.0.0.1:$PORT` (CONTRACTS.md "Tracks"). */
+export function publicBaseUrl(config: { PUBLIC_BASE_URL?: string; PORT: number }): string {
+  return config.PUBLIC_BASE_URL ?? `http://127.0.0.1:${config.PORT}`;
+}
