@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { FixConsumerRegistry } from './fix-consumers';
+import { IngestService } from './ingest/ingest.service';
 import { TrackBuilder } from './tracks/track-builder.service';
 import { TracksQueryService } from './tracks/tracks-query.service';
 
 /** Locations: fixes, the latest location, tracks, check-ins and clock events. */
 @Module({
-  providers: [FixConsumerRegistry, TrackBuilder, TracksQueryService],
-  exports: [FixConsumerRegistry, TrackBuilder, TracksQueryService],
+  providers: [FixConsumerRegistry, IngestService, TrackBuilder, TracksQueryService],
+  exports: [FixConsumerRegistry, IngestService, TrackBuilder, TracksQueryService],
 })
 export class LocationsModule {}
