@@ -1,6 +1,6 @@
-import { Geodesic } from 'geographiclib-geodesic';
 import type { Fix } from '../fix';
 import { GPX_TRACES, readGpxFixes } from '../../../../test/support/gpx';
+import { independentStretches } from '../../../../test/support/track-stretches';
 import { Segment, splitRules, splitTracks } from './split';
 import { trackStats } from './stats';
 
@@ -94,48 +94,6 @@ describe('splitTracks: the split rule', () => {
   });
 });
 
-/**
- * An independent reading of the split rule for the tests: cut at gaps ≥ 10 min; then find stops by
- * trying every fix as the start of a stay (no shared code with split.ts), and measure each stretch
- * with GeographicLib directly.
- */
-function independentStretches(fixes: Fix[]): Array<{ distance: number; durationMs: number; first: number; last: number }> {
-  const geod = Geodesic.WGS84;
-  const dist = (a: Fix, b: Fix) => geod.Inverse(a.lat, a.lng, b.lat, b.lng).s12!;
-  const out: Array<{ distance: number; durationMs: number; first: number; last: number }> = [];
-  const runs: Fix[][] = [[]];
-  fixes.forEach((f, i) => {
-    if (i > 0 && f.ts - fixes[i - 1].ts >= 10 * MIN) runs.push([]);
-    runs[runs.length - 1].push(f);
-  });
-  for (const run of runs) {
-    let from = 0; // start of the current stretch
-    let fromIsDeparture = false;
-    let i = 0;
-    while (i < run.length) {
-      let j = i;
-      for (let k = i + 1; k < run.length && dist(run[i], run[k]) <= 100; k++) j = k;
-      const isStop = (!fromIsDeparture || i > from) && run[j].ts - run[i].ts >= 5 * MIN;
-      if (!isStop) {
-        i++;
-        continue;
-      }
-      if (i > from) out.push(measure(run.slice(from, i + 1)));
-      from = j;
-      fromIsDeparture = true;
-      i = j + 1;
-    }
-    if (!(fromIsDeparture && from === run.length - 1)) out.push(measure(run.slice(from)));
-  }
-  return out;
-
-  function measure(stretch: Fix[]) {
-    let distance = 0;
-    for (let k = 1; k < stretch.length; k++) distance += dist(stretch[k - 1], stretch[k]);
-    return { distance, durationMs: stretch[stretch.length - 1].ts - stretch[0].ts, first: stretch[0].ts, last: stretch[stretch.length - 1].ts };
-  }
-}
-
 describe.each(GPX_TRACES)('real trace %s', (file) => {
   const fixes = readGpxFixes(file);
   const segments = splitTracks(fixes, [], RULES);
@@ -146,7 +104,7 @@ describe.each(GPX_TRACES)('real trace %s', (file) => {
     segments.forEach((s, k) => {
       const stats = trackStats(s.fixes, RULES);
       const e = expected[k];
-      expect([stats.startTs, stats.endTs]).toEqual([e.first, e.last]);
+      expect([stats.startTs, stats.endTs]).toEqual([e.fixes[0].ts, e.fixes.at(-1)!.ts]);
       if (e.distance > 0) expect(Math.abs(stats.distance / e.distance - 1)).toBeLessThan(0.01);
       else expect(stats.distance).toBe(0);
       const duration = stats.endTs - stats.startTs;
