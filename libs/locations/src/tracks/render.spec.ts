@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+// eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { parseGpxFixes, readGpxFixes } from '../../../../test/support/gpx';
+// eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { SHARED_GPX_DIR } from '../../../../test/support/shared-data';
 import type { Fix } from '../fix';
 import { GPX_CREATOR, TrackPoint, trackGeoJson, trackGpx } from './render';

@@ -1,5 +1,7 @@
 import type { Fix } from '../fix';
+// eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { GPX_TRACES, readGpxFixes } from '../../../../test/support/gpx';
+// eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { independentStretches } from '../../../../test/support/track-stretches';
 import { Segment, splitRules, splitTracks } from './split';
 import { trackStats } from './stats';

@@ -1,5 +1,6 @@
 import { decodeIntegers, decodePolyline } from '@app/core';
 import type { Fix } from '../fix';
+// eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { readGpxFixes } from '../../../../test/support/gpx';
 import { splitRules } from './split';
 import { ALTITUDE_NOISE_M, altitudes, trackStats } from './stats';
