@@ -22,6 +22,7 @@ import { WebhooksActionsController } from './webhooks/webhooks.actions.controlle
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
+import { OsmAndController } from './locations/osmand.controller';
 import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 import { ShareController } from './locations/share.controller';
@@ -36,6 +37,7 @@ import { TracksController } from './locations/tracks.controller';
     JobsActionsController,
     WebhooksActionsController,
     PushLocationsController,
+    OsmAndController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,

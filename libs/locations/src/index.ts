@@ -13,6 +13,8 @@ export * from './ingest/partitions';
 export * from './ingest/ingest.service';
 export * from './ingest/ingest-roles';
 export * from './ingest/push-locations.dto';
+export * from './osmand/osmand-decoder';
+export * from './osmand/device-directory';
 export * from './tracks/split';
 export * from './tracks/stats';
 export * from './tracks/render';
