@@ -139,13 +139,25 @@ describe('OpenAPI docs', () => {
       Object.entries(item as Record<string, OperationObject>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
     );
     expect(operations.length).toBeGreaterThan(20);
-    for (const { name, op } of operations) {
+    // public routes (share links) answer GeoJSON or GPX, not a handler's JSON: checked below
+    for (const { name, op } of operations.filter(({ name }) => name.includes(' /api/') || name.includes(' /v1/'))) {
       const schema = successSchema(op) as ReferenceObject;
       const component = schema.$ref?.replace('#/components/schemas/', '');
       expect({ name, component }).toEqual({ name, component: expect.stringMatching(/_/) }); // JobsActions_getjobs, not ActionAnswer
       expect(doc.components!.schemas![component!]).toBeDefined();
     }
     expect(doc.info.description).toContain('generated at build time from the handlers');
+  });
+
+  it('documents the public share routes: no key, GeoJSON or GPX, errors as the action API’s', () => {
+    const media = (p: string) => Object.keys(((doc.paths[p].get as OperationObject).responses['200'] as ResponseObject).content!);
+    expect(media('/share/tracks/{token}')).toEqual(['application/geo+json']);
+    expect(media('/share/tracks/{token}.geojson')).toEqual(['application/geo+json']);
+    expect(media('/share/tracks/{token}.gpx')).toEqual(['application/gpx+xml']);
+    const gpx = doc.paths['/share/tracks/{token}.gpx'].get as OperationObject;
+    expect(gpx.security).toEqual([]);
+    expect(gpx.parameters).toEqual([{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(Object.keys(gpx.responses)).toEqual(expect.arrayContaining(['200', '404', '429']));
   });
 
   it('documents getjobs’ and createjobs’ answers: status 0 and the jobs with JobView’s fields', async () => {

@@ -115,15 +115,40 @@ describe('tracks', () => {
     expect(typeof g.properties).toBe('object');
   }
 
-  describe.each(GPX_TRACES)('real trace %s through pushlocations', (file) => {
+  /**
+   * Traccar Client's query form, one fix a request: `id` = the member's device id, `timestamp` Unix
+   * seconds, `altitude` m (the traces have whole seconds and no speeds).
+   */
+  async function osmand(deviceId: string, fixes: Fix[]): Promise<void> {
+    for (const f of fixes) {
+      const params = new URLSearchParams({ id: deviceId, lat: String(f.lat), lon: String(f.lng), timestamp: String(f.ts / 1000) });
+      if (f.elv !== null) params.set('altitude', String(f.elv));
+      const res = await fetch(`${api.url}/osmand?${params}`);
+      expect([res.status, await res.text()]).toEqual([200, '']);
+    }
+  }
+
+  const PATHS = GPX_TRACES.flatMap((file) => [
+    [file, 'pushlocations'],
+    [file, '/osmand'],
+  ]) as Array<[string, 'pushlocations' | '/osmand']>;
+
+  describe.each(PATHS)('real trace %s through %s', (file, via) => {
     let member: { uid: string; key: string };
     let fixes: Fix[];
     let tracks: any[];
 
     beforeAll(async () => {
       member = await createMember(api, company);
-      fixes = shifted(readGpxFixes(file), 30 * MIN);
-      await push(member.key, fixes);
+      // whole seconds, as both paths carry them
+      fixes = shifted(readGpxFixes(file), 30 * MIN).map((f) => ({ ...f, ts: Math.round(f.ts / 1000) * 1000 }));
+      if (via === 'pushlocations') {
+        await push(member.key, fixes);
+      } else {
+        const deviceId = `traccar-${member.uid}`;
+        expect((await action(api, 'editaccount', { uid: member.uid, device_id: deviceId }, { key: company.key })).body.status).toBe(0);
+        await osmand(deviceId, fixes);
+      }
       await build(member.uid, fixes[0].ts, fixes.at(-1)!.ts);
       const res = await gettracks(member.key, { uids: [member.uid], from: fixes[0].ts - DAY, until: Date.now() + MIN, withCourse: true });
       expect(res.http).toBe(200);
