@@ -381,7 +381,7 @@ describe('tracks', () => {
     });
 
     it('share links: unknown or malformed token → 404 JSON, no key needed for a real one', async () => {
-      for (const token of ['0123456789abcdef0123456789abcdef', 'nope', '0123456789abcdef0123456789abcdef.gpx']) {
+      for (const token of ['0123456789abcdef0123456789abcdef', 'nope', '0123456789abcdef0123456789abcdef.gpx', '%FF', '%ED%A0%80.gpx']) {
         const res = await fetch(`${api.url}/share/tracks/${token}`);
         expect(res.status).toBe(404);
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
