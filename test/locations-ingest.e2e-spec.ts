@@ -1,3 +1,4 @@
+import { QueueName, TaskProducer } from '@app/core';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
@@ -250,6 +251,52 @@ describe('pushlocations', () => {
       expect(l.signal_ts).toBeGreaterThanOrEqual(before);
       expect((await push(w.key, { locations: [] })).body.ping).toBe(false);
     });
+  });
+
+  describe('retention (the worker\'s partitions task)', () => {
+    it('drops fix partitions whose whole month is past LOCATION_RETENTION_DAYS, keeps the others, makes the coming months, prunes old history', async () => {
+      const c = await createCompany(api);
+      const w = await createMember(api, c);
+      const old = Date.UTC(2010, 0, 15);
+      await db.query(`SELECT location_fixes_ensure_partition($1)`, [old]);
+      await db.query(
+        `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, received_at) VALUES ($1, $2, $3, 1, 1, $3)`,
+        [c.companyUid, w.uid, old],
+      );
+      const veryOld = Date.now() - 3651 * DAY;
+      await db.query(`INSERT INTO clock_events (company_id, member_id, ts, tracking, received_at) VALUES ($1, $2, $3, true, $3), ($1, $2, $4, false, $4)`, [
+        c.companyUid,
+        w.uid,
+        veryOld,
+        Date.now() - 3000 * DAY,
+      ]);
+      await db.query(`INSERT INTO checkins (company_id, id, member_id, in_ts, out_ts, duration) VALUES ($1, $2, $3, $4, $4, 0)`, [
+        c.companyUid,
+        `CHK${Date.now()}`.slice(0, 26),
+        w.uid,
+        veryOld,
+      ]);
+      const d = new Date();
+      const ahead = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 2, 1));
+      const aheadName = `location_fixes_p${ahead.getUTCFullYear()}${String(ahead.getUTCMonth() + 1).padStart(2, '0')}`;
+      await db.query(`DROP TABLE IF EXISTS ${aheadName}`);
+      const partitions = async () =>
+        (await db.query(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'location_fixes'::regclass`)).map(
+          (r: any) => r.relname as string,
+        );
+      expect(await partitions()).toContain('location_fixes_p201001');
+
+      await api.app.get(TaskProducer).add(QueueName.Locations, 'partitions', {});
+      await waitFor('the old partition dropped', async () => !(await partitions()).includes('location_fixes_p201001') || undefined, { timeoutMs: 20_000 });
+      const now = await partitions();
+      expect(now).toContain(aheadName);
+      const thisMonth = `location_fixes_p${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+      expect(now).toContain(thisMonth);
+      const clock = await db.query(`SELECT ts::float8 AS ts FROM clock_events WHERE company_id = $1`, [c.companyUid]);
+      expect(clock.map((r: any) => r.ts)).toEqual([expect.any(Number)]);
+      expect(clock[0].ts).toBeGreaterThan(veryOld);
+      expect(await db.query(`SELECT 1 FROM checkins WHERE company_id = $1`, [c.companyUid])).toEqual([]);
+    }, 30_000);
   });
 
   describe('partitions', () => {
