@@ -6,16 +6,24 @@ import { decodeIntegers, decodePolyline } from '@app/core';
 import { Fix, TrackBuilder } from '@app/locations';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
+import { dropQueueKeys } from './support/durability-redis';
+import { stopAllChildren, waitFor } from './support/proc-child';
+import { startWorker } from './support/worker';
 import { GPX_TRACES, parseGpxFixes, readGpxFixes } from './support/gpx';
 import { SHARED_GPX_DIR } from './support/shared-data';
 import { independentStretches } from './support/track-stretches';
 
 /**
- * Tracks end to end: the real traces of shared/data/gpx pushed through pushlocations (shifted to
- * recent times), tracks built by the `tracks` fix consumer (the worker's code, run here on the
- * api's module), read back with gettracks and the public share links (GPX checked by xmllint
- * against the GPX 1.1 schema, GeoJSON against RFC 7946's structure).
+ * Tracks end to end: the real traces of shared/data/gpx pushed through pushlocations and /osmand
+ * (shifted to recent times), tracks built by the BUILT worker's Locations processor (the `tracks` fix
+ * consumer), read back with gettracks and the public share links (GPX checked by xmllint against the
+ * GPX 1.1 schema, GeoJSON against RFC 7946's structure). The other cases also run the consumer
+ * directly (the same service, on the api's module) to control when a rebuild happens; the worker's
+ * concurrent runs of the same tasks must not change their outcome (the consumer is idempotent).
  */
+const PREFIX = `fieldwork-tracks-${process.pid}`;
+process.env.QUEUE_PREFIX = PREFIX;
+
 describe('tracks', () => {
   let api: TestApi;
   let db: DataSource;
@@ -25,10 +33,13 @@ describe('tracks', () => {
     api = await startApi();
     db = api.app.get(DataSource);
     company = await createCompany(api);
-  });
+    await startWorker('worker', { QUEUE_PREFIX: PREFIX }, (sql, params) => db.query(sql, params));
+  }, 60_000);
 
   afterAll(async () => {
+    await stopAllChildren();
     await api?.close();
+    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
   });
 
   const MIN = 60_000;
@@ -149,7 +160,16 @@ describe('tracks', () => {
         expect((await action(api, 'editaccount', { uid: member.uid, device_id: deviceId }, { key: company.key })).body.status).toBe(0);
         await osmand(deviceId, fixes);
       }
-      await build(member.uid, fixes[0].ts, fixes.at(-1)!.ts);
+      // the worker's fixes tasks: done once a rebuild has seen the last fix
+      const expected = independentStretches(fixes);
+      await waitFor(
+        `the worker's tracks of ${file} via ${via}`,
+        async () => {
+          const rows = await stored(member.uid);
+          return rows.length === expected.length && Number(rows.at(-1).end_ts) === expected.at(-1)!.fixes.at(-1)!.ts;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       const res = await gettracks(member.key, { uids: [member.uid], from: fixes[0].ts - DAY, until: Date.now() + MIN, withCourse: true });
       expect(res.http).toBe(200);
       tracks = res.body.tracks;
