@@ -69,6 +69,9 @@ describe('altitudes', () => {
   it(`wiggles under ${ALTITUDE_NOISE_M} m are noise; real climbs and descents count`, () => {
     expect(altitudes(elv([100, 102, 99, 103, 100, 101]))).toEqual({ altitudeMin: 99, altitudeMax: 103, altitudeGain: 0, altitudeLoss: 0 });
     expect(altitudes(elv([100, 110, 120, 118, 121, 100]))).toEqual({ altitudeMin: 100, altitudeMax: 121, altitudeGain: 20, altitudeLoss: 20 });
+    // exactly the dead band counts, just under it does not
+    expect(altitudes(elv([100, 105, 100]))).toMatchObject({ altitudeGain: 5, altitudeLoss: 5 });
+    expect(altitudes(elv([100, 104, 100]))).toMatchObject({ altitudeGain: 0, altitudeLoss: 0 });
   });
 
   it('a real hike (korita-zbevnica) climbs and descends by hundreds of metres, gain ≤ the sum of all rises', () => {
