@@ -15,6 +15,7 @@ import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
+import { benchTracks, tracksReport } from './tracks';
 import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
@@ -43,6 +44,8 @@ const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
 /** `BENCH_ONLY=ingest` runs only the ingestion part (pushlocations and /osmand, bench/locations-ingest.ts). */
 const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
+/** `BENCH_ONLY=tracks` runs only the track building part (bench/tracks.ts). */
+const ONLY_TRACKS = process.env.BENCH_ONLY === 'tracks';
 
 const started = performance.now();
 /** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
@@ -263,6 +266,16 @@ async function main(): Promise<number> {
     log(`api on ${api.url}`);
     const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
 
+    if (ONLY_TRACKS) {
+      const r = tracksReport(await benchTracks({ api, pool, log }));
+      const header =
+        `Fieldwork bench (tracks) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+        `${os.cpus().length} CPUs, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+      process.stdout.write(`\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`);
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
+
     if (ONLY_INGEST) {
       const r = ingestReport(await benchIngest({ api, pool, log }));
       const header =
@@ -322,13 +335,17 @@ async function main(): Promise<number> {
     const runs = ONLY_CREATEJOBS ? undefined : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
 
     const ingest = ONLY_CREATEJOBS ? undefined : ingestReport(await benchIngest({ api, pool, log }));
+    const tracks = ONLY_CREATEJOBS ? undefined : tracksReport(await benchTracks({ api, pool, log }));
 
     const { text, failed: reportFailed } = report(create, get, hooks, runs, serverVersion);
-    const failed = reportFailed + (ingest?.failed ?? 0);
+    const failed = reportFailed + (ingest?.failed ?? 0) + (tracks?.failed ?? 0);
     const ingestText = ingest
       ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], ingest.rows)}\n\n${ingest.notes.join('\n')}\n`
       : '';
-    process.stdout.write(`\n${text}${ingestText}`);
+    const tracksText = tracks
+      ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], tracks.rows)}\n\n${tracks.notes.join('\n')}\n`
+      : '';
+    process.stdout.write(`\n${text}${ingestText}${tracksText}`);
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {
