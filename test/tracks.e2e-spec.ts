@@ -7,7 +7,7 @@ import { Fix, TrackBuilder } from '@app/locations';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
-import { stopAllChildren, waitFor } from './support/proc-child';
+import { startApiProcess, stopAllChildren, waitFor } from './support/proc-child';
 import { startWorker } from './support/worker';
 import { GPX_TRACES, parseGpxFixes, readGpxFixes } from './support/gpx';
 import { SHARED_GPX_DIR } from './support/shared-data';
@@ -411,5 +411,22 @@ describe('tracks', () => {
       const res = await fetch(t.share_url.replace(/^http:\/\/127\.0\.0\.1:\d+/, api.url));
       expect(res.status).toBe(200);
     });
+  });
+
+  it('share links are rate-limited per client IP (the unauthenticated budget): 429 with Retry-After', async () => {
+    const member = await createMember(api, company);
+    const fixes = shifted(readGpxFixes('around-visnjan-with-car.gpx'), 20 * MIN);
+    await push(member.key, fixes);
+    await build(member.uid, fixes[0].ts);
+    const [t] = (await gettracks(company.key, { uids: [member.uid], from: fixes[0].ts, until: Date.now() })).body.tracks;
+    const token = t.share_url.split('/').pop();
+    // its own queue prefix: a fresh budget of 3 a minute for 127.0.0.1
+    const limited = await startApiProcess({ QUEUE_PREFIX: `${PREFIX}-rl`, RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '3' });
+    const answers: Response[] = [];
+    for (let i = 0; i < 5; i++) answers.push(await fetch(`${limited.url}/share/tracks/${token}.gpx`));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429, 429]);
+    expect(Number(answers[3].headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await answers[3].json()).toMatchObject({ status: -6, error: expect.stringMatching(/rate limit/) });
+    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `${PREFIX}-rl`);
   });
 });
