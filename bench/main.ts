@@ -16,6 +16,7 @@ import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
+import { benchTracks, tracksReport } from './tracks';
 import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
@@ -49,6 +50,8 @@ const ONLY_PLACES = process.env.BENCH_ONLY === 'places';
 const ONLY_LOCATE = process.env.BENCH_ONLY === 'locate';
 /** `BENCH_ONLY=ingest` runs only the ingestion part (pushlocations and /osmand, bench/locations-ingest.ts). */
 const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
+/** `BENCH_ONLY=tracks` runs only the track building part (bench/tracks.ts). */
+const ONLY_TRACKS = process.env.BENCH_ONLY === 'tracks';
 
 const started = performance.now();
 /** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
@@ -325,6 +328,18 @@ async function main(): Promise<number> {
       return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
     }
 
+    if (ONLY_TRACKS) {
+      const r = tracksReport(await benchTracks({ api, pool, log }));
+      const header =
+        `Fieldwork bench (tracks) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+        `${os.cpus().length} CPUs, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+      process.stdout.write(
+        `\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`,
+      );
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
+
     if (ONLY_INGEST) {
       const r = ingestReport(await benchIngest({ api, pool, log }));
       const header =
@@ -388,15 +403,18 @@ async function main(): Promise<number> {
       : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
 
     const ingest = ONLY_CREATEJOBS ? undefined : ingestReport(await benchIngest({ api, pool, log }));
+    const tracks = ONLY_CREATEJOBS ? undefined : tracksReport(await benchTracks({ api, pool, log }));
 
     const { text, failed: reportFailed } = report(create, get, hooks, runs, serverVersion);
-
     const ingestText = ingest
       ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], ingest.rows)}\n\n${ingest.notes.join('\n')}\n`
       : '';
+    const tracksText = tracks
+      ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], tracks.rows)}\n\n${tracks.notes.join('\n')}\n`
+      : '';
     const locate = ONLY_CREATEJOBS ? undefined : await locateReport(api, pool, serverVersion);
-    const failed = reportFailed + (ingest?.failed ?? 0) + (locate?.failed ?? 0);
-    process.stdout.write(`\n${text}${ingestText}${locate ? `\n${locate.text}` : ''}`);
+    const failed = reportFailed + (ingest?.failed ?? 0) + (tracks?.failed ?? 0) + (locate?.failed ?? 0);
+    process.stdout.write(`\n${text}${ingestText}${tracksText}${locate ? `\n${locate.text}` : ''}`);
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {

@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
 # Makes sure the tools the tests spawn themselves are installed: haproxy (the rate-limit test's
-# reverse proxy, started in the foreground on a free port with a config of the test's own). Installs
-# it from the Debian packages only when the binary is missing; never starts it as a system service
-# (a policy-rc.d refuses service starts during the install, and a daemon the package started anyway
+# reverse proxy, started in the foreground on a free port with a config of the test's own) and
+# xmllint (libxml2-utils: the tracks tests validate GPX output against the GPX 1.1 schema). Installs
+# them from the Debian packages only when a binary is missing; never starts a system service (a
+# policy-rc.d refuses service starts during the install, and a daemon the package started anyway
 # is stopped). Prints the install command and fails when it cannot install.
 set -euo pipefail
 
 have_haproxy() { command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; }
-have_haproxy && exit 0
+have_xmllint() { command -v xmllint >/dev/null 2>&1; }
+have_haproxy && have_xmllint && exit 0
 
 manual() {
-  echo "haproxy is needed by the tests (test/rate-limit-proxy.e2e-spec.ts) and could not be installed." >&2
-  echo "Install it with:  sudo apt-get install -y haproxy" >&2
+  echo "haproxy (test/rate-limit-proxy.e2e-spec.ts) and xmllint (GPX validation in the tracks tests) are needed by the tests and could not be installed." >&2
+  echo "Install them with:  sudo apt-get install -y haproxy libxml2-utils" >&2
   exit 1
 }
 
 # shared with scripts/postgis.sh: root or sudo -n, no service starts, waits for another dpkg lock
 # shellcheck source=lib/apt-install.sh
 . "$(dirname "$0")/lib/apt-install.sh"
+
+if ! have_xmllint; then
+  echo "installing libxml2-utils (xmllint, for the tests) with apt-get" >&2
+  apt_install libxml2-utils || manual
+fi
+have_haproxy && exit 0
+
 echo "installing haproxy (for the tests) with apt-get" >&2
 apt_install haproxy || manual
 if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo -n); fi
@@ -29,4 +38,4 @@ elif [ -x /etc/init.d/haproxy ]; then
   "${SUDO[@]}" /etc/init.d/haproxy stop >/dev/null 2>&1 || true
 fi
 
-have_haproxy || manual
+have_haproxy && have_xmllint || manual

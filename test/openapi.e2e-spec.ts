@@ -134,18 +134,41 @@ describe('OpenAPI docs', () => {
     expect(doc.paths['/v1/jobs/{id}'].delete?.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
   });
 
+  it('documents /osmand (Traccar Client): GET query, POST query / form / JSON, its answers', () => {
+    const get = doc.paths['/osmand'].get as OperationObject;
+    const post = doc.paths['/osmand'].post as OperationObject;
+    const names = (get.parameters as Array<{ name: string }>).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['id', 'deviceid', 'lat', 'lon', 'location', 'speed', 'timestamp']));
+    expect(Object.keys((post.requestBody as { content: object }).content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '404', '429']);
+  });
+
   it('gives every operation its answer schema, generated from the handler’s return type (none is envelope-only)', () => {
-    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item as Record<string, OperationObject>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
-    );
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => path !== '/osmand') // the device route answers an empty body (its own test below)
+      .flatMap(([path, item]) =>
+        Object.entries(item as Record<string, OperationObject>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+      );
     expect(operations.length).toBeGreaterThan(20);
-    for (const { name, op } of operations) {
+    // public routes (share links) answer GeoJSON or GPX, not a handler's JSON: checked below
+    for (const { name, op } of operations.filter(({ name }) => name.includes(' /api/') || name.includes(' /v1/'))) {
       const schema = successSchema(op) as ReferenceObject;
       const component = schema.$ref?.replace('#/components/schemas/', '');
       expect({ name, component }).toEqual({ name, component: expect.stringMatching(/_/) }); // JobsActions_getjobs, not ActionAnswer
       expect(doc.components!.schemas![component!]).toBeDefined();
     }
     expect(doc.info.description).toContain('generated at build time from the handlers');
+  });
+
+  it('documents the public share routes: no key, GeoJSON or GPX, errors as the action API’s', () => {
+    const media = (p: string) => Object.keys(((doc.paths[p].get as OperationObject).responses['200'] as ResponseObject).content!);
+    expect(media('/share/tracks/{token}')).toEqual(['application/geo+json']);
+    expect(media('/share/tracks/{token}.geojson')).toEqual(['application/geo+json']);
+    expect(media('/share/tracks/{token}.gpx')).toEqual(['application/gpx+xml']);
+    const gpx = doc.paths['/share/tracks/{token}.gpx'].get as OperationObject;
+    expect(gpx.security).toEqual([]);
+    expect(gpx.parameters).toEqual([{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(Object.keys(gpx.responses)).toEqual(expect.arrayContaining(['200', '404', '429']));
   });
 
   it('documents getjobs’ and createjobs’ answers: status 0 and the jobs with JobView’s fields', async () => {

@@ -15,6 +15,7 @@ interface Parameter {
   schema: Schema;
 }
 interface Operation {
+  'x-surface'?: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
@@ -25,7 +26,8 @@ export interface FuzzOperation {
   name: string;
   method: string;
   path: string;
-  surface: 'action' | 'connector';
+  /** `public`: keyless routes outside /api and /v1 (share links), errors in the action shape */
+  surface: 'action' | 'connector' | 'public';
   op: Operation;
 }
 
@@ -50,13 +52,16 @@ export interface FuzzContext {
 export function operationsOf(doc: OpenApiDoc): FuzzOperation[] {
   return Object.entries(doc.paths)
     .flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => ({
-        name: `${method.toUpperCase()} ${path}`,
-        method: method.toUpperCase(),
-        path,
-        surface: path.startsWith('/api/') ? ('action' as const) : ('connector' as const),
-        op,
-      })),
+      Object.entries(item)
+        // device routes (/osmand) answer in their own way: fuzzed by test/fuzz/osmand.ts
+        .filter(([, op]) => op['x-surface'] !== 'device')
+        .map(([method, op]) => ({
+          name: `${method.toUpperCase()} ${path}`,
+          method: method.toUpperCase(),
+          path,
+          surface: path.startsWith('/api/') ? ('action' as const) : path.startsWith('/v1/') ? ('connector' as const) : ('public' as const),
+          op,
+        })),
     )
     .sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -64,7 +69,7 @@ export function operationsOf(doc: OpenApiDoc): FuzzOperation[] {
 const garbageKeys = fc.constantFrom('', 'x', 'fwk_', 'fwk_ZZZZZZZZ_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'Bearer abc', 'fwk_' + 'a'.repeat(300), '%00');
 
 /** Who the request claims to be: mostly the company's administrator, sometimes nobody or garbage. */
-function authArbitrary(ctx: FuzzContext, surface: 'action' | 'connector') {
+function authArbitrary(ctx: FuzzContext, surface: FuzzOperation['surface']) {
   const header = (key: string) => ({ headers: { 'api-key': key } as Record<string, string>, bodyAuth: undefined as unknown });
   const variants = [
     { arbitrary: fc.constant(header(ctx.key)), weight: 12 },
@@ -220,6 +225,10 @@ export class AnswerChecker {
   /** @returns a sentence naming what is wrong with the answer, or null when it is right. */
   problemOf(o: FuzzOperation, http: number, contentType: string | null, text: string): string | null {
     if (http >= 500) return `HTTP ${http}: ${text.slice(0, 300)}`;
+    if (o.surface === 'public' && http >= 200 && http < 300) {
+      const types = Object.keys(o.op.responses[String(http)]?.content ?? {});
+      return types.some((t) => (contentType ?? '').startsWith(t)) ? null : `content-type ${contentType} is not the documented ${types.join(', ')}`;
+    }
     if (!/^application\/json/.test(contentType ?? '')) return `content-type ${contentType} (HTTP ${http}): ${text.slice(0, 200)}`;
     let body: unknown;
     try {
@@ -235,7 +244,7 @@ export class AnswerChecker {
       if (!validate(body)) return `2xx answer does not match its schema: ${this.ajv.errorsText(validate.errors).slice(0, 500)}`;
       return null;
     }
-    if (o.surface === 'action') {
+    if (o.surface !== 'connector') {
       if (typeof b?.status !== 'number' || b.status === 0 || typeof b.error !== 'string' || Object.keys(b).length !== 2) {
         return `action error not {status, error} (HTTP ${http}): ${text.slice(0, 200)}`;
       }

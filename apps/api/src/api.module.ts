@@ -28,6 +28,8 @@ import { OsmAndController } from './locations/osmand.controller';
 import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 import { PlacesActionsController } from './places/places.controller';
+import { ShareController } from './locations/share.controller';
+import { TracksController } from './locations/tracks.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
@@ -44,6 +46,8 @@ import { PlacesActionsController } from './places/places.controller';
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,
+    TracksController,
+    ShareController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

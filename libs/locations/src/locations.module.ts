@@ -4,11 +4,15 @@ import { FixConsumerRegistry } from './fix-consumers';
 import { IngestService } from './ingest/ingest.service';
 import { LocationRetentionService } from './ingest/retention.service';
 import { LocateService } from './locate/locate.service';
+import { TrackBuilder } from './tracks/track-builder.service';
+import { TracksQueryService } from './tracks/tracks-query.service';
+
+const SERVICES = [FixConsumerRegistry, IngestService, LocationRetentionService, LocateService, TrackBuilder, TracksQueryService];
 
 /** Locations: fixes, the latest location, tracks, check-ins and clock events. */
 @Module({
   imports: [PlacesModule],
-  providers: [FixConsumerRegistry, IngestService, LocationRetentionService, LocateService],
-  exports: [FixConsumerRegistry, IngestService, LocationRetentionService, LocateService],
+  providers: SERVICES,
+  exports: SERVICES,
 })
 export class LocationsModule {}

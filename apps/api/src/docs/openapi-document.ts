@@ -31,6 +31,8 @@ tell integers apart.`;
 const ENVELOPE_ANSWERS = `Answers are described by their envelope only here: this build has no generated answer
 schemas (\`npm run build\` writes them); their fields are in the spec and CONTRACTS.md.`;
 
+const SURFACE_TAG: Record<DocRoute['surface'], string> = { action: '(actions)', connector: '(/v1)', public: '(public)' };
+
 /** Tag of a controller: `JobsActionsController` → `jobs`. */
 const tagOf = (route: DocRoute) => route.controller.replace(/(Actions|Connector)?Controller$/, '').toLowerCase() || 'other';
 
@@ -48,12 +50,17 @@ export function buildOpenApiDocument(routes: DocRoute[], answers?: ResponseSchem
   const paths: Record<string, PathItemObject> = {};
   for (const route of routes) {
     const answer = answerSchemaOf(route, answers, answerSchemas);
-    const operation = route.surface === 'action' ? actionOperation(route, schemas, answer) : connectorOperation(route, schemas, answer);
+    const operation =
+      route.surface === 'action'
+        ? actionOperation(route, schemas, answer)
+        : route.surface === 'public'
+          ? publicOperation(route)
+          : connectorOperation(route, schemas, answer);
     paths[route.path] = { ...paths[route.path], [route.method]: operation };
   }
   const clash = Object.keys(answerSchemas).find((name) => name in schemas.components);
   if (clash) throw new Error(`OpenAPI: the answer schema ${clash} has the name of a request DTO`);
-  const tags = [...new Set(routes.map((r) => `${tagOf(r)} ${r.surface === 'action' ? '(actions)' : '(/v1)'}`))].sort();
+  const tags = [...new Set(routes.map((r) => `${tagOf(r)} ${SURFACE_TAG[r.surface]}`))].sort();
   return {
     openapi: '3.0.3',
     info: { title: 'Fieldwork API', version: '2', description: INTRO.replace('ANSWERS', answers ? GENERATED_ANSWERS : ENVELOPE_ANSWERS) },
@@ -164,6 +171,33 @@ function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: Refer
   };
   if (route.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schemas.ref(route.body) } } };
   return operation;
+}
+
+/** Errors of a public route: the action API's `{status, error}` JSON, for the kinds such a route answers. */
+const PUBLIC_ERRORS = ['404', '429', '500', '503'];
+
+/**
+ * A public (keyless) route: its path parameters, its `@PublicRoute` media type, and the errors it can
+ * answer (unknown id 404, rate limit 429, failures) in the action API's JSON shape.
+ */
+function publicOperation(route: DocRoute): OperationObject {
+  const doc = route.publicDoc!;
+  const errors = actionErrorResponses();
+  return {
+    operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    tags: [`${tagOf(route)} (public)`],
+    summary: doc.summary,
+    description: 'No key; rate-limited per client IP (the unauthenticated budget).',
+    security: [],
+    parameters: route.pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+    responses: {
+      '200': {
+        description: doc.produces.description,
+        content: { [doc.produces.type]: { schema: doc.produces.type.endsWith('json') ? { type: 'object' } : { type: 'string' } } },
+      },
+      ...Object.fromEntries(PUBLIC_ERRORS.filter((h) => errors[h]).map((h) => [h, errors[h]])),
+    },
+  };
 }
 
 /** The envelope parts shared by every operation. */

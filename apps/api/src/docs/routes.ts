@@ -5,13 +5,13 @@ import { MetadataScanner } from '@nestjs/core';
 import { ActionName } from '../envelope/action-roles';
 import { ConnectorAuthGuard } from '../envelope/connector-auth.guard';
 import { readActionData } from '../envelope/decorators';
-import { ACTION_NAME } from '../envelope/request-context';
+import { ACTION_NAME, PUBLIC_ROUTE, PublicRouteDoc } from '../envelope/request-context';
 
 type Class = abstract new (...args: never[]) => unknown;
 
 /** One documented route, read from a controller's Nest metadata. */
 export interface DocRoute {
-  surface: 'action' | 'connector';
+  surface: 'action' | 'connector' | 'public';
   /** lower-case HTTP method */
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path template: `/api/getjobs`, `/v1/jobs/{id}` */
@@ -35,6 +35,8 @@ export interface DocRoute {
   queryNames: string[];
   /** `@Param('name')` parameters, in declaration order */
   pathParams: string[];
+  /** `@PublicRoute(doc)` routes (keyless, outside /api and /v1) */
+  publicDoc?: PublicRouteDoc;
 }
 
 const METHODS: Partial<Record<RequestMethod, DocRoute['method']>> = {
@@ -60,7 +62,8 @@ export function openApiPath(controllerPath: string, handlerPath: string): string
 const firstPath = (value: unknown): string => (Array.isArray(value) ? String(value[0] ?? '/') : typeof value === 'string' ? value : '/');
 
 /**
- * Every action (`@Action(name)`) and connector route (controllers under `@ConnectorAuth()`) of the
+ * Every action (`@Action(name)`), connector route (controllers under `@ConnectorAuth()`) and public
+ * route (`@PublicRoute(doc)`) of the
  * given controllers, from the metadata Nest routes by — path, method, HTTP code, the parameter
  * decorators and their `design:paramtypes` classes — so a new handler is documented without
  * anything written for it. Other routes (health, metrics, the docs, the unknown-action fallback)
@@ -80,7 +83,8 @@ export function routesOf(controllers: Class[]): DocRoute[] {
       if (!method) continue;
       const action = Reflect.getMetadata(ACTION_NAME, fn) as ActionName | undefined;
       const guards = [...controllerGuards, ...((Reflect.getMetadata(GUARDS_METADATA, fn) ?? []) as unknown[])];
-      const surface = action ? 'action' : guards.includes(ConnectorAuthGuard) ? 'connector' : undefined;
+      const publicDoc = Reflect.getMetadata(PUBLIC_ROUTE, fn) as PublicRouteDoc | undefined;
+      const surface = action ? 'action' : guards.includes(ConnectorAuthGuard) ? 'connector' : publicDoc ? 'public' : undefined;
       if (!surface) continue;
 
       const route: DocRoute = {
@@ -94,6 +98,7 @@ export function routesOf(controllers: Class[]): DocRoute[] {
         setsOwnStatus: false,
         queryNames: [],
         pathParams: [],
+        ...(publicDoc ? { publicDoc } : {}),
       };
       const types = (Reflect.getMetadata('design:paramtypes', proto, handler) ?? []) as unknown[];
       const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler) ?? {}) as Record<string, RouteArg>);

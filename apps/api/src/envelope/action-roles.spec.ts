@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { AuthContext, DomainError, mayCallAction, Role } from '@app/core';
 import { JOB_ACTION_ROLES } from '@app/jobs';
-import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES } from '@app/locations';
+import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { ApiKeysService, MEMBER_ACTION_ROLES } from '@app/members';
 import { PLACE_ACTION_ROLES } from '@app/places';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
@@ -39,6 +39,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['getplaces', true, true, true],
     ['pushlocations', true, true, true],
     ['locate', true, true, true],
+    ['gettracks', true, true, true],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -59,6 +60,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
       ...PLACE_ACTION_ROLES,
       ...INGEST_ACTION_ROLES,
       ...LOCATE_ACTION_ROLES,
+      ...TRACK_ACTION_ROLES,
     };
     expect(ACTION_ROLES).toEqual(slices);
   });

@@ -1,6 +1,6 @@
 import { mergeActionRoles } from '@app/core';
 import { JOB_ACTION_ROLES } from '@app/jobs';
-import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES } from '@app/locations';
+import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { MEMBER_ACTION_ROLES } from '@app/members';
 import { PLACE_ACTION_ROLES } from '@app/places';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
@@ -18,6 +18,7 @@ export const ACTION_ROLES = mergeActionRoles(
   PLACE_ACTION_ROLES,
   INGEST_ACTION_ROLES,
   LOCATE_ACTION_ROLES,
+  TRACK_ACTION_ROLES,
 );
 
 /** The name of an action the api serves. */

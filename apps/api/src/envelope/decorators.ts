@@ -3,7 +3,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, HttpCode, Post
 import { ActionAuthGuard } from './action-auth.guard';
 import { ActionName } from './action-roles';
 import { ConnectorAuthGuard } from './connector-auth.guard';
-import { ACTION_NAME, ApiRequest } from './request-context';
+import { ACTION_NAME, ApiRequest, PUBLIC_ROUTE, PublicRouteDoc } from './request-context';
 
 /**
  * `POST /api/<name>` answering 200: authenticated, `ver` checked, the caller's role checked against
@@ -13,6 +13,12 @@ import { ACTION_NAME, ApiRequest } from './request-context';
  */
 export const Action = (name: ActionName) =>
   applyDecorators(Post(name), HttpCode(200), SetMetadata(ACTION_NAME, name), UseGuards(ActionAuthGuard));
+
+/**
+ * Marks a keyless route outside `/api` and `/v1` (public share links) for the OpenAPI document: its
+ * path parameters, `doc.produces` as the success answer, JSON errors as the action API's.
+ */
+export const PublicRoute = (doc: PublicRouteDoc) => SetMetadata(PUBLIC_ROUTE, doc);
 
 /** Marks a controller as connector (`/v1`): `API-Key` header authentication. */
 export const ConnectorAuth = () => UseGuards(ConnectorAuthGuard);

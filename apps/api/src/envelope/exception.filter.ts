@@ -4,17 +4,19 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { Request, Response } from 'express';
 import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
 
-type Surface = 'action' | 'connector' | 'other';
+/** `public`: keyless routes of the wire contract outside /api and /v1 (track share links), errors in the action shape. */
+type Surface = 'action' | 'connector' | 'public' | 'other';
 
 export function surfaceOf(path: string): Surface {
   if (path.startsWith('/api/') || path === '/api') return 'action';
   if (path.startsWith('/v1/') || path === '/v1') return 'connector';
+  if (path.startsWith('/share/')) return 'public';
   return 'other';
 }
 
 /**
- * The one place errors become responses. Action API: `{status, error}` with the matching HTTP
- * status; connector: `{error: {message}}`. Unknown errors: 500 (action API: -99/503 when PostgreSQL
+ * The one place errors become responses. Action API and public share links: `{status, error}` with
+ * the matching HTTP status; connector: `{error: {message}}`. Unknown errors: 500 (action API: -99/503 when PostgreSQL
  * is unreachable; the connector stays at 500) with a generic message and an error id that is also logged.
  */
 @Catch()

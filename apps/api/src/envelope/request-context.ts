@@ -55,3 +55,13 @@ export function unstorableIssue(value: unknown, path: string, maxDepth = 32): Fi
   }
   return null;
 }
+
+/** Metadata key holding a public (keyless) route's documentation ({@link PublicRouteDoc}). */
+export const PUBLIC_ROUTE = 'fieldwork:public-route';
+
+/** How a public route is documented in the OpenAPI document. */
+export interface PublicRouteDoc {
+  summary: string;
+  /** the success answer's media type and what it is */
+  produces: { type: string; description: string };
+}

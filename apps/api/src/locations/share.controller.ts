@@ -1,0 +1,59 @@
+import { AppConfig, notFound } from '@app/core';
+import { publicBaseUrl, toTrackEntry, trackGeoJson, trackGpx, TracksQueryService } from '@app/locations';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { PublicRoute } from '../envelope/decorators';
+import { RateLimitService } from '../ops/rate-limit.service';
+
+const GEOJSON = { type: 'application/geo+json', description: 'the track as an RFC 7946 GeoJSON Feature (LineString of [lng, lat, elevation?])' };
+const GPX = { type: 'application/gpx+xml', description: 'the track as a GPX 1.1 document (one trk, one trkseg)' };
+
+/**
+ * Public track links (CONTRACTS.md "Tracks"): `/share/tracks/<token>` (GeoJSON, as `.geojson`) and
+ * `.gpx`. No key; charged to the client IP with the unauthenticated budget; an unknown token →
+ * 1001/404 JSON.
+ */
+@Controller('share/tracks')
+export class ShareController {
+  constructor(
+    private readonly tracks: TracksQueryService,
+    private readonly rateLimit: RateLimitService,
+    private readonly config: AppConfig,
+  ) {}
+
+  // the suffixed routes first: `:token` alone would also match `abc.gpx`
+  @Get(':token.gpx')
+  @PublicRoute({ summary: 'a shared track as GPX 1.1', produces: GPX })
+  async gpx(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const { entry, points } = await this.load(token, req);
+    res
+      .status(200)
+      .type(GPX.type)
+      .setHeader('Content-Disposition', `attachment; filename="track-${entry.id}.gpx"`)
+      .send(trackGpx(entry, points));
+  }
+
+  @Get(':token.geojson')
+  @PublicRoute({ summary: 'a shared track as GeoJSON', produces: GEOJSON })
+  async geojson(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.sendGeoJson(token, req, res);
+  }
+
+  @Get(':token')
+  @PublicRoute({ summary: 'a shared track (GeoJSON, as .geojson)', produces: GEOJSON })
+  async plain(@Param('token') token: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.sendGeoJson(token, req, res);
+  }
+
+  private async sendGeoJson(token: string, req: Request, res: Response): Promise<void> {
+    const { entry, points } = await this.load(token, req);
+    res.status(200).type(GEOJSON.type).send(JSON.stringify(trackGeoJson(entry, points)));
+  }
+
+  private async load(token: string, req: Request) {
+    await this.rateLimit.chargeIp(req.ip ?? 'unknown');
+    const found = await this.tracks.byShareToken(token);
+    if (!found) throw notFound('track share link');
+    return { entry: toTrackEntry(found.track, publicBaseUrl(this.config)), points: found.points };
+  }
+}

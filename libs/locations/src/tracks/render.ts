@@ -1,0 +1,89 @@
+import { XMLBuilder } from 'fast-xml-parser';
+import type { TrackEntry } from './track-entry';
+
+/** A point of a rendered track: degrees, `ts` ms (null when only the polyline survives), `elv` m. */
+export interface TrackPoint {
+  lat: number;
+  lng: number;
+  ts: number | null;
+  elv: number | null;
+}
+
+/** The GeoJSON Feature of {@link trackGeoJson} (RFC 7946). */
+export interface TrackFeature {
+  type: 'Feature';
+  id: number;
+  bbox: [number, number, number, number];
+  geometry: { type: 'LineString'; coordinates: number[][] } | { type: 'Point'; coordinates: number[] };
+  properties: Omit<TrackEntry, 'short_encoded' | 'course_encoded'> & { times: number[] | null };
+}
+
+/**
+ * A track as an RFC 7946 GeoJSON Feature: a LineString of `[lng, lat]` positions (§3.1.1, longitude
+ * first), with the elevation as a third element only when every point has one (positions of one
+ * length); a one-point track is a Point (a LineString needs two positions, §3.1.4). `bbox` is
+ * `[west, south, east, north]` (§5; across the antimeridian west > east, §5.2). `properties`: the
+ * Track entry's fields (without the encodings) and `times`, the points' ms (null when unknown).
+ */
+export function trackGeoJson(track: TrackEntry, points: readonly TrackPoint[]): TrackFeature {
+  const withElv = points.length > 0 && points.every((p) => p.elv !== null);
+  const positions = points.map((p) => (withElv ? [p.lng, p.lat, p.elv as number] : [p.lng, p.lat]));
+  const { short_encoded: _s, course_encoded: _c, ...entry } = track;
+  return {
+    type: 'Feature',
+    id: track.id,
+    bbox: [track.lng_min, track.lat_min, track.lng_max, track.lat_max],
+    geometry: positions.length >= 2 ? { type: 'LineString', coordinates: positions } : { type: 'Point', coordinates: positions[0] ?? [track.start_lng, track.start_lat] },
+    properties: { ...entry, times: points.every((p) => p.ts !== null) ? points.map((p) => p.ts as number) : null },
+  };
+}
+
+const GPX_NS = 'http://www.topografix.com/GPX/1/1';
+const GPX_XSD = 'http://www.topografix.com/GPX/1/1/gpx.xsd';
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+/** The `creator` attribute of our GPX files. */
+export const GPX_CREATOR = 'Fieldwork';
+
+const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
+
+/** GPX's longitudeType is [-180, 180): 180 is written as -180 (the same meridian). */
+const gpxLon = (lng: number) => (lng >= 180 ? lng - 360 : lng);
+const isoTime = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A track as a GPX 1.1 document (TopoGrafix schema, `http://www.topografix.com/GPX/1/1`): `metadata`
+ * (name, time = the track's start, bounds), one `trk` with one `trkseg` of `trkpt lat lon` holding
+ * `ele` (m) and `time` (ISO 8601 UTC) when known — in the schema's element order (ele before time).
+ * Text and attributes are escaped by fast-xml-parser's builder.
+ */
+export function trackGpx(track: TrackEntry, points: readonly TrackPoint[]): string {
+  const trkpt = points.map((p) => ({
+    '@_lat': String(p.lat),
+    '@_lon': String(gpxLon(p.lng)),
+    ...(p.elv !== null ? { ele: String(p.elv) } : {}),
+    ...(p.ts !== null ? { time: isoTime(p.ts) } : {}),
+  }));
+  const name = `Track ${track.id}`;
+  const doc = {
+    '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+    gpx: {
+      '@_version': '1.1',
+      '@_creator': GPX_CREATOR,
+      '@_xmlns': GPX_NS,
+      '@_xmlns:xsi': XSI_NS,
+      '@_xsi:schemaLocation': `${GPX_NS} ${GPX_XSD}`,
+      metadata: {
+        name,
+        time: isoTime(track.start_ts),
+        bounds: {
+          '@_minlat': String(track.lat_min),
+          '@_minlon': String(gpxLon(track.lng_min)),
+          '@_maxlat': String(track.lat_max),
+          '@_maxlon': String(gpxLon(track.lng_max)),
+        },
+      },
+      trk: { name, type: 'track_entry', trkseg: trkpt.length ? { trkpt } : '' },
+    },
+  };
+  return builder.build(doc) as string;
+}

@@ -1,0 +1,117 @@
+import { distanceM } from '@app/core';
+import type { Fix } from '../fix';
+
+/** The split rule's limits (CONTRACTS.md "Tracks"). */
+export interface SplitRules {
+  /** A stay of at least this long (ms) within {@link stopRadiusM} is a stop (TRACK_STOP_MINUTES). */
+  stopMs: number;
+  /** m: how far from the stop's first fix the stop's fixes stay (100). */
+  stopRadiusM: number;
+  /** ms: a gap between two fixes of at least this ends the track (10 min). */
+  gapMs: number;
+  /** m: a fix whose `acc` exceeds this is not used for distance nor for finding stops (100). */
+  maxAccuracyM: number;
+}
+
+/** The contract's limits with a given TRACK_STOP_MINUTES. */
+export function splitRules(trackStopMinutes: number): SplitRules {
+  return { stopMs: trackStopMinutes * 60_000, stopRadiusM: 100, gapMs: 10 * 60_000, maxAccuracyM: 100 };
+}
+
+/** What ended a segment; `null`: nothing yet (the newest segment, which may still grow). */
+export type SegmentEnd = 'stop' | 'gap' | 'tracking_off' | null;
+
+/** One track's fixes (oldest first, at least one) and what ended it. */
+export interface Segment {
+  fixes: Fix[];
+  endedBy: SegmentEnd;
+}
+
+/** Whether a fix is accurate enough to be used (unknown accuracy counts as accurate). */
+export function isUsable(fix: Fix, rules: Pick<SplitRules, 'maxAccuracyM'>): boolean {
+  return fix.acc === null || fix.acc <= rules.maxAccuracyM;
+}
+
+/**
+ * The split rule (CONTRACTS.md "Tracks"): cuts a member's fixes into tracks.
+ *
+ * 1. **Runs.** Fixes (sorted by `ts`, a repeated `ts` kept once) are cut between two consecutive fixes
+ *    `ts` ≥ `gapMs` apart, and between the last fix at or before a tracking-off time and the next fix.
+ * 2. **Stops** inside a run, by stay-point detection (Q. Li et al., "Mining user similarity based on
+ *    location history", ACM GIS 2008): from an anchor fix, the following usable fixes that stay within
+ *    `stopRadiusM` of it (geodesic m) form a stay; a stay lasting ≥ `stopMs` (first to last fix) is a
+ *    stop, and the search goes on after its last fix; otherwise the next usable fix becomes the anchor.
+ *    Inaccurate fixes (`acc` > `maxAccuracyM`) neither anchor nor break a stay.
+ * 3. **Where a stop's fixes go:** the track before a stop ends at the stop's first fix (the arrival),
+ *    the track after it starts at the stop's last fix (the departure); the fixes between them (the
+ *    dwelling) belong to no track.
+ * 4. **One-fix segments:** a run of a single fix is a one-fix track (0 m, 0 s: the member was seen
+ *    once); a segment holding only a stop's arrival or departure (a run that starts or ends stopped)
+ *    is not a track.
+ *
+ * `startsAfterStop`: the first fix is the departure of a stop found earlier (a rebuild that starts
+ * at such a track's start), so it is not tried as a stop anchor — the result then equals that of
+ * splitting the whole history.
+ *
+ * @param fixes a member's fixes, any order (ts ms)
+ * @param trackingOffTimes ms of the member's tracking-off (clock out) events, any order
+ * @returns the segments, oldest first; the last one's `endedBy` tells whether the rule closed it
+ */
+export function splitTracks(
+  fixes: readonly Fix[],
+  trackingOffTimes: readonly number[],
+  rules: SplitRules,
+  startsAfterStop = false,
+): Segment[] {
+  const sorted = [...fixes].sort((a, b) => a.ts - b.ts).filter((f, i, all) => i === 0 || f.ts !== all[i - 1].ts);
+  const offs = [...trackingOffTimes].sort((a, b) => a - b);
+  const segments: Segment[] = [];
+  let runStart = 0;
+  let offIdx = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    while (offIdx < offs.length && offs[offIdx] < sorted[k].ts) offIdx++;
+    const next = sorted[k + 1];
+    let end: SegmentEnd = null;
+    if (offIdx < offs.length && (!next || offs[offIdx] < next.ts)) end = 'tracking_off';
+    else if (next && next.ts - sorted[k].ts >= rules.gapMs) end = 'gap';
+    if (end || !next) {
+      segments.push(...splitRun(sorted.slice(runStart, k + 1), end, rules, startsAfterStop && runStart === 0));
+      runStart = k + 1;
+    }
+  }
+  return segments;
+}
+
+/** Step 2–4 of {@link splitTracks} for one run; `runEnd` = what ended the run. */
+function splitRun(run: Fix[], runEnd: SegmentEnd, rules: SplitRules, startsAfterStop: boolean): Segment[] {
+  const usable: number[] = [];
+  run.forEach((f, i) => {
+    if (isUsable(f, rules)) usable.push(i);
+  });
+  const stops: Array<[number, number]> = [];
+  let a = startsAfterStop && usable[0] === 0 ? 1 : 0;
+  while (a < usable.length) {
+    const anchor = run[usable[a]];
+    let b = a;
+    while (b + 1 < usable.length && distanceM(anchor, run[usable[b + 1]]) <= rules.stopRadiusM) b++;
+    if (run[usable[b]].ts - anchor.ts >= rules.stopMs) {
+      stops.push([usable[a], usable[b]]);
+      a = b + 1;
+    } else {
+      a++;
+    }
+  }
+  const segments: Segment[] = [];
+  let cursor = 0;
+  let cursorIsDeparture = startsAfterStop;
+  for (const [arrival, departure] of stops) {
+    // a segment holding only the arrival (the run starts stopped, or right after a departure) is no track
+    if (arrival > cursor) segments.push({ fixes: run.slice(cursor, arrival + 1), endedBy: 'stop' });
+    cursor = departure;
+    cursorIsDeparture = true;
+  }
+  const tail = run.slice(cursor);
+  // a run that ends stopped: its last fix is the departure that has not happened yet, no track
+  if (!(cursorIsDeparture && tail.length === 1)) segments.push({ fixes: tail, endedBy: runEnd });
+  return segments;
+}

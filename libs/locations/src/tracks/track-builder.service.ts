@@ -1,0 +1,277 @@
+import { randomBytes } from 'node:crypto';
+import { AppConfig, query, queryOne, Queryable } from '@app/core';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Fix } from '../fix';
+import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers';
+import { Segment, splitRules, SplitRules, splitTracks } from './split';
+import { TrackStats, trackStats, usedFixes } from './stats';
+
+/** What one rebuild did (for logs and tests). */
+export interface RebuildSummary {
+  /** ms: where the rebuild started (-1: the member's whole history) */
+  from: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+}
+
+interface StoredTrack extends TrackStats {
+  id: number;
+  shareToken: string;
+  open: boolean;
+}
+
+/** A built track: its figures, path and whether it is the member's open (current) track. */
+interface Built {
+  stats: TrackStats;
+  path: string | null;
+  open: boolean;
+}
+
+const num = (v: unknown) => (v === null ? null : Number(v));
+
+/**
+ * Builds a member's tracks from its stored fixes and tracking-off (clock out) events, as the `tracks`
+ * fix consumer of the worker's Locations processor (CONTRACTS.md "Tracks"; rules in docs/tracks.md).
+ *
+ * For a `fixes` task it rebuilds the tracks the new fixes can change: from the start of the track
+ * that starts at or before `fromTs` — one track further back when that track starts at a stop's
+ * departure, since a late fix may move the departure — to the newest fix (`toTs` is not a limit: a
+ * late fix can join tracks after it). Everything happens in one transaction under a per-member
+ * advisory lock, so concurrent tasks of one member serialise; the result depends only on the stored
+ * rows (and, for `open`, on the time), so a task run twice changes nothing the second time.
+ */
+@Injectable()
+export class TrackBuilder implements FixConsumer, OnModuleInit {
+  readonly name = 'tracks';
+  private readonly rules: SplitRules;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly registry: FixConsumerRegistry,
+    config: AppConfig,
+  ) {
+    this.rules = splitRules(config.TRACK_STOP_MINUTES);
+  }
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  async onFixes(task: FixesTask): Promise<void> {
+    await this.rebuild(task.companyId, task.memberId, task.fromTs);
+  }
+
+  /**
+   * Rebuilds the member's tracks that fixes from `fromTs` (ms) on can affect; `now` (ms) decides
+   * whether the newest track is still open (its last fix less than the gap limit ago).
+   */
+  async rebuild(companyId: string, memberId: string, fromTs: number, now = Date.now()): Promise<RebuildSummary> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`tracks:${companyId}:${memberId}`]);
+      const from = await this.rebuildStart(manager, companyId, memberId, fromTs);
+      const afterStop = from >= 0 && (await this.isDeparture(manager, companyId, memberId, from));
+      const fixes = await this.fixesFrom(manager, companyId, memberId, from);
+      const offs = await query<{ ts: string }>(
+        manager,
+        `SELECT ts FROM clock_events WHERE company_id = $1 AND member_id = $2 AND tracking = false AND ts >= $3 ORDER BY ts`,
+        [companyId, memberId, from],
+      );
+      const segments = splitTracks(
+        fixes,
+        offs.map((o) => Number(o.ts)),
+        this.rules,
+        afterStop,
+      );
+      const built = segments.map((s, i) => this.build(s, i === segments.length - 1, now));
+      const existing = await this.storedFrom(manager, companyId, memberId, from);
+      return { from, ...(await this.apply(manager, companyId, memberId, built, existing, now)) };
+    });
+  }
+
+  /** The ts the rebuild starts at (a track's start), or -1 for the member's whole history. */
+  private async rebuildStart(db: Queryable, companyId: string, memberId: string, fromTs: number): Promise<number> {
+    const [containing, previous] = await query<{ start_ts: string }>(
+      db,
+      `SELECT start_ts FROM tracks WHERE company_id = $1 AND member_id = $2 AND start_ts <= $3 ORDER BY start_ts DESC LIMIT 2`,
+      [companyId, memberId, fromTs],
+    );
+    if (!containing) return -1;
+    const start = Number(containing.start_ts);
+    if (!(await this.isDeparture(db, companyId, memberId, start))) return start;
+    // the stop before it may change (a late fix within it moves the departure): from the track before
+    return previous ? Number(previous.start_ts) : -1;
+  }
+
+  /**
+   * Whether a track starting at `startTs` starts at a stop's departure rather than a run's start:
+   * the fix before it is less than the gap limit older, with no tracking-off between.
+   */
+  private async isDeparture(db: Queryable, companyId: string, memberId: string, startTs: number): Promise<boolean> {
+    const row = await queryOne<{ ts: string }>(
+      db,
+      `SELECT ts FROM location_fixes WHERE company_id = $1 AND member_id = $2 AND ts < $3 ORDER BY ts DESC LIMIT 1`,
+      [companyId, memberId, startTs],
+    );
+    if (!row || startTs - Number(row.ts) >= this.rules.gapMs) return false;
+    const off = await queryOne(
+      db,
+      `SELECT 1 FROM clock_events WHERE company_id = $1 AND member_id = $2 AND tracking = false AND ts >= $3 AND ts < $4 LIMIT 1`,
+      [companyId, memberId, row.ts, startTs],
+    );
+    return !off;
+  }
+
+  private async fixesFrom(db: Queryable, companyId: string, memberId: string, from: number): Promise<Fix[]> {
+    const rows = await query<Record<keyof Fix, string | number | null>>(
+      db,
+      `SELECT ts, lat, lng, acc, dir, spd, elv, bat FROM location_fixes
+        WHERE company_id = $1 AND member_id = $2 AND ts >= $3 ORDER BY ts`,
+      [companyId, memberId, from],
+    );
+    return rows.map((r) => ({
+      ts: Number(r.ts),
+      lat: Number(r.lat),
+      lng: Number(r.lng),
+      acc: num(r.acc),
+      dir: num(r.dir),
+      spd: num(r.spd),
+      elv: num(r.elv),
+      bat: num(r.bat),
+    }));
+  }
+
+  private build(segment: Segment, newest: boolean, now: number): Built {
+    const stats = trackStats(segment.fixes, this.rules);
+    const used = usedFixes(segment.fixes, this.rules);
+    const path = used.length >= 2 ? JSON.stringify({ type: 'LineString', coordinates: used.map((f) => [f.lng, f.lat]) }) : null;
+    // the newest track stays open until the split rule closes it, or its last fix is a gap old
+    const open = newest && segment.endedBy === null && now - stats.endTs < this.rules.gapMs;
+    return { stats, path, open };
+  }
+
+  private async storedFrom(db: Queryable, companyId: string, memberId: string, from: number): Promise<StoredTrack[]> {
+    const rows = await query<Record<string, unknown>>(
+      db,
+      `SELECT id, share_token, open, start_ts, end_ts, start_lat, start_lng, end_lat, end_lng, distance, waypoint_count,
+              speed_avg, speed_max, altitude_min, altitude_max, altitude_gain, altitude_loss, short_encoded, course_encoded,
+              lat_min, lat_max, lng_min, lng_max
+         FROM tracks WHERE company_id = $1 AND member_id = $2 AND start_ts >= $3 ORDER BY start_ts`,
+      [companyId, memberId, from],
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      shareToken: r.share_token as string,
+      open: r.open as boolean,
+      startTs: Number(r.start_ts),
+      endTs: Number(r.end_ts),
+      startLat: r.start_lat as number,
+      startLng: r.start_lng as number,
+      endLat: r.end_lat as number,
+      endLng: r.end_lng as number,
+      distance: r.distance as number,
+      waypointCount: r.waypoint_count as number,
+      speedAvg: r.speed_avg as number,
+      speedMax: r.speed_max as number,
+      altitudeMin: r.altitude_min as number | null,
+      altitudeMax: r.altitude_max as number | null,
+      altitudeGain: r.altitude_gain as number | null,
+      altitudeLoss: r.altitude_loss as number | null,
+      shortEncoded: r.short_encoded as string,
+      courseEncoded: r.course_encoded as string,
+      latMin: r.lat_min as number,
+      latMax: r.lat_max as number,
+      lngMin: r.lng_min as number,
+      lngMax: r.lng_max as number,
+    }));
+  }
+
+  /**
+   * Writes the built tracks over the stored ones from the rebuild's start: a built track takes the id
+   * and share token of the first stored track overlapping it in time that no earlier built track took
+   * (updated only when a figure changed), else a new id and token; stored tracks nobody took are
+   * deleted with their share rows.
+   */
+  private async apply(
+    db: Queryable,
+    companyId: string,
+    memberId: string,
+    built: Built[],
+    existing: StoredTrack[],
+    now: number,
+  ): Promise<Omit<RebuildSummary, 'from'>> {
+    const taken = new Set<number>();
+    const counts = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
+    for (const b of built) {
+      const match = existing.find((t) => !taken.has(t.id) && t.startTs <= b.stats.endTs && t.endTs >= b.stats.startTs);
+      if (match) {
+        taken.add(match.id);
+        if (sameTrack(match, b)) {
+          counts.unchanged++;
+          continue;
+        }
+        await db.query(`UPDATE tracks SET ${UPDATE_SET} WHERE company_id = $1 AND id = $2`, [companyId, match.id, ...values(b), now]);
+        counts.updated++;
+      } else {
+        const token = randomBytes(16).toString('hex');
+        const [row] = await query<{ id: string }>(
+          db,
+          `INSERT INTO tracks (company_id, member_id, share_token, ${COLUMNS.join(', ')}, updated_at)
+           VALUES ($1, $2, $3, ${COLUMNS.map((c, i) => (c === 'path' ? `ST_GeomFromGeoJSON($${i + 4}::text)::geography` : `$${i + 4}`)).join(', ')}, $${COLUMNS.length + 4})
+           RETURNING id`,
+          [companyId, memberId, token, ...values(b), now],
+        );
+        await db.query(`INSERT INTO track_shares (token, company_id, track_id) VALUES ($1, $2, $3)`, [token, companyId, row.id]);
+        counts.inserted++;
+      }
+    }
+    const stale = existing.filter((t) => !taken.has(t.id)).map((t) => t.id);
+    if (stale.length) {
+      await db.query(`DELETE FROM track_shares WHERE company_id = $1 AND track_id = ANY($2::bigint[])`, [companyId, stale]);
+      await db.query(`DELETE FROM tracks WHERE company_id = $1 AND id = ANY($2::bigint[])`, [companyId, stale]);
+      counts.deleted = stale.length;
+    }
+    return counts;
+  }
+}
+
+const STAT_COLUMNS: Array<[keyof TrackStats, string]> = [
+  ['startTs', 'start_ts'],
+  ['endTs', 'end_ts'],
+  ['startLat', 'start_lat'],
+  ['startLng', 'start_lng'],
+  ['endLat', 'end_lat'],
+  ['endLng', 'end_lng'],
+  ['distance', 'distance'],
+  ['waypointCount', 'waypoint_count'],
+  ['speedAvg', 'speed_avg'],
+  ['speedMax', 'speed_max'],
+  ['altitudeMin', 'altitude_min'],
+  ['altitudeMax', 'altitude_max'],
+  ['altitudeGain', 'altitude_gain'],
+  ['altitudeLoss', 'altitude_loss'],
+  ['shortEncoded', 'short_encoded'],
+  ['courseEncoded', 'course_encoded'],
+  ['latMin', 'lat_min'],
+  ['latMax', 'lat_max'],
+  ['lngMin', 'lng_min'],
+  ['lngMax', 'lng_max'],
+];
+const COLUMNS = [...STAT_COLUMNS.map(([, c]) => c), 'path', 'open'];
+/** `col = $3, …` after `$1` company and `$2` id, then `updated_at`. */
+const UPDATE_SET = [
+  ...COLUMNS.map((c, i) => (c === 'path' ? `path = ST_GeomFromGeoJSON($${i + 3}::text)::geography` : `${c} = $${i + 3}`)),
+  `updated_at = $${COLUMNS.length + 3}`,
+].join(', ');
+
+function values(b: Built): unknown[] {
+  return [...STAT_COLUMNS.map(([k]) => b.stats[k]), b.path, b.open];
+}
+
+/** A stored track already equal to a built one (every figure; the path follows from the same fixes). */
+function sameTrack(t: StoredTrack, b: Built): boolean {
+  return t.open === b.open && STAT_COLUMNS.every(([k]) => t[k] === b.stats[k]);
+}
