@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
+import { parseGpxFixes } from '@app/locations';
 
 /** The real recorded drive the demo replays (see `apps/cli/demo-data/README.md` for its source). */
 export function demoTracePath(from = __dirname): string {
@@ -9,42 +9,6 @@ export function demoTracePath(from = __dirname): string {
     if (existsSync(file)) return file;
     if (dirname(dir) === dir) throw new Error('apps/cli/demo-data/around-visnjan-with-car.gpx not found');
   }
-}
-
-/** One timed point of a GPX track: degrees, m, ms. */
-export interface TracePoint {
-  lat: number;
-  lng: number;
-  elv: number | null;
-  ts: number;
-}
-
-/**
- * The timed `<trkpt>`s of a GPX 1.0/1.1 document, in document order (points without `<time>` are
- * skipped: they cannot be replayed as fixes). Parsed with fast-xml-parser.
- */
-export function readGpxPoints(xml: string): TracePoint[] {
-  const doc = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '',
-    isArray: (name) => ['trk', 'trkseg', 'trkpt'].includes(name),
-  }).parse(xml) as {
-    gpx?: { trk?: Array<{ trkseg?: Array<{ trkpt?: Array<{ lat: string; lon: string; ele?: number | string; time?: string }> }> }> };
-  };
-  const out: TracePoint[] = [];
-  for (const trk of doc.gpx?.trk ?? [])
-    for (const seg of trk.trkseg ?? [])
-      for (const p of seg.trkpt ?? []) {
-        if (!p.time) continue;
-        const ele = p.ele === undefined || p.ele === '' ? null : Number(p.ele);
-        out.push({
-          lat: Number(p.lat),
-          lng: Number(p.lon),
-          elv: ele !== null && Number.isFinite(ele) ? ele : null,
-          ts: Date.parse(p.time),
-        });
-      }
-  return out;
 }
 
 interface ActionAnswer {
@@ -103,7 +67,7 @@ export async function replayDemo(
     places++;
   }
 
-  const points = readGpxPoints(readFileSync(demoTracePath(), 'utf8'));
+  const points = parseGpxFixes(readFileSync(demoTracePath(), 'utf8'));
   const shift = Date.now() - endBeforeMs - points[points.length - 1].ts;
   await action(baseUrl, workerKey, 'pushlocations', { locations: [], tracking: true, tracking_ts: points[0].ts + shift - 1000 });
   let fixes = 0;

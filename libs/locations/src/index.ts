@@ -19,6 +19,7 @@ export * from './locate';
 export * from './tracks/split';
 export * from './tracks/stats';
 export * from './tracks/render';
+export * from './tracks/gpx-read';
 export * from './tracks/track-entry';
 export * from './tracks/track-policy';
 export * from './tracks/track-builder.service';
