@@ -1,5 +1,6 @@
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
+import { GeofenceModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
@@ -11,7 +12,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
 
 /** The worker: BullMQ processors and the heartbeat; no HTTP. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule],
+  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, GeofenceModule],
   providers: [
     HeartbeatService,
     MaintenanceProcessor,

@@ -7,3 +7,6 @@ export * from './entities/clock-event.entity';
 export * from './entities/geofence-state.entity';
 export * from './locations.module';
 export * from './fix-consumers';
+export * from './geofence/geofence-engine';
+export * from './geofence/geofence-evaluator.service';
+export * from './geofence/geofence.module';
