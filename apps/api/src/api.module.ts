@@ -1,6 +1,7 @@
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { JobsModule } from '@app/jobs';
+import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
@@ -21,16 +22,18 @@ import { WebhooksActionsController } from './webhooks/webhooks.actions.controlle
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
+import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, LocationsModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
     JobsActionsController,
     WebhooksActionsController,
+    PushLocationsController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { FixConsumerRegistry } from './fix-consumers';
+import { IngestService } from './ingest/ingest.service';
 
 /** Locations: fixes, the latest location, tracks, check-ins and clock events. */
 @Module({
-  providers: [FixConsumerRegistry],
-  exports: [FixConsumerRegistry],
+  providers: [FixConsumerRegistry, IngestService],
+  exports: [FixConsumerRegistry, IngestService],
 })
 export class LocationsModule {}

@@ -1,5 +1,6 @@
 import { mergeActionRoles } from '@app/core';
 import { JOB_ACTION_ROLES } from '@app/jobs';
+import { INGEST_ACTION_ROLES } from '@app/locations';
 import { MEMBER_ACTION_ROLES } from '@app/members';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
 
@@ -9,7 +10,7 @@ import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
  * without a roles entry does not compile; the guard refuses an action missing here to every role,
  * and the OpenAPI document prints each action's roles from here. A new domain adds its slice.
  */
-export const ACTION_ROLES = mergeActionRoles(MEMBER_ACTION_ROLES, JOB_ACTION_ROLES, WEBHOOK_ACTION_ROLES);
+export const ACTION_ROLES = mergeActionRoles(MEMBER_ACTION_ROLES, JOB_ACTION_ROLES, WEBHOOK_ACTION_ROLES, INGEST_ACTION_ROLES);
 
 /** The name of an action the api serves. */
 export type ActionName = keyof typeof ACTION_ROLES;

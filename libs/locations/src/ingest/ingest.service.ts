@@ -1,0 +1,292 @@
+import { AppConfig, outboxEvent, OutboxEventInput, OutboxService, query, queryOne, QueueName, TaskProducer } from '@app/core';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Fix } from '../fix';
+import { LocationSource } from '../entities/member-location.entity';
+import { advanceLatest, LatestState } from './latest-location';
+import { monthStart } from './partitions';
+
+/** ms: a known latest fix this close to a clock event's time gives the event its `location`. */
+export const CLOCK_LOCATION_MAX_AGE_MS = 10 * 60_000;
+/** ms a month's partition is trusted to exist without asking the database again. */
+const PARTITION_CACHE_MS = 10 * 60_000;
+/** SQLSTATE `check_violation`: PostgreSQL's "no partition of relation found for row". */
+const NO_PARTITION = '23514';
+
+/** `pushlocations`' `device`: the details `locate` answers with `withDetails`; only the ones sent change. */
+export interface DeviceDetails {
+  connection_type?: number;
+  android_id?: string;
+  loc_gps_on?: boolean;
+  loc_net_on?: boolean;
+}
+
+/** One ingestion call, its fixes already validated ({@link validateFixes}). */
+export interface IngestInput {
+  companyId: string;
+  memberId: string;
+  /** valid fixes in the order sent (duplicates by `ts` allowed: counted) */
+  fixes: readonly Fix[];
+  /** `app` = pushlocations; `osmand` = Traccar Client (counts as tracking, fires no clock events, no pings) */
+  source: LocationSource;
+  /** the phone's reported tracking state (pushlocations only) */
+  tracking?: boolean;
+  /** ms the tracking state changed on the phone; default the receive time */
+  trackingTs?: number;
+  device?: DeviceDetails;
+  /** ms, the receive time (the server's clock) */
+  now: number;
+}
+
+/** What one ingestion did. */
+export interface IngestResult {
+  /** fixes newly stored */
+  accepted: number;
+  /** fixes already stored for the member at the same `ts` (from an earlier call or earlier in this one) */
+  duplicates: number;
+  /** a `locate` ping was pending and is delivered by this answer */
+  ping: boolean;
+  /** the clock event fired, if any */
+  clock?: 'clockin' | 'clockout';
+}
+
+const CLOCK_KEYS = { clockin: 'clock_in_out', clockout: 'clock_in_out' } as const;
+
+interface StoredRow {
+  ts: number | null;
+  lat: number | null;
+  lng: number | null;
+  acc: number | null;
+  dir: number | null;
+  spd: number | null;
+  elv: number | null;
+  bat: number | null;
+  anchor_ts: number | null;
+  anchor_lat: number | null;
+  anchor_lng: number | null;
+  tracking_status: boolean;
+  tracking_ts: number;
+  ping_requested_at: number | null;
+}
+
+const INSERT_FIXES = `WITH ins AS (
+  INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, received_at)
+  SELECT $1, $2, u.ts, u.lat, u.lng, u.acc, u.dir, u.spd, u.elv, u.bat, $3
+    FROM unnest($4::bigint[], $5::float8[], $6::float8[], $7::int[], $8::int[], $9::float8[], $10::int[], $11::int[])
+      AS u(ts, lat, lng, acc, dir, spd, elv, bat)
+  ON CONFLICT DO NOTHING
+  RETURNING ts)
+SELECT count(*)::int AS n, min(ts)::float8 AS lo, max(ts)::float8 AS hi FROM ins`;
+
+// creates the member's row when missing and locks it either way, answering the stored values
+const LOCK_ROW = `INSERT INTO member_locations (company_id, member_id, updated_at) VALUES ($1, $2, $3)
+  ON CONFLICT (company_id, member_id) DO UPDATE SET updated_at = member_locations.updated_at
+  RETURNING ts::float8 AS ts, lat, lng, acc, dir, spd, elv, bat, anchor_ts::float8 AS anchor_ts, anchor_lat, anchor_lng,
+    tracking_status, tracking_ts::float8 AS tracking_ts, ping_requested_at::float8 AS ping_requested_at`;
+
+const UPDATE_ROW = `UPDATE member_locations SET
+    ts = $3, lat = $4, lng = $5, acc = $6, dir = $7, spd = $8, elv = $9, bat = $10,
+    source = COALESCE($11, source), received_at = COALESCE($12, received_at),
+    anchor_ts = $13, anchor_lat = $14, anchor_lng = $15,
+    tracking_status = $16, tracking_ts = $17,
+    connection_type = COALESCE($18, connection_type), android_id = COALESCE($19, android_id),
+    loc_gps_on = COALESCE($20, loc_gps_on), loc_net_on = COALESCE($21, loc_net_on),
+    ping_requested_at = $22, signal_ts = COALESCE($23, signal_ts), updated_at = $24
+  WHERE company_id = $1 AND member_id = $2`;
+
+/**
+ * Device ingestion (CONTRACTS.md "Locations, devices, tracks"; `pushlocations` and `/osmand`): one
+ * transaction per call of set-based statements — the fixes into the partitioned history (duplicates
+ * ignored and counted), the member's latest location (only ever forward, with its `states.moving`
+ * anchor), device details, the tracking state with its clock event (row + outbox event), and a
+ * pending ping delivered — then, after commit, one Locations `fixes` task for the worker.
+ */
+@Injectable()
+export class IngestService {
+  private readonly logger = new Logger('Ingest');
+  /** month start (ms) → until when its partition is trusted to exist (ms) */
+  private readonly knownMonths = new Map<number, number>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly producer: TaskProducer,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Stores one call's fixes and state. @returns counts, and whether a ping is delivered. */
+  async ingest(input: IngestInput): Promise<IngestResult> {
+    const { unique, duplicates: inCall } = dedupeByTs(input.fixes);
+    await this.ensurePartitions(unique, false);
+    let outcome: { result: IngestResult; range: { lo: number; hi: number } | null; events: string[] };
+    try {
+      outcome = await this.dataSource.transaction((db) => this.write(db, input, unique));
+    } catch (err) {
+      if (sqlState(err) !== NO_PARTITION) throw err;
+      // a month's partition was dropped or never made behind the cache's back: make it, once
+      await this.ensurePartitions(unique, true);
+      outcome = await this.dataSource.transaction((db) => this.write(db, input, unique));
+    }
+    const { result, range, events } = outcome;
+    this.outbox.wake(events);
+    if (range) {
+      await this.producer
+        .add(QueueName.Locations, 'fixes', { companyId: input.companyId, memberId: input.memberId, fromTs: range.lo, toTs: range.hi })
+        .catch((err: Error) => this.logger.warn(`could not enqueue the fixes task of member ${input.memberId}: ${err.message}`));
+    }
+    return { ...result, duplicates: result.duplicates + inCall };
+  }
+
+  private async write(db: EntityManager, input: IngestInput, fixes: Fix[]) {
+    const { companyId, memberId, now } = input;
+    const stored = (await queryOne<StoredRow>(db, LOCK_ROW, [companyId, memberId, now]))!;
+
+    let accepted = 0;
+    let range: { lo: number; hi: number } | null = null;
+    if (fixes.length) {
+      const ins = (await queryOne<{ n: number; lo: number | null; hi: number | null }>(db, INSERT_FIXES, [
+        companyId,
+        memberId,
+        now,
+        fixes.map((f) => f.ts),
+        fixes.map((f) => f.lat),
+        fixes.map((f) => f.lng),
+        fixes.map((f) => f.acc),
+        fixes.map((f) => f.dir),
+        fixes.map((f) => f.spd),
+        fixes.map((f) => f.elv),
+        fixes.map((f) => f.bat),
+      ]))!;
+      accepted = ins.n;
+      if (ins.n > 0) range = { lo: ins.lo!, hi: ins.hi! };
+    }
+
+    const before: LatestState = {
+      latest:
+        stored.ts === null
+          ? null
+          : { ts: stored.ts, lat: stored.lat!, lng: stored.lng!, acc: stored.acc, dir: stored.dir, spd: stored.spd, elv: stored.elv, bat: stored.bat },
+      anchor: stored.anchor_ts === null ? null : { ts: stored.anchor_ts, lat: stored.anchor_lat!, lng: stored.anchor_lng! },
+    };
+    const advanced = advanceLatest(before, fixes);
+    const after = advanced ?? before;
+
+    // tracking: Traccar Client counts as tracking while its fixes arrive, without clock events
+    let trackingStatus = stored.tracking_status;
+    let trackingTs = stored.tracking_ts;
+    let clock: 'clockin' | 'clockout' | undefined;
+    if (input.source === 'osmand') {
+      if (fixes.length) trackingStatus = true;
+    } else if (input.tracking !== undefined) {
+      const ts = input.trackingTs ?? now;
+      if (input.tracking !== stored.tracking_status && ts > stored.tracking_ts) {
+        trackingStatus = input.tracking;
+        trackingTs = ts;
+        clock = input.tracking ? 'clockin' : 'clockout';
+      }
+    }
+
+    const ping = input.source === 'app' && stored.ping_requested_at !== null;
+    const deviceChanged = input.device !== undefined && Object.keys(input.device).length > 0;
+    const changed = advanced !== null || trackingStatus !== stored.tracking_status || trackingTs !== stored.tracking_ts || ping || deviceChanged;
+    if (changed) {
+      const l = after.latest;
+      const d = input.device ?? {};
+      await db.query(UPDATE_ROW, [
+        companyId,
+        memberId,
+        l?.ts ?? null,
+        l?.lat ?? null,
+        l?.lng ?? null,
+        l?.acc ?? null,
+        l?.dir ?? null,
+        l?.spd ?? null,
+        l?.elv ?? null,
+        l?.bat ?? null,
+        advanced ? input.source : null,
+        advanced ? now : null,
+        after.anchor?.ts ?? null,
+        after.anchor?.lat ?? null,
+        after.anchor?.lng ?? null,
+        trackingStatus,
+        trackingTs,
+        d.connection_type ?? null,
+        d.android_id ?? null,
+        d.loc_gps_on ?? null,
+        d.loc_net_on ?? null,
+        ping ? null : stored.ping_requested_at,
+        ping ? now : null,
+        now,
+      ]);
+    }
+
+    const events: string[] = [];
+    if (clock) {
+      const newest = fixes.length ? fixes.reduce((a, b) => (b.ts > a.ts ? b : a)) : null;
+      const known = after.latest && Math.abs(after.latest.ts - trackingTs) <= CLOCK_LOCATION_MAX_AGE_MS ? after.latest : null;
+      const at = newest ?? known;
+      events.push(...(await this.recordClock(db, input, clock, trackingTs, at ? { lat: at.lat, lng: at.lng } : undefined)));
+    }
+    return { result: { accepted, duplicates: fixes.length - accepted, ping, clock }, range, events };
+  }
+
+  /** The `clock_events` row and the `clockin`/`clockout` outbox event, in the caller's transaction. */
+  private async recordClock(
+    db: EntityManager,
+    input: IngestInput,
+    action: 'clockin' | 'clockout',
+    ts: number,
+    location: { lat: number; lng: number } | undefined,
+  ): Promise<string[]> {
+    const { companyId, memberId } = input;
+    const member = await queryOne<{ name: string; username: string }>(db, `SELECT name, username FROM members WHERE company_id = $1 AND id = $2`, [
+      companyId,
+      memberId,
+    ]);
+    const inserted = await query<{ ts: string }>(
+      db,
+      `INSERT INTO clock_events (company_id, member_id, ts, tracking, lat, lng, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT DO NOTHING RETURNING ts`,
+      [companyId, memberId, ts, action === 'clockin', location?.lat ?? null, location?.lng ?? null, input.now],
+    );
+    if (!inserted.length) return [];
+    const who = { uid: memberId, name: member?.name ?? '', username: member?.username ?? '' };
+    const data = { who, tracking: action === 'clockin', ts, ...(location ? { location } : {}) };
+    const event: OutboxEventInput =
+      action === 'clockin'
+        ? outboxEvent(CLOCK_KEYS, 'clockin', { companyId, formId: `${memberId}-${ts}-clockin`, data })
+        : outboxEvent(CLOCK_KEYS, 'clockout', { companyId, formId: `${memberId}-${ts}-clockout`, data });
+    return this.outbox.appendMany(db, [event]);
+  }
+
+  /**
+   * Makes sure the months of `fixes` have their partitions: months not known (or all of them, when
+   * `force`) are created if missing by `location_fixes_ensure_partition`, outside the ingest
+   * transaction (creating a partition locks the parent table briefly).
+   */
+  private async ensurePartitions(fixes: readonly Fix[], force: boolean): Promise<void> {
+    const now = Date.now();
+    const months = [...new Set(fixes.map((f) => monthStart(f.ts)))].filter((m) => force || (this.knownMonths.get(m) ?? 0) < now);
+    if (!months.length) return;
+    await this.dataSource.query(`SELECT location_fixes_ensure_partition(m) FROM unnest($1::bigint[]) AS m`, [months]);
+    for (const m of months) this.knownMonths.set(m, now + PARTITION_CACHE_MS);
+  }
+}
+
+/** The fixes with the first of each `ts` kept (order kept), and how many were dropped as repeats. */
+export function dedupeByTs(fixes: readonly Fix[]): { unique: Fix[]; duplicates: number } {
+  const seen = new Set<number>();
+  const unique: Fix[] = [];
+  for (const f of fixes) {
+    if (seen.has(f.ts)) continue;
+    seen.add(f.ts);
+    unique.push(f);
+  }
+  return { unique, duplicates: fixes.length - unique.length };
+}
+
+function sqlState(err: unknown): string | undefined {
+  const e = err as { code?: string; driverError?: { code?: string } };
+  return e?.code ?? e?.driverError?.code;
+}
