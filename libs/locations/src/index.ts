@@ -9,6 +9,8 @@ export * from './locations.module';
 export * from './fix-consumers';
 export * from './geofence/geofence-engine';
 export * from './geofence/geofence-evaluator.service';
+export * from './geofence/geofence.repository';
+export * from './geofence/geofence-place-view';
 export * from './geofence/geofence.module';
 export * from './ingest/fix-rules';
 export * from './ingest/latest-location';
