@@ -13,6 +13,7 @@ import pg from 'pg';
 import { createCompany, createMember, startApi, TestApi } from '../test/support/api';
 import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
+import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
@@ -40,6 +41,8 @@ const CONFIG = {
 const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 /** `BENCH_ONLY=createjobs` runs only the createjobs part (set-up, timed pairs, split). */
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
+/** `BENCH_ONLY=geofence` runs only the geofence latency under load (bench/geofence.ts). */
+const ONLY_GEOFENCE = process.env.BENCH_ONLY === 'geofence';
 
 const started = performance.now();
 /** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
@@ -238,6 +241,7 @@ function cleanup(): Promise<void> {
     // the worker child first (it writes to the database and Redis); SIGKILL after 10 s
     await within(closeWebhooks(), 20_000);
     await within(closeRuns(), 20_000);
+    await within(closeGeofence(), 20_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -258,6 +262,16 @@ async function main(): Promise<number> {
     opened.api = api;
     log(`api on ${api.url}`);
     const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
+    if (ONLY_GEOFENCE) {
+      const g = geofenceReport(await benchGeofence({ api, pool, log }));
+      const table = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], g.rows);
+      process.stdout.write(
+        `\nFieldwork bench (geofence) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+          `${os.cpus().length} CPUs, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)\n\n${table}\n\n${g.notes.join('\n')}\n`,
+      );
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return g.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
 
     // company B: the getjobs data set
     const b = await createCompany(api, { name: 'Bench getjobs' });
