@@ -1,10 +1,10 @@
-import { dayInZone, OutboxEventInput, OutboxEventKeys, outboxEvent, OutboxService, zonedDayTimeToMs } from '@app/core';
+import { OutboxEventInput, OutboxEventKeys, outboxEvent, OutboxService, zonedDayTimeToMs } from '@app/core';
 import { JobsService } from '@app/jobs';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers';
-import { evaluateGeofences, Geofence, GeofenceFix, GeofenceTransition, VISIT_GAP_MS } from './geofence-engine';
+import { evaluateGeofences, Geofence, GeofenceTransition, VISIT_GAP_MS } from './geofence-engine';
 import { toGeofencePlaceView } from './geofence-place-view';
 import { CheckInTarget, GeofenceRepository } from './geofence.repository';
 
@@ -19,11 +19,6 @@ const JOB = 'j:';
 /** A fence key's target: `p:<placeId>` or `j:<jobId>`. */
 function targetOf(key: string): CheckInTarget {
   return key.startsWith(PLACE) ? { placeId: key.slice(PLACE.length) } : { jobId: key.slice(JOB.length) };
-}
-
-/** The distinct days (YYYYMMDD, company zone) of the fixes. */
-function daysOf(fixes: readonly GeofenceFix[], zone: string): number[] {
-  return [...new Set(fixes.map((f) => dayInZone(f.ts, zone)))];
 }
 
 /**
@@ -61,21 +56,13 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
    * @returns the ids of the outbox events appended (to wake after the commit).
    */
   async evaluate(db: EntityManager, companyId: string, memberId: string, now: number): Promise<string[]> {
-    const { evaluatedTs, state } = await this.repo.lockState(db, companyId, memberId);
-    const fixes = await this.repo.newFixes(db, companyId, memberId, evaluatedTs, now);
-    if (!fixes.length) return [];
-    const company = await this.repo.company(db, companyId);
+    const { evaluatedTs, state, company } = await this.repo.lockState(db, companyId, memberId);
     if (!company) return [];
-
-    const stateKeys = Object.keys(state.fences);
-    const places = await this.repo.candidatePlaces(
-      db,
-      companyId,
-      fixes,
-      company.defaultRadius,
-      stateKeys.filter((k) => k.startsWith(PLACE)).map((k) => k.slice(PLACE.length)),
-    );
-    const jobs = await this.repo.memberJobs(db, companyId, memberId, daysOf(fixes, company.timezone), company.defaultRadius);
+    const placeIds = Object.keys(state.fences)
+      .filter((k) => k.startsWith(PLACE))
+      .map((k) => k.slice(PLACE.length));
+    const { fixes, places, jobs } = await this.repo.loadEvaluation(db, companyId, memberId, { afterTs: evaluatedTs, untilTs: now }, company, placeIds);
+    if (!fixes.length) return [];
     const fences: Geofence[] = [
       ...places.map((p) => ({ key: PLACE + p.id, center: { lat: p.lat, lng: p.lng }, radius: p.radius })),
       ...jobs.map((j) => ({

@@ -39,20 +39,25 @@ export interface StoredGeofenceState {
  */
 @Injectable()
 export class GeofenceRepository {
-  /** Locks the member's state row, creating it first when missing. */
-  async lockState(db: EntityManager, companyId: string, memberId: string): Promise<{ evaluatedTs: number; state: StoredGeofenceState }> {
-    await query(
+  /**
+   * Locks the member's state row (creating it when missing) with one statement — an upsert whose
+   * no-op `DO UPDATE` takes the row lock — and answers it with the company's settings.
+   */
+  async lockState(
+    db: EntityManager,
+    companyId: string,
+    memberId: string,
+  ): Promise<{ evaluatedTs: number; state: StoredGeofenceState; company: GeofenceCompany | null }> {
+    const row = await queryOne<{ evaluatedTs: number; state: Partial<StoredGeofenceState>; company: GeofenceCompany | null }>(
       db,
-      `INSERT INTO geofence_states (company_id, member_id, evaluated_ts, state, updated_at) VALUES ($1, $2, 0, '{}', ${SQL_NOW_MS})
-       ON CONFLICT (company_id, member_id) DO NOTHING`,
+      `INSERT INTO geofence_states AS g (company_id, member_id, evaluated_ts, state, updated_at) VALUES ($1, $2, 0, '{}', ${SQL_NOW_MS})
+       ON CONFLICT (company_id, member_id) DO UPDATE SET updated_at = g.updated_at
+       RETURNING g.evaluated_ts::float8 AS "evaluatedTs", g.state,
+         (SELECT json_build_object('timezone', c.timezone, 'defaultRadius', c.default_radius, 'dwellSeconds', c.checkin_dwell_seconds)
+            FROM companies c WHERE c.id = $1) AS company`,
       [companyId, memberId],
     );
-    const row = await queryOne<{ evaluatedTs: number; state: Partial<StoredGeofenceState> }>(
-      db,
-      `SELECT evaluated_ts::float8 AS "evaluatedTs", state FROM geofence_states WHERE company_id = $1 AND member_id = $2 FOR UPDATE`,
-      [companyId, memberId],
-    );
-    return { evaluatedTs: row!.evaluatedTs, state: { fences: row!.state.fences ?? {} } };
+    return { evaluatedTs: row!.evaluatedTs, state: { fences: row!.state.fences ?? {} }, company: row!.company };
   }
 
   async saveState(db: EntityManager, companyId: string, memberId: string, evaluatedTs: number, state: StoredGeofenceState): Promise<void> {
@@ -63,66 +68,60 @@ export class GeofenceRepository {
     );
   }
 
-  /** The member's fixes with `afterTs` < ts ≤ `untilTs` (ms), ascending. */
-  newFixes(db: EntityManager, companyId: string, memberId: string, afterTs: number, untilTs: number): Promise<GeofenceFix[]> {
-    return query<GeofenceFix>(
+  /**
+   * What one evaluation reads, in one statement:
+   * - `fixes`: the member's fixes with `afterTs` < ts ≤ `untilTs` (ms), ascending;
+   * - `places`: live places with a location that one of those fixes lies within the radius of
+   *   (`ST_DWithin` on geography with the effective radius: the company default for 0), plus the live
+   *   ones among `placeIds` (fences with a state: a member inside must be seen leaving even when its
+   *   new fixes are far away);
+   * - `jobs`: the member's own jobs of the fixes' days (YYYYMMDD in the company zone) with coordinates
+   *   — the job's destination, else its place's location — and the job's radius (its place's when
+   *   > 0, else the company default, as the job view answers `radius`); templates and archived jobs
+   *   left out.
+   */
+  async loadEvaluation(
+    db: EntityManager,
+    companyId: string,
+    memberId: string,
+    range: { afterTs: number; untilTs: number },
+    company: GeofenceCompany,
+    placeIds: string[],
+  ): Promise<{ fixes: GeofenceFix[]; places: FenceRow[]; jobs: JobFenceRow[] }> {
+    const row = await queryOne<{ fixes: Array<[number, number, number, number | null]> | null; places: FenceRow[] | null; jobs: JobFenceRow[] | null }>(
       db,
-      `SELECT ts::float8 AS ts, lat, lng, acc FROM ${LOCATION_FIXES_TABLE}
-        WHERE company_id = $1 AND member_id = $2 AND ts > $3 AND ts <= $4 ORDER BY ts`,
-      [companyId, memberId, afterTs, untilTs],
+      `WITH f AS (
+         SELECT ts, lat, lng, acc FROM ${LOCATION_FIXES_TABLE}
+          WHERE company_id = $1 AND member_id = $2 AND ts > $3 AND ts <= $4),
+       pts AS (SELECT ST_Collect(ST_SetSRID(ST_MakePoint(lng, lat), 4326))::geography AS g FROM f),
+       days AS (SELECT DISTINCT to_char(to_timestamp(ts / 1000.0) AT TIME ZONE $5, 'YYYYMMDD')::int AS day FROM f)
+       SELECT
+         (SELECT json_agg(json_build_array(ts::float8, lat, lng, acc) ORDER BY ts) FROM f) AS fixes,
+         (SELECT json_agg(json_build_object('id', p.id, 'lat', ST_Y(p.location::geometry), 'lng', ST_X(p.location::geometry),
+                 'radius', CASE WHEN p.radius > 0 THEN p.radius ELSE $6::int END))
+            FROM places p, pts
+           WHERE p.company_id = $1 AND p.deleted_at IS NULL AND p.location IS NOT NULL
+             AND (p.id = ANY($7::text[]) OR ST_DWithin(p.location, pts.g, CASE WHEN p.radius > 0 THEN p.radius ELSE $6::int END))) AS places,
+         (SELECT json_agg(json_build_object('id', j.id, 'day', j.day,
+                 'lat', CASE WHEN j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL THEN j.destination_lat ELSE ST_Y(p.location::geometry) END,
+                 'lng', CASE WHEN j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL THEN j.destination_lng ELSE ST_X(p.location::geometry) END,
+                 'radius', CASE WHEN p.radius > 0 THEN p.radius ELSE $6::int END))
+            FROM jobs j LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id
+           WHERE j.company_id = $1 AND j.worker_id = $2 AND j.day IN (SELECT day FROM days)
+             AND j.is_template = false AND j.archived = false
+             AND ((j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL) OR p.location IS NOT NULL)) AS jobs`,
+      [companyId, memberId, range.afterTs, range.untilTs, company.timezone, company.defaultRadius, placeIds],
     );
-  }
-
-  company(db: EntityManager, companyId: string): Promise<GeofenceCompany | undefined> {
-    return queryOne<GeofenceCompany>(
-      db,
-      `SELECT timezone, default_radius AS "defaultRadius", checkin_dwell_seconds AS "dwellSeconds" FROM companies WHERE id = $1`,
-      [companyId],
-    );
+    return {
+      fixes: (row?.fixes ?? []).map(([ts, lat, lng, acc]) => ({ ts, lat, lng, acc })),
+      places: row?.places ?? [],
+      jobs: row?.jobs ?? [],
+    };
   }
 
   /** The event's `who`: `{uid, name, username}`. */
   member(db: EntityManager, companyId: string, memberId: string): Promise<{ uid: string; name: string; username: string } | undefined> {
     return queryOne(db, `SELECT id AS uid, name, username FROM members WHERE company_id = $1 AND id = $2`, [companyId, memberId]);
-  }
-
-  /**
-   * Live places with a location that some fix lies within the radius of (`ST_DWithin` on geography,
-   * the effective radius: the company default for 0), plus the live ones among `ids` (fences with a
-   * state: a member inside must be seen leaving even when its new fixes are far away).
-   */
-  candidatePlaces(db: EntityManager, companyId: string, fixes: readonly GeofenceFix[], defaultRadius: number, ids: string[]): Promise<FenceRow[]> {
-    return query<FenceRow>(
-      db,
-      `WITH pts AS (
-         SELECT ST_Collect(ST_SetSRID(ST_MakePoint(f.lng, f.lat), 4326))::geography AS g
-           FROM unnest($2::float8[], $3::float8[]) AS f(lat, lng))
-       SELECT p.id, ST_Y(p.location::geometry) AS lat, ST_X(p.location::geometry) AS lng,
-              CASE WHEN p.radius > 0 THEN p.radius ELSE $4::int END AS radius
-         FROM places p, pts
-        WHERE p.company_id = $1 AND p.deleted_at IS NULL AND p.location IS NOT NULL
-          AND (p.id = ANY($5::text[]) OR ST_DWithin(p.location, pts.g, CASE WHEN p.radius > 0 THEN p.radius ELSE $4::int END))`,
-      [companyId, fixes.map((f) => f.lat), fixes.map((f) => f.lng), defaultRadius, ids],
-    );
-  }
-
-  /**
-   * The member's own jobs of `days` (YYYYMMDD) with coordinates — the job's destination, else its
-   * place's location — and the job's radius (its place's when > 0, else the company default, as the
-   * job view answers `radius`). Templates and archived jobs are left out.
-   */
-  memberJobs(db: EntityManager, companyId: string, memberId: string, days: number[], defaultRadius: number): Promise<JobFenceRow[]> {
-    return query<JobFenceRow>(
-      db,
-      `SELECT j.id, j.day,
-              CASE WHEN j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL THEN j.destination_lat ELSE ST_Y(p.location::geometry) END AS lat,
-              CASE WHEN j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL THEN j.destination_lng ELSE ST_X(p.location::geometry) END AS lng,
-              CASE WHEN p.radius > 0 THEN p.radius ELSE $4::int END AS radius
-         FROM jobs j LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id
-        WHERE j.company_id = $1 AND j.worker_id = $2 AND j.day = ANY($3::int[]) AND j.is_template = false AND j.archived = false
-          AND ((j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL) OR p.location IS NOT NULL)`,
-      [companyId, memberId, days, defaultRadius],
-    );
   }
 
   /** The place rows of `placeIds` (deleted ones too: an event names the place as it was). */
