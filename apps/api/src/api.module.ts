@@ -22,6 +22,7 @@ import { WebhooksActionsController } from './webhooks/webhooks.actions.controlle
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
+import { OsmAndController } from './locations/osmand.controller';
 import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 
@@ -34,6 +35,7 @@ import { NotificationsActionsController } from './notifications/notifications.ac
     JobsActionsController,
     WebhooksActionsController,
     PushLocationsController,
+    OsmAndController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,

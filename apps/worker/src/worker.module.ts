@@ -1,18 +1,19 @@
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
-import { GeofenceModule } from '@app/locations';
+import { GeofenceModule, LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
 import { CpuPool } from './cpu/cpu-pool';
 import { HeartbeatService } from './heartbeat.service';
+import { LocationsProcessor } from './processors/locations.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
 import { DispatchRunsProcessor, ReportRunsProcessor } from './processors/runs.processor';
 import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processor';
 
 /** The worker: BullMQ processors and the heartbeat; no HTTP. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, GeofenceModule],
+  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, LocationsModule, GeofenceModule],
   providers: [
     HeartbeatService,
     MaintenanceProcessor,
@@ -22,6 +23,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
     RunExecutor,
     DispatchRunsProcessor,
     ReportRunsProcessor,
+    LocationsProcessor,
   ],
 })
 export class WorkerModule {}

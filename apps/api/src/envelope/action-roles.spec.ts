@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { AuthContext, DomainError, mayCallAction, Role } from '@app/core';
 import { JOB_ACTION_ROLES } from '@app/jobs';
+import { INGEST_ACTION_ROLES } from '@app/locations';
 import { ApiKeysService, MEMBER_ACTION_ROLES } from '@app/members';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
 import { ExecutionContext } from '@nestjs/common';
@@ -31,6 +32,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['restorejobs', true, true, false],
     ['editjobs', true, true, true],
     ['getnotifications', true, true, true],
+    ['pushlocations', true, true, true],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -44,7 +46,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
   });
 
   it('is the domains’ slices, each action as its domain lists it', () => {
-    const slices = { ...MEMBER_ACTION_ROLES, ...JOB_ACTION_ROLES, ...WEBHOOK_ACTION_ROLES };
+    const slices = { ...MEMBER_ACTION_ROLES, ...JOB_ACTION_ROLES, ...WEBHOOK_ACTION_ROLES, ...INGEST_ACTION_ROLES };
     expect(ACTION_ROLES).toEqual(slices);
   });
 });

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { json, NextFunction, Request, Response } from 'express';
+import { json, NextFunction, Request, Response, urlencoded } from 'express';
 import { sendError, surfaceOf } from './exception.filter';
 
 /** Request bodies above this are refused with 413 in the surface's shape. */
@@ -13,6 +13,12 @@ export function useJsonBodies(app: INestApplication): void {
   // strict: false — `5` or `"x"` is valid JSON, so it is refused by the guards after authentication
   // (CONTRACTS.md order), not here as malformed
   app.use(json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }));
+  // Traccar Client's form bodies on /osmand: any content type but JSON is read as parameters (the
+  // older client posts `application/x-www-form-urlencoded`, some forks `text/plain`)
+  app.use(
+    '/osmand',
+    urlencoded({ extended: false, limit: '64kb', parameterLimit: 100, type: (req) => !/json/i.test(req.headers['content-type'] ?? '') }),
+  );
   app.use((err: { type?: string; status?: number; message?: string }, req: Request, res: Response, next: NextFunction) => {
     if (err?.type === 'entity.too.large' || err?.status === 413) {
       return sendError(res, surfaceOf(req.path), 'too_large', `body: larger than ${BODY_LIMIT}`);

@@ -48,6 +48,14 @@ export class RateLimitService implements OnModuleDestroy {
     return this.charge(`key:${prefix}`, this.config.RATE_LIMIT_PER_MINUTE);
   }
 
+  /**
+   * Charges one `/osmand` request to a device id (case-insensitive, as devices are looked up) with
+   * the per-key budget. @throws RateLimitedError past the budget.
+   */
+  chargeDevice(deviceId: string): Promise<void> {
+    return this.charge(`device:${deviceId.toLowerCase()}`, this.config.RATE_LIMIT_PER_MINUTE);
+  }
+
   /** Charges one unauthenticated request to a client IP. @throws RateLimitedError past the budget. */
   chargeIp(ip: string): Promise<void> {
     return this.charge(`ip:${ip}`, this.config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE);
