@@ -18,7 +18,7 @@ export const PARTITIONS_EVERY_MS = 3_600_000;
  * idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
  * retention ({@link LocationRetentionService}).
  */
-@Processor(QueueName.Locations, workerOptions())
+@Processor(QueueName.Locations, { ...workerOptions(), concurrency: 8 })
 export class LocationsProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger('Locations');
 
