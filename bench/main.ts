@@ -15,6 +15,7 @@ import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
+import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
 import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
@@ -43,6 +44,8 @@ const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
 /** `BENCH_ONLY=geofence` runs only the geofence latency under load (bench/geofence.ts). */
 const ONLY_GEOFENCE = process.env.BENCH_ONLY === 'geofence';
+/** `BENCH_ONLY=ingest` runs only the ingestion part (pushlocations and /osmand, bench/locations-ingest.ts). */
+const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
 
 const started = performance.now();
 /** Other work on the machine skews absolute figures (ratios less so): shown in the header. */
@@ -236,6 +239,7 @@ let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const child of loadChildren) child.kill();
+    for (const child of ingestLoadChildren) child.kill();
     const within = <T>(p: Promise<T>, ms = 5000) =>
       Promise.race([p, new Promise<void>((r) => setTimeout(r, ms).unref())]).catch(() => undefined);
     // the worker child first (it writes to the database and Redis); SIGKILL after 10 s
@@ -271,6 +275,16 @@ async function main(): Promise<number> {
       );
       log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
       return g.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
+
+    if (ONLY_INGEST) {
+      const r = ingestReport(await benchIngest({ api, pool, log }));
+      const header =
+        `Fieldwork bench (ingest) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+        `${os.cpus().length} CPUs, pool ${POOL_SIZE}/${POOL_SIZE}, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+      process.stdout.write(`\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`);
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
     }
 
     // company B: the getjobs data set
@@ -321,8 +335,14 @@ async function main(): Promise<number> {
     await closeWebhooks();
     const runs = ONLY_CREATEJOBS ? undefined : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
 
-    const { text, failed } = report(create, get, hooks, runs, serverVersion);
-    process.stdout.write(`\n${text}`);
+    const ingest = ONLY_CREATEJOBS ? undefined : ingestReport(await benchIngest({ api, pool, log }));
+
+    const { text, failed: reportFailed } = report(create, get, hooks, runs, serverVersion);
+    const failed = reportFailed + (ingest?.failed ?? 0);
+    const ingestText = ingest
+      ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], ingest.rows)}\n\n${ingest.notes.join('\n')}\n`
+      : '';
+    process.stdout.write(`\n${text}${ingestText}`);
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { randomInt } from 'node:crypto';
-import { connector, createCompany, createMember, startApi, TestApi } from './support/api';
+import { action, connector, createCompany, createMember, startApi, TestApi } from './support/api';
 import { AnswerChecker, describeRequest, forAjv, FuzzContext, OpenApiDoc, operationsOf, requestArbitrary, send, seedFor } from './fuzz/harness';
+import { osmandProblemOf, osmandRequestArbitrary } from './fuzz/osmand';
 import { arbitraryOf, Schema } from './fuzz/schema-arbitrary';
 import Ajv from 'ajv';
 
@@ -28,6 +29,8 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
   const ctx: FuzzContext = { key: '', username: '', ids: [] };
   let sent = 0;
   let members: string[] = [];
+  /** the worker's device id, so /osmand requests reach the ingest statement */
+  let deviceId = '';
   /** Fresh jobs before each route (earlier routes delete and archive them), plus the owner and a worker. */
   const refreshIds = async () => {
     const jobs: string[] = [];
@@ -48,7 +51,10 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
     const company = await createCompany(api);
     ctx.key = company.key;
     ctx.username = company.username;
-    members = [company.ownerUid, (await createMember(api, company, { role: 'worker' })).uid];
+    const worker = await createMember(api, company, { role: 'worker' });
+    members = [company.ownerUid, worker.uid];
+    deviceId = `fuzz-${worker.uid}`;
+    await action(api, 'editaccount', { uid: worker.uid, device_id: deviceId }, { key: company.key });
   });
 
   afterAll(async () => {
@@ -73,6 +79,30 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
       }
     }
   });
+
+  it('fuzzes /osmand (Traccar Client) in its query, form and JSON forms: no 5xx, 200 with an empty body, errors {status, error}', async () => {
+    const name = 'POST /osmand (query, form, JSON)';
+    if (ONLY && !name.includes(ONLY) && !'GET /osmand'.includes(ONLY)) return;
+    const op = doc.paths['/osmand'].post as Parameters<typeof osmandRequestArbitrary>[0];
+    const mine = statuses.get(name) ?? statuses.set(name, new Map()).get(name)!;
+    const result = await fc.check(
+      fc.asyncProperty(osmandRequestArbitrary(op, doc.components.schemas, { deviceId }), async (r) => {
+        sent += 1;
+        let answer;
+        try {
+          answer = await send(api.url, r);
+        } catch (err) {
+          throw new Error(`no answer: ${(err as Error).message}\n  ${describeRequest(r)}`);
+        }
+        mine.set(answer.http, (mine.get(answer.http) ?? 0) + 1);
+        const problem = osmandProblemOf(r, answer.http, answer.contentType, answer.text);
+        if (problem) throw new Error(`${problem}\n  ${describeRequest(r)}`);
+      }),
+      { seed: seedFor(SEED, name), numRuns: RUNS * 4, endOnFailure: !SHRINK },
+    );
+    expect(result.failed ? String(result.errorInstance) : null).toBeNull();
+    expect(mine.get(200) ?? 0).toBeGreaterThan(0);
+  }, 60_000 + RUNS * 4_000);
 
   it('fuzzes every operation: no 5xx, errors in the surface’s shape, 2xx answers valid, no hang', async () => {
     const operations = operationsOf(doc).filter((o) => !ONLY || o.name.includes(ONLY));

@@ -19,5 +19,4 @@ export * from './ingest/ingest.service';
 export * from './ingest/ingest-roles';
 export * from './ingest/push-locations.dto';
 export * from './osmand/osmand-decoder';
-export * from './osmand/device-directory';
 export * from './ingest/retention.service';

@@ -2,6 +2,7 @@ import { Injectable, Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { OpenAPIObject } from 'openapi3-ts/oas30';
 import { buildOpenApiDocument } from './openapi-document';
+import { withDeviceRoutes } from './osmand-doc';
 import { loadResponseSchemas } from './response-schemas';
 import { routesOf } from './routes';
 
@@ -13,11 +14,13 @@ export class OpenApiDocumentProvider {
   constructor(private readonly discovery: DiscoveryService) {}
 
   get(): OpenAPIObject {
-    this.document ??= buildOpenApiDocument(
-      routesOf(
-        this.discovery.getControllers().flatMap((wrapper) => (typeof wrapper.metatype === 'function' ? [wrapper.metatype as Type] : [])),
+    this.document ??= withDeviceRoutes(
+      buildOpenApiDocument(
+        routesOf(
+          this.discovery.getControllers().flatMap((wrapper) => (typeof wrapper.metatype === 'function' ? [wrapper.metatype as Type] : [])),
+        ),
+        loadResponseSchemas(),
       ),
-      loadResponseSchemas(),
     );
     return this.document;
   }

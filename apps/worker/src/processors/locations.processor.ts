@@ -41,7 +41,8 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
     switch (task.name) {
       case 'fixes': {
         for (const consumer of this.consumers.all()) await consumer.onFixes(task.data);
-        return { consumers: this.consumers.all().length };
+        const { memberId, fromTs, toTs } = task.data;
+        return { consumers: this.consumers.all().length, memberId, fromTs, toTs };
       }
       case 'partitions': {
         const outcome = await this.retention.run();

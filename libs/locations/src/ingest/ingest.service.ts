@@ -1,7 +1,11 @@
 import { AppConfig, outboxEvent, OutboxEventInput, OutboxService, query, queryOne, QueueName, TaskProducer } from '@app/core';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { INGEST_DEVICE_SQL, INGEST_MEMBER_SQL, IngestRow } from './ingest-sql';
+import { FixesTask } from '../fix-consumers';
 import { Fix } from '../fix';
 import { LocationSource } from '../entities/member-location.entity';
 import { advanceLatest, LatestState } from './latest-location';
@@ -107,6 +111,8 @@ export class IngestService {
   private readonly logger = new Logger('Ingest');
   /** month start (ms) → until when its partition is trusted to exist (ms) */
   private readonly knownMonths = new Map<number, number>();
+  /** fixes tasks of calls committed since the last flush */
+  private readonly pending: FixesTask[] = [];
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -115,27 +121,123 @@ export class IngestService {
     private readonly config: AppConfig,
   ) {}
 
-  /** Stores one call's fixes and state. @returns counts, and whether a ping is delivered. */
+  /**
+   * Stores one call's fixes and state for a known member. A call reporting `tracking` runs the
+   * transaction that may fire a clock event; any other call is ONE statement ({@link INGEST_MEMBER_SQL}).
+   * @returns counts, and whether a ping is delivered.
+   */
   async ingest(input: IngestInput): Promise<IngestResult> {
     const { unique, duplicates: inCall } = dedupeByTs(input.fixes);
-    await this.ensurePartitions(unique, false);
-    let outcome: { result: IngestResult; range: { lo: number; hi: number } | null; events: string[] };
+    if (input.tracking === undefined || input.source !== 'app') {
+      const row = await this.single(INGEST_MEMBER_SQL, input.companyId, input.memberId, unique, input);
+      this.enqueue(input.companyId, input.memberId, row);
+      return { accepted: row.n, duplicates: unique.length - row.n + inCall, ping: row.ping };
+    }
+    const attempt = () => this.dataSource.transaction((db) => this.write(db, input, unique));
+    const { result, range, events } = await this.withPartitions(unique, attempt);
+    this.outbox.wake(events);
+    if (range) this.enqueue(input.companyId, input.memberId, { n: result.accepted, lo: range.lo, hi: range.hi });
+    return { ...result, duplicates: result.duplicates + inCall };
+  }
+
+  /**
+   * `/osmand`: stores one device's fixes (Traccar Client: tracking on, no clock event, no ping) for
+   * the active member holding `deviceId` (case-insensitive), found by the same statement.
+   * @returns the member and the counts, or null when no active member holds the device id (nothing stored)
+   */
+  async ingestDevice(deviceId: string, fixes: readonly Fix[], now: number): Promise<(IngestResult & { companyId: string; memberId: string }) | null> {
+    const { unique, duplicates: inCall } = dedupeByTs(fixes);
+    const input = { source: 'osmand' as const, now };
+    const row = await this.single(INGEST_DEVICE_SQL, null, deviceId, unique, input);
+    if (!row.company_id || !row.member_id) return null;
+    this.enqueue(row.company_id, row.member_id, row);
+    return { companyId: row.company_id, memberId: row.member_id, accepted: row.n, duplicates: unique.length - row.n + inCall, ping: false };
+  }
+
+  /** Runs the single statement (a named prepared statement on the driver's pool), partitions made first. */
+  private single(
+    sql: string,
+    companyId: string | null,
+    member: string,
+    fixes: Fix[],
+    input: Pick<IngestInput, 'source' | 'now' | 'device'>,
+  ): Promise<IngestRow> {
+    const newest = fixes.length ? fixes.reduce((a, b) => (b.ts > a.ts ? b : a)) : null;
+    const fresh = advanceLatest({ latest: null, anchor: null }, fixes);
+    const d = input.device ?? {};
+    const values = [
+      companyId,
+      member,
+      input.now,
+      fixes.map((f) => f.ts),
+      fixes.map((f) => f.lat),
+      fixes.map((f) => f.lng),
+      fixes.map((f) => f.acc),
+      fixes.map((f) => f.dir),
+      fixes.map((f) => f.spd),
+      fixes.map((f) => f.elv),
+      fixes.map((f) => f.bat),
+      newest?.ts ?? null,
+      newest?.lat ?? null,
+      newest?.lng ?? null,
+      newest?.acc ?? null,
+      newest?.dir ?? null,
+      newest?.spd ?? null,
+      newest?.elv ?? null,
+      newest?.bat ?? null,
+      input.source,
+      fresh?.anchor?.ts ?? null,
+      fresh?.anchor?.lat ?? null,
+      fresh?.anchor?.lng ?? null,
+      input.source === 'osmand' && fixes.length > 0,
+      d.connection_type ?? null,
+      d.android_id ?? null,
+      d.loc_gps_on ?? null,
+      d.loc_net_on ?? null,
+      input.source === 'app',
+    ];
+    const name = sql === INGEST_DEVICE_SQL ? 'fieldwork_ingest_device' : 'fieldwork_ingest_member';
+    return this.withPartitions(fixes, async () => (await this.pool().query<IngestRow>({ name, text: sql, values })).rows[0]);
+  }
+
+  /** The driver's `pg` pool: the hot path skips TypeORM's query runner and prepares its statement once per connection. */
+  private pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
+  }
+
+  /**
+   * Runs `attempt` with the months of `fixes` known to have partitions; if one vanished behind the
+   * cache (SQLSTATE 23514, nothing was written), makes them all and runs it once more.
+   */
+  private async withPartitions<T>(fixes: readonly Fix[], attempt: () => Promise<T>): Promise<T> {
+    await this.ensurePartitions(fixes, false);
     try {
-      outcome = await this.dataSource.transaction((db) => this.write(db, input, unique));
+      return await attempt();
     } catch (err) {
       if (sqlState(err) !== NO_PARTITION) throw err;
-      // a month's partition was dropped or never made behind the cache's back: make it, once
-      await this.ensurePartitions(unique, true);
-      outcome = await this.dataSource.transaction((db) => this.write(db, input, unique));
+      await this.ensurePartitions(fixes, true);
+      return attempt();
     }
-    const { result, range, events } = outcome;
-    this.outbox.wake(events);
-    if (range) {
-      await this.producer
-        .add(QueueName.Locations, 'fixes', { companyId: input.companyId, memberId: input.memberId, fromTs: range.lo, toTs: range.hi })
-        .catch((err: Error) => this.logger.warn(`could not enqueue the fixes task of member ${input.memberId}: ${err.message}`));
-    }
-    return { ...result, duplicates: result.duplicates + inCall };
+  }
+
+  /**
+   * After commit: one Locations `fixes` task for the call's newly stored fixes (none when nothing was
+   * accepted). Not awaited: tasks of calls finishing together go to Redis in one `addBulk`, and a
+   * Redis failure is logged, never failing the call (its fixes are stored).
+   */
+  private enqueue(companyId: string, memberId: string, row: { n: number; lo: number | null; hi: number | null }): void {
+    if (!row.n || row.lo === null || row.hi === null) return;
+    this.pending.push({ companyId, memberId, fromTs: row.lo, toTs: row.hi });
+    if (this.pending.length > 1) return;
+    setImmediate(() => {
+      const tasks = this.pending.splice(0);
+      this.producer
+        .addBulk(
+          QueueName.Locations,
+          tasks.map((data) => ({ name: 'fixes' as const, data })),
+        )
+        .catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
+    });
   }
 
   private async write(db: EntityManager, input: IngestInput, fixes: Fix[]) {

@@ -9,8 +9,15 @@ describe('advanceLatest', () => {
     const out = advanceLatest({ latest: null, anchor: null }, [fix(5 * MIN, 2), fix(1 * MIN, 1), fix(4 * MIN, 3), fix(2 * MIN, 4)]);
     expect(out?.latest?.ts).toBe(5 * MIN);
     expect(out?.latest?.lat).toBe(2);
-    // 1, 2, 4, 5 one by one: at 4 the anchor becomes 2 (≥ 2 min), at 5 the fix 4 is only 1 min older → kept
+    // the newest of 1, 2, 4 at least 2 min older than 5
     expect(out?.anchor).toEqual({ ts: 2 * MIN, lat: 4, lng: 14 });
+  });
+
+  it('takes the anchor from the call when it is newer than the stored latest and anchor', () => {
+    const state = { latest: fix(10 * MIN, 5), anchor: { ts: 7 * MIN, lat: 1, lng: 1 } };
+    expect(advanceLatest(state, [fix(11 * MIN, 6), fix(11.5 * MIN, 7), fix(14 * MIN)])?.anchor).toEqual({ ts: 11.5 * MIN, lat: 7, lng: 14 });
+    // a late fix (older than the stored latest) is never an anchor
+    expect(advanceLatest(state, [fix(9 * MIN, 8), fix(11.5 * MIN)])?.anchor).toEqual({ ts: 7 * MIN, lat: 1, lng: 1 });
   });
 
   it('never moves backwards: late fixes change nothing', () => {

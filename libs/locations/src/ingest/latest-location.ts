@@ -17,21 +17,25 @@ export interface LatestState {
 }
 
 /**
- * The latest fix and anchor after `fixes` arrive (any order), as if they had arrived one by one in
- * time order: the latest only ever moves forward (a fix not newer than the stored latest enters
- * history only), and each time it moves, the fix it replaces becomes the anchor when it is at least
- * {@link ANCHOR_MIN_AGE_MS} older than the new latest (else the anchor stays, and is older still).
+ * The latest fix and anchor after `fixes` arrive (any order). The latest only ever moves forward: it
+ * becomes the newest fix when that is newer than the stored latest (a fix not newer enters history
+ * only). When it moves, the anchor becomes the newest of the previous latest fixes — the stored
+ * anchor, the stored latest, and the call's fixes between the stored latest and the new one — that
+ * is at least {@link ANCHOR_MIN_AGE_MS} older than the new latest (none → null). The SQL of
+ * `IngestService`'s single-statement path computes the same (keep them in step).
  * @returns the new state, or null when no fix is newer than the stored latest (nothing to write).
  */
 export function advanceLatest(state: LatestState, fixes: readonly Fix[]): LatestState | null {
   const from = state.latest?.ts ?? -Infinity;
-  const newer = fixes.filter((f) => f.ts > from).sort((a, b) => a.ts - b.ts);
-  if (!newer.length) return null;
-  let { latest, anchor } = state;
-  for (const fix of newer) {
-    if (latest && latest.ts === fix.ts) continue; // a duplicate within the call
-    if (latest && latest.ts <= fix.ts - ANCHOR_MIN_AGE_MS) anchor = { ts: latest.ts, lat: latest.lat, lng: latest.lng };
-    latest = fix;
-  }
-  return { latest, anchor };
+  let newest: Fix | null = null;
+  for (const f of fixes) if (f.ts > from && (!newest || f.ts > newest.ts)) newest = f;
+  if (!newest) return null;
+  const bound = newest.ts - ANCHOR_MIN_AGE_MS;
+  const candidates: TimedPoint[] = [];
+  if (state.anchor) candidates.push(state.anchor);
+  if (state.latest) candidates.push(state.latest);
+  for (const f of fixes) if (f.ts > from) candidates.push(f);
+  let anchor: TimedPoint | null = null;
+  for (const c of candidates) if (c.ts <= bound && (!anchor || c.ts > anchor.ts)) anchor = c;
+  return { latest: newest, anchor: anchor && { ts: anchor.ts, lat: anchor.lat, lng: anchor.lng } };
 }
