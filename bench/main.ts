@@ -13,6 +13,7 @@ import pg from 'pg';
 import { createCompany, createMember, startApi, TestApi } from '../test/support/api';
 import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
+import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
@@ -48,6 +49,8 @@ const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
 const ONLY_PLACES = process.env.BENCH_ONLY === 'places';
 /** `BENCH_ONLY=locate` runs only locate (1,000 and 5,000 members); otherwise it runs after the others. */
 const ONLY_LOCATE = process.env.BENCH_ONLY === 'locate';
+/** `BENCH_ONLY=geofence` runs only the geofence latency under load (bench/geofence.ts). */
+const ONLY_GEOFENCE = process.env.BENCH_ONLY === 'geofence';
 /** `BENCH_ONLY=ingest` runs only the ingestion part (pushlocations and /osmand, bench/locations-ingest.ts). */
 const ONLY_INGEST = process.env.BENCH_ONLY === 'ingest';
 /** `BENCH_ONLY=tracks` runs only the track building part (bench/tracks.ts). */
@@ -300,6 +303,7 @@ function cleanup(): Promise<void> {
     // the worker child first (it writes to the database and Redis); SIGKILL after 10 s
     await within(closeWebhooks(), 20_000);
     await within(closeRuns(), 20_000);
+    await within(closeGeofence(), 20_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -338,6 +342,17 @@ async function main(): Promise<number> {
       );
       log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
       return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
+
+    if (ONLY_GEOFENCE) {
+      const g = geofenceReport(await benchGeofence({ api, pool, log }));
+      const table = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], g.rows);
+      process.stdout.write(
+        `\nFieldwork bench (geofence) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+          `${os.cpus().length} CPUs, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)\n\n${table}\n\n${g.notes.join('\n')}\n`,
+      );
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return g.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
     }
 
     if (ONLY_INGEST) {

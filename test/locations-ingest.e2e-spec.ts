@@ -1,4 +1,5 @@
 import { QueueName, TaskProducer } from '@app/core';
+import { QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
@@ -80,6 +81,47 @@ describe('pushlocations', () => {
       expect(rows[0]).toMatchObject({ acc: null, dir: null, spd: null, elv: null, bat: null });
       const l = await latest(c, w.uid);
       expect(l).toMatchObject({ ts: t + 5 * MIN, lat: 46.06, lng: 14.51, acc: 3, anchor_ts: t + 2 * MIN, source: 'app' });
+    });
+
+    it('enqueues one Locations fixes task with the accepted range, which the worker runs (and none when nothing is accepted)', async () => {
+      const events = new QueueEvents(QueueName.Locations, { connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: PREFIX });
+      await events.waitUntilReady();
+      const done: Array<{ jobId: string; returnvalue: unknown }> = [];
+      events.on('completed', (e) => done.push(e));
+      try {
+        const t = Date.now() - 40 * MIN;
+        // only this call's tasks: tasks of earlier tests (same member) may still be completing, now
+        // that real consumers (geofence, tracks) run in the worker
+        const mine = () => done.filter((e) => (e.returnvalue as { fromTs?: number } | null)?.fromTs === t);
+        await push(w.key, { locations: [{ ts: t + 1000, lat: 1, lng: 1 }, { ts: t, lat: 1, lng: 1 }] });
+        await waitFor('the fixes task completed', () => mine().length > 0 || undefined, { timeoutMs: 15_000 });
+        // the processor answers the task's member and range (and how many consumers ran: geofence, tracks … as merged)
+        expect(mine()).toEqual([
+          expect.objectContaining({ returnvalue: { consumers: expect.any(Number), memberId: w.uid, fromTs: t, toTs: t + 1000 } }),
+        ]);
+        // a call of duplicates only enqueues nothing
+        done.length = 0;
+        await push(w.key, { locations: [{ ts: t, lat: 1, lng: 1 }] });
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(mine()).toEqual([]);
+      } finally {
+        await events.close();
+      }
+    });
+
+    it('keeps the anchor of states.moving: the newest previous latest fix ≥ 2 min older, across calls', async () => {
+      const m = await createMember(api, c);
+      const t = Date.now() - 30 * MIN;
+      const anchorAfter = async (locations: Array<{ ts: number; lat: number; lng: number }>) => {
+        await push(m.key, { locations });
+        return (await latest(c, m.uid)).anchor_ts as number | null;
+      };
+      expect(await anchorAfter([{ ts: t, lat: 1, lng: 1 }])).toBeNull();
+      expect(await anchorAfter([{ ts: t + MIN, lat: 1, lng: 1 }])).toBeNull(); // t is only 1 min older
+      expect(await anchorAfter([{ ts: t + 3 * MIN, lat: 1, lng: 1 }])).toBe(t + MIN);
+      expect(await anchorAfter([{ ts: t + 2 * MIN, lat: 1, lng: 1 }])).toBe(t + MIN); // late: nothing moves
+      expect(await anchorAfter([{ ts: t + 4 * MIN, lat: 1, lng: 1 }])).toBe(t + MIN);
+      expect(await anchorAfter([{ ts: t + 5.5 * MIN, lat: 2, lng: 2 }, { ts: t + 7 * MIN, lat: 3, lng: 3 }])).toBe(t + 4 * MIN);
     });
 
     it('counts duplicates across and within calls, and stores the first of a repeated ts', async () => {

@@ -1,6 +1,6 @@
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
-import { LocationsModule } from '@app/locations';
+import { GeofenceModule, LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
@@ -13,7 +13,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
 
 /** The worker: BullMQ processors and the heartbeat; no HTTP. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, LocationsModule],
+  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, LocationsModule, GeofenceModule],
   providers: [
     HeartbeatService,
     MaintenanceProcessor,

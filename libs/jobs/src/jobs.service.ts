@@ -244,6 +244,35 @@ export class JobsService {
   }
 
   /**
+   * An automatic check of a job by geofencing (CONTRACTS.md, "Job check-ins"), in the caller's
+   * transaction `db`, as a system actor (no permission check), scoped to `companyId`: `tsCheckIn` =
+   * `inTs` when it is 0; `tsCheckOut` = `outTs` when that is later than the stored one (the latest
+   * exit). The events follow the edit rules (`jobcheckin`/`jobcheckout` when a value goes 0 → set,
+   * else `jobupdated`); a check that changes nothing (or an unknown id, a template) writes nothing.
+   * @param inTs ms, the entry time; @param outTs ms, the exit time
+   * @returns the ids of the outbox events appended: the caller wakes delivery of them after its commit
+   *   ({@link OutboxService.wake}).
+   */
+  async recordAutoCheck(db: EntityManager, companyId: string, jobId: string, check: { inTs?: number; outTs?: number }): Promise<string[]> {
+    const [before] = await this.repo.lockByIds(db, companyId, [jobId]);
+    if (!before || before.isTemplate) return [];
+    const after: Job = { ...before };
+    if (check.inTs !== undefined && check.inTs > 0 && before.tsCheckIn === 0) after.tsCheckIn = check.inTs;
+    if (check.outTs !== undefined && check.outTs > before.tsCheckOut) after.tsCheckOut = check.outTs;
+    const changed = changedProperties(before, after);
+    if (!changed.length) return [];
+    await this.repo.updateChanged(db, after, changed);
+    const views = await this.views(db, companyId, [jobId]);
+    const actions = editEvents(before, after);
+    const ids = await this.outbox.appendMany(
+      db,
+      actions.map((action) => outboxEvent(JOB_EVENT_KEYS, action, { companyId, formId: jobId, data: [views.get(jobId)!] })),
+    );
+    await this.notifications.add(db, { companyId, memberId: after.dispatcherUid || null, kind: 'job_progress', jobId });
+    return ids;
+  }
+
+  /**
    * Runs `fn` in a transaction; after it commits, wakes delivery of the events it appended
    * (`published`).
    */

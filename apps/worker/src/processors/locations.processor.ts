@@ -18,7 +18,7 @@ export const PARTITIONS_EVERY_MS = 3_600_000;
  * idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
  * retention ({@link LocationRetentionService}).
  */
-@Processor(QueueName.Locations, workerOptions())
+@Processor(QueueName.Locations, { ...workerOptions(), concurrency: 8 })
 export class LocationsProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger('Locations');
 
@@ -41,7 +41,8 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
     switch (task.name) {
       case 'fixes': {
         for (const consumer of this.consumers.all()) await consumer.onFixes(task.data);
-        return { consumers: this.consumers.all().length };
+        const { memberId, fromTs, toTs } = task.data;
+        return { consumers: this.consumers.all().length, memberId, fromTs, toTs };
       }
       case 'partitions': {
         const outcome = await this.retention.run();

@@ -1,0 +1,183 @@
+/**
+ * Geofencing latency under load (`BENCH_ONLY=geofence`): the time from a probe phone's
+ * `pushlocations` call carrying a fix inside a place to the `placecheckin` event's row in the outbox,
+ * while 200 other phones push batches of 50 fixes at ~20,000 fixes/s in total (a child process,
+ * `geofence-load.ts`), all through the in-process api and ONE built worker (its Locations processor
+ * runs every fix consumer). The company's `checkin_dwell_seconds` is 0, so the entry is decided by the
+ * first fix inside and the figure is the pipeline's (HTTP, fixes task, evaluation), not the dwell.
+ * No baseline: the target is absolute (p99 ≤ 2 s).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { newId } from '@app/core';
+import pg from 'pg';
+import { action, createCompany, createMember, TestApi } from '../test/support/api';
+import { Child, waitFor } from '../test/support/proc-child';
+import { startWorker } from '../test/support/worker';
+import type { GeofenceLoadConfig, GeofenceLoadResult } from './geofence-load';
+import { fmt, percentile } from './stats';
+
+const envInt = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+};
+
+export const GEOFENCE_CONFIG = {
+  phones: envInt('BENCH_GEOFENCE_PHONES', 200),
+  batch: 50,
+  fixesPerSecond: envInt('BENCH_GEOFENCE_FIXES_PER_SECOND', 20_000),
+  warmupSeconds: envInt('BENCH_GEOFENCE_WARMUP_SECONDS', 5),
+  samples: envInt('BENCH_GEOFENCE_SAMPLES', 100),
+  places: 100,
+  targetP99Ms: 2000,
+};
+
+export interface GeofenceFigures {
+  samples: number;
+  timedOut: number;
+  http: { p50: number; p99: number };
+  p50: number;
+  p99: number;
+  max: number;
+  load: GeofenceLoadResult;
+  backlog: number;
+}
+
+const CENTER = { lat: 46.0511, lng: 14.5051 };
+/** How long a probe waits for its event before it counts as timed out (its latency is then this bound). */
+const PROBE_TIMEOUT_MS = 30_000;
+const opened: { worker?: Child; load?: ChildProcess } = {};
+
+/** Stops the load generator and the worker. Safe to call twice. */
+export async function closeGeofence(): Promise<void> {
+  opened.load?.kill();
+  opened.load = undefined;
+  await opened.worker?.stop('SIGTERM', 10_000).catch(() => undefined);
+  opened.worker = undefined;
+}
+
+export async function benchGeofence(opts: { api: TestApi; pool: pg.Pool; log: (line: string) => void }): Promise<GeofenceFigures> {
+  const { api, pool, log } = opts;
+  const cfg = GEOFENCE_CONFIG;
+  const company = await createCompany(api, { name: 'Bench geofence' });
+  const edit = await action(api, 'editcompany', { checkin_dwell_seconds: 0 }, { key: company.key });
+  if (edit.body.status !== 0) throw new Error(`editcompany: ${JSON.stringify(edit.body)}`);
+  // places on a grid around the city (the phones wander among them), and the probe's place
+  const placeRows: unknown[][] = [];
+  for (let i = 0; i < cfg.places; i++) {
+    placeRows.push([newId(), company.companyUid, `Site ${i}`, CENTER.lat + 0.01 * (i % 10) - 0.05, CENTER.lng + 0.01 * Math.floor(i / 10) - 0.05]);
+  }
+  const probePlace = { id: newId(), lat: CENTER.lat + 0.2, lng: CENTER.lng + 0.2 };
+  placeRows.push([probePlace.id, company.companyUid, 'Probe site', probePlace.lat, probePlace.lng]);
+  for (const r of placeRows) {
+    await pool.query(
+      `INSERT INTO places (id, company_id, name, radius, location, created_at)
+       VALUES ($1, $2, $3, 100, ST_SetSRID(ST_MakePoint($5, $4), 4326)::geography, floor(extract(epoch from now()) * 1000))`,
+      r,
+    );
+  }
+  log(`geofence: creating ${cfg.phones} phones`);
+  const keys: string[] = [];
+  for (let i = 0; i < cfg.phones; i++) keys.push((await createMember(api, company, { role: 'worker' })).key);
+  const probe = await createMember(api, company, { role: 'worker' });
+  await pool.query('ANALYZE');
+
+  opened.worker = await startWorker('bench geofence worker', { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params));
+
+  const loadCfg: GeofenceLoadConfig = {
+    url: `${api.url}/api/pushlocations`,
+    keys,
+    starts: keys.map(() => ({ lat: CENTER.lat + (Math.random() - 0.5) * 0.1, lng: CENTER.lng + (Math.random() - 0.5) * 0.1 })),
+    batch: cfg.batch,
+    fixesPerSecond: cfg.fixesPerSecond,
+    maxInFlight: 64,
+  };
+  const load = fork(require.resolve('./geofence-load'), [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  opened.load = load;
+  const loadResult = new Promise<GeofenceLoadResult>((resolve, reject) => {
+    load.once('message', (msg: GeofenceLoadResult | { error: string }) => ('error' in msg ? reject(new Error(msg.error)) : resolve(msg)));
+    load.once('error', reject);
+  });
+  load.send(loadCfg);
+  log(`geofence: background load ${cfg.fixesPerSecond} fixes/s, warming up ${cfg.warmupSeconds} s`);
+  await new Promise((r) => setTimeout(r, cfg.warmupSeconds * 1000));
+
+  const latencies: number[] = [];
+  /** ms: the probe's pushlocations call alone (sent → answered) */
+  const httpMs: number[] = [];
+  const push = async (lat: number, lng: number) => {
+    const ts = Date.now();
+    const res = await action(api, 'pushlocations', { locations: [{ ts, lat, lng, acc: 5 }] }, { key: probe.key });
+    if (res.body.status !== 0) throw new Error(`probe pushlocations: ${JSON.stringify(res.body)}`);
+    return ts;
+  };
+  /** Waits for the event's outbox row; false when it did not show within `PROBE_TIMEOUT_MS`. */
+  const outboxed = (formId: string) =>
+    waitFor(
+      `outbox ${formId}`,
+      async () => (await pool.query(`SELECT 1 FROM outbox_events WHERE company_id = $1 AND form_id = $2`, [company.companyUid, formId])).rowCount! > 0,
+      { timeoutMs: PROBE_TIMEOUT_MS, intervalMs: 5 },
+    ).then(
+      () => true,
+      () => false,
+    );
+  log(`geofence: ${cfg.samples} probe check-ins`);
+  let timedOut = 0;
+  for (let i = 0; i < cfg.samples && timedOut < 3; i++) {
+    const sent = performance.now();
+    const ts = await push(probePlace.lat, probePlace.lng);
+    httpMs.push(performance.now() - sent);
+    const seen = await outboxed(`${probe.uid}-${probePlace.id}-${ts}`);
+    latencies.push(performance.now() - sent);
+    if (!seen) {
+      timedOut += 1;
+      log(`geofence: probe ${i} not in the outbox after ${PROBE_TIMEOUT_MS} ms`);
+      continue; // the exit would wait behind the same backlog
+    }
+    // leave (dwell 0: the first fix beyond is the exit) before the next entry
+    await new Promise((r) => setTimeout(r, 5));
+    const out = await push(probePlace.lat + 0.01, probePlace.lng);
+    if (!(await outboxed(`${probe.uid}-${probePlace.id}-${out}`))) timedOut += 1;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  load.send('stop');
+  const loadFigures = await loadResult;
+  opened.load = undefined;
+  const [{ backlog }] = (
+    await pool.query<{ backlog: number }>(
+      `SELECT count(*)::int AS backlog FROM geofence_states g
+        WHERE g.company_id = $1 AND g.evaluated_ts < (SELECT max(ts) FROM location_fixes f WHERE f.company_id = g.company_id AND f.member_id = g.member_id)`,
+      [company.companyUid],
+    )
+  ).rows;
+  await closeGeofence();
+  return {
+    samples: latencies.length,
+    timedOut: latencies.filter((ms) => ms >= PROBE_TIMEOUT_MS).length,
+    http: { p50: percentile(httpMs, 50), p99: percentile(httpMs, 99) },
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: Math.max(...latencies),
+    load: loadFigures,
+    backlog,
+  };
+}
+
+/** The table rows and notes of the geofence figures. */
+export function geofenceReport(g: GeofenceFigures): { rows: string[][]; notes: string[]; failed: number } {
+  const ok = g.p99 <= GEOFENCE_CONFIG.targetP99Ms;
+  const bg = `${fmt(g.load.fixesPerSecond, 0)} fixes/s background`;
+  return {
+    rows: [
+      [`geofence: fix in → placecheckin in the outbox, p99 ms (${bg})`, fmt(g.p99), 'none', '—', `≤ ${GEOFENCE_CONFIG.targetP99Ms}`, ok ? 'PASS' : 'FAIL'],
+      [`geofence: fix in → placecheckin in the outbox, p50 ms`, fmt(g.p50), 'none', '—', '—', 'info'],
+      [`geofence: of which the probe's pushlocations call, p50 / p99 ms`, `${fmt(g.http.p50)} / ${fmt(g.http.p99)}`, 'none', '—', '—', 'info'],
+    ],
+    notes: [
+      `geofence: ${g.samples} probe check-ins (max ${fmt(g.max)} ms; ${g.timedOut} not seen within ${PROBE_TIMEOUT_MS} ms, counted at that bound) while ${GEOFENCE_CONFIG.phones} phones pushed batches of ${GEOFENCE_CONFIG.batch} ` +
+        `(target ${GEOFENCE_CONFIG.fixesPerSecond} fixes/s; achieved ${fmt(g.load.fixesPerSecond, 0)}: ${g.load.requests} calls, ${g.load.errors} errors, ` +
+        `${g.load.skipped} sends skipped at 64 in flight${g.load.firstError ? `, first error ${g.load.firstError}` : ''}); ` +
+        `${g.backlog} phones not yet evaluated to their newest fix when the load stopped. No baseline (absolute target).`,
+    ],
+    failed: ok ? 0 : 1,
+  };
+}

@@ -1,0 +1,16 @@
+import { JobsModule } from '@app/jobs';
+import { Module } from '@nestjs/common';
+import { LocationsModule } from '../locations.module';
+import { GeofenceEvaluator } from './geofence-evaluator.service';
+import { GeofenceRepository } from './geofence.repository';
+
+/**
+ * Geofencing: the `geofence` fix consumer (registers itself with `FixConsumerRegistry`). Imported by
+ * the worker beside `LocationsModule`; the api does not need it.
+ */
+@Module({
+  imports: [LocationsModule, JobsModule],
+  providers: [GeofenceRepository, GeofenceEvaluator],
+  exports: [GeofenceEvaluator],
+})
+export class GeofenceModule {}
