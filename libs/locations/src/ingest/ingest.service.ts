@@ -257,6 +257,7 @@ export class IngestService implements OnApplicationShutdown {
     this.flush();
   }
 
+  /** The transaction of a `pushlocations` call reporting `tracking` (the only path that may fire a clock event). */
   private async write(db: EntityManager, input: IngestInput, fixes: Fix[]) {
     const { companyId, memberId, now } = input;
     const stored = (await queryOne<StoredRow>(db, LOCK_ROW, [companyId, memberId, now]))!;
@@ -291,22 +292,18 @@ export class IngestService implements OnApplicationShutdown {
     const advanced = advanceLatest(before, fixes);
     const after = advanced ?? before;
 
-    // tracking: Traccar Client counts as tracking while its fixes arrive, without clock events
+    // a change of the reported state, newer than the stored one, fires a clock event; a repeat nothing
     let trackingStatus = stored.tracking_status;
     let trackingTs = stored.tracking_ts;
     let clock: 'clockin' | 'clockout' | undefined;
-    if (input.source === 'osmand') {
-      if (fixes.length) trackingStatus = true;
-    } else if (input.tracking !== undefined) {
-      const ts = input.trackingTs ?? now;
-      if (input.tracking !== stored.tracking_status && ts > stored.tracking_ts) {
-        trackingStatus = input.tracking;
-        trackingTs = ts;
-        clock = input.tracking ? 'clockin' : 'clockout';
-      }
+    const ts = input.trackingTs ?? now;
+    if (input.tracking !== undefined && input.tracking !== stored.tracking_status && ts > stored.tracking_ts) {
+      trackingStatus = input.tracking;
+      trackingTs = ts;
+      clock = input.tracking ? 'clockin' : 'clockout';
     }
 
-    const ping = input.source === 'app' && stored.ping_requested_at !== null;
+    const ping = stored.ping_requested_at !== null;
     const deviceChanged = input.device !== undefined && Object.keys(input.device).length > 0;
     const changed = advanced !== null || trackingStatus !== stored.tracking_status || trackingTs !== stored.tracking_ts || ping || deviceChanged;
     if (changed) {
