@@ -9,6 +9,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { IngestService, validateFixes } from '@app/locations';
 import { ApiKeysService } from '@app/members';
 import { action, createCompany, TestApi, uniqueUsername } from '../test/support/api';
 import { IngestLoadConfig, IngestLoadResult } from './locations-load';
@@ -44,6 +45,8 @@ interface Side {
 
 export interface IngestFigures {
   push: { ours: Side; baseline: Side };
+  /** medians of sequential calls, ms: validateFixes + IngestService.ingest in-process vs the raw insert, 50 fixes */
+  split: { service: number; raw: number; samples: number };
   osmand: { ours: Side; baseline: Side };
   concurrency: number;
   durationMs: number;
@@ -135,6 +138,31 @@ async function startBaselineServer(pool: pg.Pool, companyId: string): Promise<{ 
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/**
+ * Where pushlocations' time goes, without HTTP: medians of `samples` sequential calls of
+ * validateFixes + IngestService.ingest (50 fixes, one member) vs the raw insert of 50 rows.
+ */
+async function serviceSplit(api: TestApi, pool: pg.Pool, companyId: string, memberId: string, baseTs: number, samples = 200) {
+  const ingest = api.app.get(IngestService);
+  const batch = (i: number) =>
+    Array.from({ length: BATCH }, (_, j) => ({ ts: baseTs + (i * BATCH + j) * 50, lat: 46, lng: 14.5, acc: 5, dir: 90, spd: 3.2, elv: 300, bat: 80 }));
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const service: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t0 = performance.now();
+    const { fixes } = validateFixes(batch(i), { now: Date.now(), retentionMs: 365 * 86_400_000 });
+    await ingest.ingest({ companyId, memberId, fixes, source: 'app', now: Date.now() });
+    service.push(performance.now() - t0);
+    const b = batch(samples + i);
+    const t1 = performance.now();
+    const f = <K extends keyof (typeof b)[0]>(k: K) => b.map((x) => x[k]);
+    await pool.query(INSERT, [companyId, 'BASESPLIT', Date.now(), f('ts'), f('lat'), f('lng'), f('acc'), f('dir'), f('spd'), f('elv'), f('bat')]);
+    raw.push(performance.now() - t1);
+  }
+  return { service: median(service), raw: median(raw), samples };
+}
+
 export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (line: string) => void }): Promise<IngestFigures> {
   const { api, pool, log } = opts;
   const company = await createCompany(api, { name: 'Bench ingest' });
@@ -171,8 +199,11 @@ export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (lin
     const osmandBase = await runLoad({ ...common, url: baseline.url, mode: 'osmand', phones: fakeDevices, baseTs: now - 5 * 3_600_000, stepMs: 50 });
     if (osmandBase.errors) throw new Error(`baseline http load: ${osmandBase.errors} errors, first: ${osmandBase.firstError}`);
     log(`ingest: node:http + insert ${fmt(osmandBase.fixesPerS, 0)} fixes/s`);
+    const [owner] = (await pool.query<{ id: string }>(`SELECT id FROM members WHERE company_id = $1 AND role = 'worker' LIMIT 1`, [company.companyUid])).rows;
+    const split = await serviceSplit(api, pool, company.companyUid, owner.id, now - 20 * 3_600_000);
     return {
       push: { ours: side(pushOurs), baseline: pushBase },
+      split,
       osmand: { ours: side(osmandOurs), baseline: side(osmandBase) },
       concurrency: CONCURRENCY,
       durationMs: DURATION_MS,
@@ -197,6 +228,14 @@ export function ingestReport(f: IngestFigures): { rows: string[][]; notes: strin
       `${(pushShare * 100).toFixed(0)} %`,
       `≥ ${INGEST_TARGETS.pushFixesPerS} /s and ≥ ${INGEST_TARGETS.pushShare * 100} %`,
       pass(pushOk),
+    ],
+    [
+      `pushlocations without HTTP: validateFixes + IngestService.ingest, ms p50 of ${f.split.samples} sequential (baseline: raw insert)`,
+      fmt(f.split.service, 2),
+      fmt(f.split.raw, 2),
+      `${(f.split.service / f.split.raw).toFixed(2)}×`,
+      '—',
+      'info',
     ],
     ['pushlocations: latency p50 / p99 ms', `${fmt(f.push.ours.p50, 2)} / ${fmt(f.push.ours.p99, 2)}`, `${fmt(f.push.baseline.p50, 2)} / ${fmt(f.push.baseline.p99, 2)}`, '—', '—', 'info'],
     [
