@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { dayInZone, distanceM, newId, OutboxService } from '@app/core';
 import { JobsService } from '@app/jobs';
 import { FixConsumerRegistry, GeofenceEvaluator, GeofenceRepository } from '@app/locations';
-import { Place } from '@app/places';
+import { Place, PlacesService } from '@app/places';
 import { Geodesic } from 'geographiclib-geodesic';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
 import { stopAllChildren, waitFor } from './support/proc-child';
-import { SHARED_GPX_DIR } from './support/shared-data';
+import { readGpxFixes } from './support/gpx';
 import { Received, WebhookReceiver } from './support/webhook-receiver';
 import { startWorker } from './support/worker';
 
@@ -51,15 +49,6 @@ function stay(center: { lat: number; lng: number }, t0: number, fromS: number, t
   return out;
 }
 
-/** The timed points of a GPX file, document order (ts ms, degrees). */
-function gpxFixes(file: string): PushFix[] {
-  const xml = readFileSync(path.join(SHARED_GPX_DIR, file), 'utf8');
-  return [...xml.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)">([\s\S]*?)<\/trkpt>/g)]
-    .map((m) => ({ lat: Number(m[1]), lng: Number(m[2]), time: /<time>([^<]+)<\/time>/.exec(m[3])?.[1] }))
-    .filter((p) => p.time)
-    .map((p) => ({ ts: Date.parse(p.time!), lat: p.lat, lng: p.lng }));
-}
-
 describe('geofencing', () => {
   let api: TestApi;
   let db: DataSource;
@@ -82,7 +71,9 @@ describe('geofencing', () => {
 
   let hookSeq = 0;
   /** A fresh company, a worker, and webhooks for place and job checks on paths of their own. */
-  async function setup(timezone?: string): Promise<{ c: TestCompany; w: Member; paths: { place: string; checked: string; updated: string } }> {
+  async function setup(
+    timezone?: string,
+  ): Promise<{ c: TestCompany; w: Member; paths: { place: string; checked: string; updated: string } }> {
     const c = await createCompany(api, { timezone });
     const name = `Ana ${++hookSeq}`;
     const m = await createMember(api, c, { role: 'worker', name });
@@ -123,7 +114,12 @@ describe('geofencing', () => {
   /** Pushes fixes through pushlocations in calls of `batch`, then waits until the worker has evaluated them all. */
   async function push(w: Member, c: TestCompany, fixes: PushFix[], batch = 50): Promise<void> {
     for (let i = 0; i < fixes.length; i += batch) {
-      const res = await action<{ accepted: number; rejected: unknown[] }>(api, 'pushlocations', { locations: fixes.slice(i, i + batch) }, { key: w.key });
+      const res = await action<{ accepted: number; rejected: unknown[] }>(
+        api,
+        'pushlocations',
+        { locations: fixes.slice(i, i + batch) },
+        { key: w.key },
+      );
       expect(res.body).toMatchObject({ status: 0, rejected: [] });
     }
     const last = Math.max(...fixes.map((f) => f.ts));
@@ -204,7 +200,14 @@ describe('geofencing', () => {
         )
       )[0];
     const before = await count();
-    const evaluator = new GeofenceEvaluator(db, new FixConsumerRegistry(), new GeofenceRepository(), api.app.get(JobsService), api.app.get(OutboxService));
+    const evaluator = new GeofenceEvaluator(
+      db,
+      new FixConsumerRegistry(),
+      new GeofenceRepository(),
+      api.app.get(JobsService),
+      api.app.get(PlacesService),
+      api.app.get(OutboxService),
+    );
     const task = { companyId: c.companyUid, memberId: w.uid, fromTs: fixes[0].ts, toTs: fixes[fixes.length - 1].ts };
     await evaluator.onFixes(task);
     await evaluator.onFixes(task);
@@ -217,7 +220,7 @@ describe('geofencing', () => {
 
   it('a real trace (around-visnjan-with-car.gpx) with a place at its ~2-min stop: one visit', async () => {
     const { c, w, paths } = await setup();
-    const trace = gpxFixes('around-visnjan-with-car.gpx');
+    const trace = readGpxFixes('around-visnjan-with-car.gpx').map(({ ts, lat, lng }) => ({ ts, lat, lng }));
     expect(trace.length).toBe(104);
     const stop = { lat: 45.27632, lng: 13.7198 };
     const radius = 30;
@@ -241,7 +244,9 @@ describe('geofencing', () => {
     );
     expect(got).toHaveLength(2);
     expect(firstOut.ts - firstIn.ts).toBeGreaterThan(100_000); // the ~2-min stop
-    expect(await checkins(c)).toEqual([{ placeId: place.id, jobId: null, inTs: firstIn.ts, outTs: firstOut.ts, duration: firstOut.ts - firstIn.ts }]);
+    expect(await checkins(c)).toEqual([
+      { placeId: place.id, jobId: null, inTs: firstIn.ts, outTs: firstOut.ts, duration: firstOut.ts - firstIn.ts },
+    ]);
   }, 60_000);
 
   it('a job of today with coordinates: tsCheckIn/tsCheckOut set with jobcheckin/jobcheckout; a second visit updates tsCheckOut (jobupdated)', async () => {

@@ -10,7 +10,6 @@ export * from './fix-consumers';
 export * from './geofence/geofence-engine';
 export * from './geofence/geofence-evaluator.service';
 export * from './geofence/geofence.repository';
-export * from './geofence/geofence-place-view';
 export * from './geofence/geofence.module';
 export * from './ingest/fix-rules';
 export * from './ingest/latest-location';

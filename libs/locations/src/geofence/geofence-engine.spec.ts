@@ -1,7 +1,16 @@
 import { distanceM } from '@app/core';
 import fc from 'fast-check';
 import { Geodesic } from 'geographiclib-geodesic';
-import { evaluateGeofences, FenceState, Geofence, GeofenceFix, GeofenceRules, hysteresisMarginM, VISIT_GAP_MS, zoneOf } from './geofence-engine';
+import {
+  evaluateGeofences,
+  FenceState,
+  Geofence,
+  GeofenceFix,
+  GeofenceRules,
+  hysteresisMarginM,
+  VISIT_GAP_MS,
+  zoneOf,
+} from './geofence-engine';
 
 const CENTER = { lat: 45.2744, lng: 13.7233 };
 const RULES: GeofenceRules = { dwellMs: 60_000, gapMs: VISIT_GAP_MS };

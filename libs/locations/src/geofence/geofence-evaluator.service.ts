@@ -1,11 +1,11 @@
 import { OutboxEventInput, OutboxEventKeys, outboxEvent, OutboxService, zonedDayTimeToMs } from '@app/core';
 import { JobsService } from '@app/jobs';
+import { PlacesService } from '@app/places';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers';
 import { evaluateGeofences, Geofence, GeofenceTransition, VISIT_GAP_MS } from './geofence-engine';
-import { toGeofencePlaceView } from './geofence-place-view';
 import { CheckInTarget, GeofenceRepository } from './geofence.repository';
 
 type PlaceCheckAction = 'placecheckin' | 'placecheckout';
@@ -39,6 +39,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     private readonly registry: FixConsumerRegistry,
     private readonly repo: GeofenceRepository,
     private readonly jobs: JobsService,
+    private readonly places: PlacesService,
     private readonly outbox: OutboxService,
   ) {}
 
@@ -61,7 +62,14 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     const placeIds = Object.keys(state.fences)
       .filter((k) => k.startsWith(PLACE))
       .map((k) => k.slice(PLACE.length));
-    const { fixes, places, jobs } = await this.repo.loadEvaluation(db, companyId, memberId, { afterTs: evaluatedTs, untilTs: now }, company, placeIds);
+    const { fixes, places, jobs } = await this.repo.loadEvaluation(
+      db,
+      companyId,
+      memberId,
+      { afterTs: evaluatedTs, untilTs: now },
+      company,
+      placeIds,
+    );
     if (!fixes.length) return [];
     const fences: Geofence[] = [
       ...places.map((p) => ({ key: PLACE + p.id, center: { lat: p.lat, lng: p.lng }, radius: p.radius })),
@@ -85,7 +93,8 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
   private async record(db: EntityManager, companyId: string, memberId: string, transitions: GeofenceTransition[]): Promise<string[]> {
     if (!transitions.length) return [];
     const placeIds = [...new Set(transitions.filter((t) => t.key.startsWith(PLACE)).map((t) => t.key.slice(PLACE.length)))];
-    const placeViews = new Map((await this.repo.placeRows(db, companyId, placeIds)).map((r) => [r.id, toGeofencePlaceView(r)]));
+    // deleted places too: an event names the place as it was
+    const placeViews = new Map((await this.places.placeViews(companyId, placeIds, db)).map((v) => [v.uid, v]));
     const who = placeIds.length ? await this.repo.member(db, companyId, memberId) : undefined;
     const events: OutboxEventInput<PlaceCheckAction>[] = [];
     const published: string[] = [];
@@ -105,7 +114,9 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
           }),
         );
       } else {
-        published.push(...(await this.jobs.recordAutoCheck(db, companyId, target.jobId, t.kind === 'in' ? { inTs: t.ts } : { outTs: t.ts })));
+        published.push(
+          ...(await this.jobs.recordAutoCheck(db, companyId, target.jobId, t.kind === 'in' ? { inTs: t.ts } : { outTs: t.ts })),
+        );
       }
     }
     published.push(...(await this.outbox.appendMany(db, events)));

@@ -1,4 +1,5 @@
 import { JobsModule } from '@app/jobs';
+import { PlacesModule } from '@app/places';
 import { Module } from '@nestjs/common';
 import { LocationsModule } from '../locations.module';
 import { GeofenceEvaluator } from './geofence-evaluator.service';
@@ -9,7 +10,7 @@ import { GeofenceRepository } from './geofence.repository';
  * the worker beside `LocationsModule`; the api does not need it.
  */
 @Module({
-  imports: [LocationsModule, JobsModule],
+  imports: [LocationsModule, JobsModule, PlacesModule],
   providers: [GeofenceRepository, GeofenceEvaluator],
   exports: [GeofenceEvaluator],
 })

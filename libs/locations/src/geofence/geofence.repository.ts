@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { LOCATION_FIXES_TABLE } from '../fix';
 import type { FenceState, GeofenceFix } from './geofence-engine';
-import type { GeofencePlaceRow } from './geofence-place-view';
 
 /** Company settings the rule needs: IANA zone, default radius (m), dwell (s). */
 export interface GeofenceCompany {
@@ -88,7 +87,11 @@ export class GeofenceRepository {
     company: GeofenceCompany,
     placeIds: string[],
   ): Promise<{ fixes: GeofenceFix[]; places: FenceRow[]; jobs: JobFenceRow[] }> {
-    const row = await queryOne<{ fixes: Array<[number, number, number, number | null]> | null; places: FenceRow[] | null; jobs: JobFenceRow[] | null }>(
+    const row = await queryOne<{
+      fixes: Array<[number, number, number, number | null]> | null;
+      places: FenceRow[] | null;
+      jobs: JobFenceRow[] | null;
+    }>(
       db,
       `WITH f AS (
          SELECT ts, lat, lng, acc FROM ${LOCATION_FIXES_TABLE}
@@ -124,21 +127,6 @@ export class GeofenceRepository {
     return queryOne(db, `SELECT id AS uid, name, username FROM members WHERE company_id = $1 AND id = $2`, [companyId, memberId]);
   }
 
-  /** The place rows of `placeIds` (deleted ones too: an event names the place as it was). */
-  placeRows(db: EntityManager, companyId: string, placeIds: string[]): Promise<GeofencePlaceRow[]> {
-    if (!placeIds.length) return Promise.resolve([]);
-    return query<GeofencePlaceRow>(
-      db,
-      `SELECT p.id, p.name, p.address, p.city, p.state, p.postalcode, p.country_code AS "countryCode", p.phone, p.email,
-              ST_Y(p.location::geometry) AS lat, ST_X(p.location::geometry) AS lng, p.radius, p.color,
-              p.linked_forms AS "linkedForms", m.name AS creator, p.data, p.teams,
-              p.created_at::float8 AS "createdAt", p.updated_at::float8 AS "updatedAt"
-         FROM places p LEFT JOIN members m ON m.id = p.creator_id AND m.company_id = p.company_id
-        WHERE p.company_id = $1 AND p.id = ANY($2::text[])`,
-      [companyId, placeIds],
-    );
-  }
-
   /** Opens a check-in row (out_ts null). */
   async openCheckIn(db: EntityManager, companyId: string, memberId: string, target: CheckInTarget, inTs: number): Promise<void> {
     await query(db, `INSERT INTO checkins (company_id, id, member_id, place_id, job_id, in_ts) VALUES ($1, $2, $3, $4, $5, $6)`, [
@@ -152,7 +140,14 @@ export class GeofenceRepository {
   }
 
   /** Closes the open check-in row of the visit that began at `inTs`: out_ts and duration (ms). */
-  async closeCheckIn(db: EntityManager, companyId: string, memberId: string, target: CheckInTarget, inTs: number, outTs: number): Promise<void> {
+  async closeCheckIn(
+    db: EntityManager,
+    companyId: string,
+    memberId: string,
+    target: CheckInTarget,
+    inTs: number,
+    outTs: number,
+  ): Promise<void> {
     const column = target.placeId ? 'place_id' : 'job_id';
     await query(
       db,
