@@ -1,5 +1,5 @@
 import { AppConfig, DomainError, invalid } from '@app/core';
-import { decodeOsmAnd, Fix, IngestService, osmandFieldName, validateFix } from '@app/locations';
+import { decodeOsmAnd, Fix, IngestService, isFixProblem, osmandFieldName, validateFix } from '@app/locations';
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { RateLimitService } from '../ops/rate-limit.service';
@@ -33,15 +33,17 @@ export class OsmAndController {
 
   private async handle(req: Request, res: Response): Promise<void> {
     const now = Date.now();
-    const decoded = decodeOsmAnd({ query: req.query as Record<string, unknown>, body: req.body, contentType: req.headers['content-type'], now });
+    const decoded = decodeOsmAnd({
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+      contentType: req.headers['content-type'],
+      now,
+    });
     if (!decoded.ok) throw invalid(decoded.field, decoded.rule);
     const fixes: Fix[] = [];
     if (decoded.fix) {
       const fix = validateFix(decoded.fix, { now, retentionMs: this.config.LOCATION_RETENTION_DAYS * 86_400_000 });
-      if (typeof fix === 'string') {
-        const [field, ...rule] = osmandFieldName(fix, decoded.format).split(': ');
-        throw invalid(field, rule.join(': '));
-      }
+      if (isFixProblem(fix)) throw invalid(osmandFieldName(fix.field, decoded.format), fix.rule);
       fixes.push(fix);
     }
     await this.rateLimit.chargeDevice(decoded.deviceId);

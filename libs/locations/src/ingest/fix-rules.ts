@@ -25,6 +25,12 @@ export interface RejectedFix {
   error: string;
 }
 
+/** The rule a fix breaks: the field (as `pushlocations` names it) and the rule (`lat`, `must be between -90 and 90`). */
+export interface FixProblem {
+  field: string;
+  rule: string;
+}
+
 /** The outcome of {@link validateFixes}: the good fixes (in the order sent) and the refused ones. */
 export interface FixValidation {
   fixes: Fix[];
@@ -57,29 +63,32 @@ function optionalInRange(v: unknown, min: number, max: number, rule: string): nu
 }
 
 /**
- * One fix as a device sent it → a {@link Fix}, or the first rule it breaks as `"<field>: <rule>"`.
+ * One fix as a device sent it → a {@link Fix}, or the first rule it breaks ({@link FixProblem}).
  * Rules (CONTRACTS.md): `ts` see {@link tsProblem}; `lat` [-90, 90] and `lng` [-180, 180] required;
  * optional (absent or null → null): `acc` ≥ 0 m, `dir` [0, 360]°, `spd` ≥ 0 m/s, `elv` m, `bat`
  * [0, 100] %; `acc`, `dir`, `elv`, `bat` rounded to integers. Keys other than these are refused.
  */
-export function validateFix(raw: unknown, window: FixWindow): Fix | string {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'fix: must be an object {ts, lat, lng, acc, dir, spd, elv, bat}';
+export function validateFix(raw: unknown, window: FixWindow): Fix | FixProblem {
+  const problem = (field: string, rule: string): FixProblem => ({ field, rule });
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return problem('fix', 'must be an object {ts, lat, lng, acc, dir, spd, elv, bat}');
   const f = raw as Record<string, unknown>;
-  for (const key of Object.keys(f)) if (!FIX_KEYS.has(key)) return `${key}: is not a field of a fix (ts, lat, lng, acc, dir, spd, elv, bat)`;
+  for (const key of Object.keys(f))
+    if (!FIX_KEYS.has(key)) return problem(key, 'is not a field of a fix (ts, lat, lng, acc, dir, spd, elv, bat)');
   const ts = tsProblem(f.ts, window);
-  if (ts) return `ts: ${ts}`;
-  if (!isNumber(f.lat) || f.lat < -90 || f.lat > 90) return 'lat: must be between -90 and 90';
-  if (!isNumber(f.lng) || f.lng < -180 || f.lng > 180) return 'lng: must be between -180 and 180';
+  if (ts) return problem('ts', ts);
+  if (!isNumber(f.lat) || f.lat < -90 || f.lat > 90) return problem('lat', 'must be between -90 and 90');
+  if (!isNumber(f.lng) || f.lng < -180 || f.lng > 180) return problem('lng', 'must be between -180 and 180');
   const acc = optionalInRange(f.acc, 0, MAX_METRES, `must be a number ≥ 0 and ≤ ${MAX_METRES} (m)`);
-  if (typeof acc === 'object' && acc !== null) return `acc: ${acc.problem}`;
+  if (typeof acc === 'object' && acc !== null) return problem('acc', acc.problem);
   const dir = optionalInRange(f.dir, 0, 360, 'must be between 0 and 360 (degrees)');
-  if (typeof dir === 'object' && dir !== null) return `dir: ${dir.problem}`;
+  if (typeof dir === 'object' && dir !== null) return problem('dir', dir.problem);
   const spd = optionalInRange(f.spd, 0, MAX_SPEED, `must be a number ≥ 0 and ≤ ${MAX_SPEED} (m/s)`);
-  if (typeof spd === 'object' && spd !== null) return `spd: ${spd.problem}`;
+  if (typeof spd === 'object' && spd !== null) return problem('spd', spd.problem);
   const elv = optionalInRange(f.elv, -MAX_METRES, MAX_METRES, `must be a number between -${MAX_METRES} and ${MAX_METRES} (m)`);
-  if (typeof elv === 'object' && elv !== null) return `elv: ${elv.problem}`;
+  if (typeof elv === 'object' && elv !== null) return problem('elv', elv.problem);
   const bat = optionalInRange(f.bat, 0, 100, 'must be between 0 and 100 (percent)');
-  if (typeof bat === 'object' && bat !== null) return `bat: ${bat.problem}`;
+  if (typeof bat === 'object' && bat !== null) return problem('bat', bat.problem);
   const round = (v: number | null) => (v === null ? null : Math.round(v));
   return { ts: f.ts as number, lat: f.lat, lng: f.lng, acc: round(acc), dir: round(dir), spd, elv: round(elv), bat: round(bat) };
 }
@@ -93,8 +102,13 @@ export function validateFixes(raw: readonly unknown[], window: FixWindow): FixVa
   const rejected: RejectedFix[] = [];
   raw.forEach((entry, index) => {
     const out = validateFix(entry, window);
-    if (typeof out === 'string') rejected.push({ index, error: out });
+    if (isFixProblem(out)) rejected.push({ index, error: `${out.field}: ${out.rule}` });
     else fixes.push(out);
   });
   return { fixes, rejected };
+}
+
+/** Whether {@link validateFix}'s answer is a refusal. */
+export function isFixProblem(out: Fix | FixProblem): out is FixProblem {
+  return 'rule' in out;
 }

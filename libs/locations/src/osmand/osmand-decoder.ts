@@ -256,13 +256,10 @@ const JSON_NAMES: Record<string, string> = {
 };
 
 /**
- * A per-fix rule's message (`"lng: must be between -180 and 180"`) with the field named as the
- * client sent it (`"lon: …"`, `"location.coords.longitude: …"`). Units in the rule are ours (m/s,
- * percent).
+ * A per-fix rule's field (`lng`) named as the client sent it (`lon`, `location.coords.longitude`);
+ * the rule itself keeps our units (m/s, percent).
  */
-export function osmandFieldName(message: string, format: OsmAndFormat): string {
-  const m = /^(\w+): (.*)$/.exec(message);
-  if (!m) return message;
+export function osmandFieldName(field: string, format: OsmAndFormat): string {
   const names = format === 'json' ? JSON_NAMES : PARAM_NAMES;
-  return `${names[m[1]] ?? m[1]}: ${m[2]}`;
+  return names[field] ?? field;
 }
