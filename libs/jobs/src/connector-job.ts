@@ -1,6 +1,6 @@
-import { DomainError, EmptyOr, invalid, isRealDay, NullableOptional, Optional, PHONE, Rule } from '@app/core';
+import { DomainError, EmailOrEmpty, invalid, isRealDay, NullableOptional, Optional, PhoneOrEmpty, Rule } from '@app/core';
 import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { JobView } from './job-view';
 
 /**
@@ -76,16 +76,11 @@ export class ConnectorContactDto {
   name?: string;
 
   @Optional()
-  @IsString()
-  @EmptyOr()
-  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @PhoneOrEmpty()
   phone?: string;
 
   @Optional()
-  @IsString()
-  @EmptyOr()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @EmailOrEmpty()
   email?: string;
 }
 

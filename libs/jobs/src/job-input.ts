@@ -1,21 +1,21 @@
 import {
+  EmailOrEmpty,
   EmptyOr,
   invalid,
   invalidAll,
-  passesRules,
-  validationIssues,
   isRealDay,
   isRealHhmm,
   NullableOptional,
   Optional,
-  PHONE,
+  passesRules,
+  PhoneOrEmpty,
   Rule,
+  validationIssues,
 } from '@app/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsEmail,
   IsIn,
   IsInt,
   IsNumber,
@@ -105,16 +105,11 @@ export class JobWriteDto {
   contactName?: string;
 
   @Optional()
-  @IsString()
-  @EmptyOr()
-  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @PhoneOrEmpty()
   contactPhone?: string;
 
   @Optional()
-  @IsString()
-  @EmptyOr()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @EmailOrEmpty()
   contactEmail?: string;
 
   @Optional()

@@ -1,9 +1,22 @@
-import { registerDecorator, ValidateIf, ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
+import {
+  IsEmail,
+  IsString,
+  Matches,
+  MaxLength,
+  registerDecorator,
+  ValidateIf,
+  ValidationArguments,
+  ValidationError,
+  ValidationOptions,
+} from 'class-validator';
 import type { FieldIssue } from '../errors/domain-error';
 import { isIanaZone } from '../time';
 
 /** Phone with optional country code: digits, spaces, `+ ( ) - .`; 3–40 characters. */
 export const PHONE = /^\+?[0-9 ()\-.]{3,40}$/;
+
+/** A hex color `#RRGGBB`. */
+export const COLOR = /^#[0-9A-Fa-f]{6}$/;
 
 /**
  * The field may be absent (`undefined`); unlike class-validator's `IsOptional`, `null` is still
@@ -22,6 +35,26 @@ export function NullableOptional(): PropertyDecorator {
 export function EmptyOr(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== '');
 }
+
+/** The decorators of one field, applied as if written top to bottom above it (so the last applies first). */
+function fieldRules(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => [...decorators].reverse().forEach((decorate) => decorate(target, key));
+}
+
+/** A contact phone number ({@link PHONE}), or `""` (none). Combine with {@link Optional} for "may be absent". */
+export const PhoneOrEmpty = () =>
+  fieldRules(
+    IsString(),
+    EmptyOr(),
+    Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' }),
+  );
+
+/** An e-mail address of at most 254 characters, or `""` (none). */
+export const EmailOrEmpty = () =>
+  fieldRules(IsString(), EmptyOr(), MaxLength(254), IsEmail({}, { message: 'must be an e-mail address, or ""' }));
+
+/** A hex color `#RRGGBB` ({@link COLOR}), or `""` (none). */
+export const ColorOrEmpty = () => fieldRules(IsString(), EmptyOr(), Matches(COLOR, { message: 'must be a hex color #RRGGBB, or ""' }));
 
 /** A custom rule from a predicate; `rule` is the message after the field name. */
 export function Rule(test: (value: unknown, args: ValidationArguments) => boolean, rule: string, options?: ValidationOptions) {

@@ -1,5 +1,5 @@
-import { IsIanaZone, Optional, PHONE, Rule } from '@app/core';
-import { IsBoolean, IsEmail, IsInt, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { EmailOrEmpty, IsIanaZone, Optional, PhoneOrEmpty, Rule } from '@app/core';
+import { IsBoolean, IsInt, IsString, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { TeamConfig } from '../entities/company.entity';
 import { teamsConfigProblem, workingHoursProblem } from '../member-rules';
 
@@ -11,16 +11,11 @@ export class EditCompanyDto {
   name?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @EmailOrEmpty()
   email?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @PhoneOrEmpty()
   phone?: string;
 
   @Optional()

@@ -1,24 +1,9 @@
-import { IsIanaZone, NullableOptional, Optional, PHONE, Role, Rule, normalizeRole } from '@app/core';
+import { ColorOrEmpty, EmailOrEmpty, IsIanaZone, normalizeRole, NullableOptional, Optional, PhoneOrEmpty, Role, Rule } from '@app/core';
 import { Transform } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNumber, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { TRAVEL_MODES, TravelMode } from '../entities/member.entity';
 import { workingHoursOverridesProblem, workingHoursProblem } from '../member-rules';
 
-export const COLOR = /^#[0-9A-Fa-f]{6}$/;
 /** Usernames: 1–254 printable characters without white space (usually an e-mail address). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 export const USERNAME = /^[^\s\x00-\x1f\x7f]{1,254}$/;
@@ -36,22 +21,15 @@ export class MemberWritableFields {
   name?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @PhoneOrEmpty()
   phone?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @EmailOrEmpty()
   email?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @Matches(COLOR, { message: 'must be a hex color #RRGGBB, or ""' })
+  @ColorOrEmpty()
   color?: string;
 
   @Optional()
@@ -240,16 +218,11 @@ export class CreateAccountDto {
   role?: Role;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @PhoneOrEmpty()
   phone?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @EmailOrEmpty()
   email?: string;
 
   @Optional()

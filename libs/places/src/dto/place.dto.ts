@@ -1,10 +1,8 @@
-import { invalid, Optional, PHONE, Rule } from '@app/core';
-import { COLOR } from '@app/members';
+import { ColorOrEmpty, EmailOrEmpty, invalid, Optional, PhoneOrEmpty, Rule } from '@app/core';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsEmail,
   IsInt,
   IsNumber,
   IsObject,
@@ -14,7 +12,6 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 
@@ -102,22 +99,15 @@ export class PlaceWritableFields {
   country_code?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' })
+  @PhoneOrEmpty()
   phone?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @MaxLength(254)
-  @IsEmail({}, { message: 'must be an e-mail address, or ""' })
+  @EmailOrEmpty()
   email?: string;
 
   @Optional()
-  @IsString()
-  @ValidateIf((_o, v) => v !== '')
-  @Matches(COLOR, { message: 'must be a hex color #RRGGBB, or ""' })
+  @ColorOrEmpty()
   color?: string;
 
   /** comma-separated form ids */
