@@ -4,6 +4,9 @@ import type { TaskPayload } from '@app/core';
 /** The Locations queue's `fixes` task: one member's newly stored fixes (ts range, ms). */
 export type FixesTask = TaskPayload<'locations', 'fixes'>;
 
+/** Which Locations task runs a consumer: `fixes` (every call's new fixes) or the debounced `tracks`. */
+export type FixTaskName = 'fixes' | 'tracks';
+
 /**
  * A piece of location post-processing the worker runs for each `fixes` task (track building,
  * geofencing). It works from the stored fixes and its own stored state, so running it twice for the
@@ -12,6 +15,8 @@ export type FixesTask = TaskPayload<'locations', 'fixes'>;
 export interface FixConsumer {
   /** A short name for logs and metrics (`tracks`, `geofence`). */
   readonly name: string;
+  /** The task that runs it; `fixes` when absent. */
+  readonly task?: FixTaskName;
   onFixes(task: FixesTask): Promise<void>;
 }
 
@@ -28,8 +33,8 @@ export class FixConsumerRegistry {
     this.consumers.push(consumer);
   }
 
-  /** The registered consumers, in registration order. */
-  all(): readonly FixConsumer[] {
-    return this.consumers;
+  /** The registered consumers (of one task when `task` is given), in registration order. */
+  all(task?: FixTaskName): readonly FixConsumer[] {
+    return task ? this.consumers.filter((c) => (c.task ?? 'fixes') === task) : this.consumers;
   }
 }

@@ -13,8 +13,8 @@ type LocationsTask = {
 export const PARTITIONS_EVERY_MS = 3_600_000;
 
 /**
- * The Locations queue: `fixes` runs every registered fix consumer (tracks, geofencing…) in
- * registration order — one that throws fails the task, which BullMQ retries (consumers are
+ * The Locations queue: `fixes` runs every registered fix consumer of that task (geofencing) and the
+ * debounced `tracks` those of `tracks` (track building), in registration order — one that throws fails the task, which BullMQ retries (consumers are
  * idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
  * retention ({@link LocationRetentionService}).
  */
@@ -39,10 +39,12 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
 
   async process(task: LocationsTask): Promise<unknown> {
     switch (task.name) {
-      case 'fixes': {
-        for (const consumer of this.consumers.all()) await consumer.onFixes(task.data);
+      case 'fixes':
+      case 'tracks': {
+        const consumers = this.consumers.all(task.name);
+        for (const consumer of consumers) await consumer.onFixes(task.data);
         const { memberId, fromTs, toTs } = task.data;
-        return { consumers: this.consumers.all().length, memberId, fromTs, toTs };
+        return { consumers: consumers.length, memberId, fromTs, toTs };
       }
       case 'partitions': {
         const outcome = await this.retention.run();

@@ -48,6 +48,12 @@ export interface TaskPayloads {
      * state, so a task retried or run twice changes nothing.
      */
     fixes: { companyId: string; memberId: string; fromTs: number; toTs: number };
+    /**
+     * (re)build the member's tracks from `fromTs` on (ms; the 10-minute bucket of the first new fix):
+     * debounced per member and bucket (the api adds it delayed, deduplicated), so a phone reporting
+     * every second costs one rebuild per delay, not one per call. Idempotent like `fixes`.
+     */
+    tracks: { companyId: string; memberId: string; fromTs: number; toTs: number };
     /** repeatable: create the coming months' `location_fixes` partitions, drop those past the retention */
     partitions: Record<string, never>;
   };
@@ -104,7 +110,10 @@ export const TASK_OPTIONS: { [Q in QueueName]: QueueTaskOptions<Q> } = {
   [QueueName.Locations]: {
     defaults: DEFAULT_TASK_OPTIONS,
     // a fixes task is a hint to work from the stored fixes: retried, then kept a day for inspection
-    tasks: { fixes: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } } },
+    tasks: {
+      fixes: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
+      tracks: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
+    },
   },
 };
 

@@ -21,6 +21,14 @@ const NO_PARTITION = '23514';
 export const ENQUEUE_WINDOW_MS = 20;
 /** At most this many fixes tasks in one `addBulk`. */
 export const ENQUEUE_MAX_BATCH = 200;
+/**
+ * ms a member's `tracks` task waits before it runs; calls meanwhile (same 10-minute bucket of their
+ * first fix) join it instead of adding their own. Tracks are built at most this late, and a rebuild
+ * (which re-reads the open track) runs once per delay per member instead of once per call.
+ */
+export const TRACK_BUILD_DELAY_MS = 3000;
+/** ms: a `tracks` task rebuilds from the start of this bucket of its first fix, so joined calls' late fixes of the bucket are covered. */
+export const TRACK_BUCKET_MS = 10 * 60_000;
 
 /** `pushlocations`' `device`: the details `locate` answers with `withDetails`; only the ones sent change. */
 export interface DeviceDetails {
@@ -150,7 +158,11 @@ export class IngestService implements OnApplicationShutdown {
    * the active member holding `deviceId` (case-insensitive), found by the same statement.
    * @returns the member and the counts, or null when no active member holds the device id (nothing stored)
    */
-  async ingestDevice(deviceId: string, fixes: readonly Fix[], now: number): Promise<(IngestResult & { companyId: string; memberId: string }) | null> {
+  async ingestDevice(
+    deviceId: string,
+    fixes: readonly Fix[],
+    now: number,
+  ): Promise<(IngestResult & { companyId: string; memberId: string }) | null> {
     const { unique, duplicates: inCall } = dedupeByTs(fixes);
     const input = { source: 'osmand' as const, now };
     const row = await this.single(INGEST_DEVICE_SQL, null, deviceId, unique, input);
@@ -245,10 +257,21 @@ export class IngestService implements OnApplicationShutdown {
     const tasks = this.pending.splice(0);
     if (!tasks.length) return;
     this.producer
-      .addBulk(
-        QueueName.Locations,
-        tasks.map((data) => ({ name: 'fixes' as const, data })),
-      )
+      .addBulk(QueueName.Locations, [
+        ...tasks.map((data) => ({ name: 'fixes' as const, data })),
+        ...tasks.map((data) => {
+          const bucket = Math.floor(data.fromTs / TRACK_BUCKET_MS) * TRACK_BUCKET_MS;
+          return {
+            name: 'tracks' as const,
+            data: { ...data, fromTs: bucket },
+            // one waiting task per member and bucket; a call while it runs leaves one more for after it
+            opts: {
+              delay: TRACK_BUILD_DELAY_MS,
+              deduplication: { id: `tracks:${data.companyId}:${data.memberId}:${bucket}`, keepLastIfActive: true },
+            },
+          };
+        }),
+      ])
       .catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
   }
 
@@ -286,7 +309,16 @@ export class IngestService implements OnApplicationShutdown {
       latest:
         stored.ts === null
           ? null
-          : { ts: stored.ts, lat: stored.lat!, lng: stored.lng!, acc: stored.acc, dir: stored.dir, spd: stored.spd, elv: stored.elv, bat: stored.bat },
+          : {
+              ts: stored.ts,
+              lat: stored.lat!,
+              lng: stored.lng!,
+              acc: stored.acc,
+              dir: stored.dir,
+              spd: stored.spd,
+              elv: stored.elv,
+              bat: stored.bat,
+            },
       anchor: stored.anchor_ts === null ? null : { ts: stored.anchor_ts, lat: stored.anchor_lat!, lng: stored.anchor_lng! },
     };
     const advanced = advanceLatest(before, fixes);
@@ -305,7 +337,8 @@ export class IngestService implements OnApplicationShutdown {
 
     const ping = stored.ping_requested_at !== null;
     const deviceChanged = input.device !== undefined && Object.keys(input.device).length > 0;
-    const changed = advanced !== null || trackingStatus !== stored.tracking_status || trackingTs !== stored.tracking_ts || ping || deviceChanged;
+    const changed =
+      advanced !== null || trackingStatus !== stored.tracking_status || trackingTs !== stored.tracking_ts || ping || deviceChanged;
     if (changed) {
       const l = after.latest;
       const d = input.device ?? {};
@@ -356,10 +389,11 @@ export class IngestService implements OnApplicationShutdown {
     location: { lat: number; lng: number } | undefined,
   ): Promise<string[]> {
     const { companyId, memberId } = input;
-    const member = await queryOne<{ name: string; username: string }>(db, `SELECT name, username FROM members WHERE company_id = $1 AND id = $2`, [
-      companyId,
-      memberId,
-    ]);
+    const member = await queryOne<{ name: string; username: string }>(
+      db,
+      `SELECT name, username FROM members WHERE company_id = $1 AND id = $2`,
+      [companyId, memberId],
+    );
     const inserted = await query<{ ts: string }>(
       db,
       `INSERT INTO clock_events (company_id, member_id, ts, tracking, lat, lng, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7)

@@ -57,6 +57,9 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
     this.rules = splitRules(config.TRACK_STOP_MINUTES);
   }
 
+  /** Run by the debounced `tracks` task (see IngestService), not on every call's fixes. */
+  readonly task = 'tracks' as const;
+
   onModuleInit(): void {
     this.registry.register(this);
   }
