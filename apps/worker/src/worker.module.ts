@@ -7,6 +7,7 @@ import { Module } from '@nestjs/common';
 import { CpuPool } from './cpu/cpu-pool';
 import { HeartbeatService } from './heartbeat.service';
 import { LocationsProcessor } from './processors/locations.processor';
+import { TracksProcessor } from './processors/tracks.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
 import { DispatchRunsProcessor, ReportRunsProcessor } from './processors/runs.processor';
 import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processor';
@@ -24,6 +25,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
     DispatchRunsProcessor,
     ReportRunsProcessor,
     LocationsProcessor,
+    TracksProcessor,
   ],
 })
 export class WorkerModule {}

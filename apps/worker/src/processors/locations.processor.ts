@@ -13,8 +13,8 @@ type LocationsTask = {
 export const PARTITIONS_EVERY_MS = 3_600_000;
 
 /**
- * The Locations queue: `fixes` runs every registered fix consumer of that task (geofencing) and the
- * debounced `tracks` those of `tracks` (track building), in registration order — one that throws fails the task, which BullMQ retries (consumers are
+ * The Locations queue: `fixes` runs every registered fix consumer of that task (geofencing) in
+ * registration order (track building runs from the Tracks queue: {@link TracksProcessor}) — one that throws fails the task, which BullMQ retries (consumers are
  * idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
  * retention ({@link LocationRetentionService}).
  */
@@ -39,9 +39,8 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
 
   async process(task: LocationsTask): Promise<unknown> {
     switch (task.name) {
-      case 'fixes':
-      case 'tracks': {
-        const consumers = this.consumers.all(task.name);
+      case 'fixes': {
+        const consumers = this.consumers.all('fixes');
         for (const consumer of consumers) await consumer.onFixes(task.data);
         const { memberId, fromTs, toTs } = task.data;
         return { consumers: consumers.length, memberId, fromTs, toTs };

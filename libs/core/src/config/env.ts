@@ -284,6 +284,16 @@ export class AppConfig {
   @Max(1440)
   TRACK_STOP_MINUTES = 5;
 
+  /**
+   * ms a member's track (re)build waits after new fixes, collecting the calls meanwhile into one
+   * rebuild (tracks are at most this much behind the newest fix).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  TRACK_BUILD_DELAY_MS = 10000;
+
   /** Base of public links (track share URLs); unset = `http://127.0.0.1:$PORT`. */
   @IsOptional()
   @IsString()

@@ -13,8 +13,10 @@ export const QueueName = {
   Reports: 'reports',
   /** Clustering, auto-assign and route optimisation (the dispatch work). */
   Dispatch: 'dispatch',
-  /** Location post-processing of new fixes: tracks, geofence check-ins (the locations work). */
+  /** Location post-processing of new fixes: geofence check-ins, fix partitions (the locations work). */
   Locations: 'locations',
+  /** Track building, debounced per member and run one at a time per worker (the locations work). */
+  Tracks: 'tracks',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -48,14 +50,16 @@ export interface TaskPayloads {
      * state, so a task retried or run twice changes nothing.
      */
     fixes: { companyId: string; memberId: string; fromTs: number; toTs: number };
+    /** repeatable: create the coming months' `location_fixes` partitions, drop those past the retention */
+    partitions: Record<string, never>;
+  };
+  [QueueName.Tracks]: {
     /**
      * (re)build the member's tracks from `fromTs` on (ms; the 10-minute bucket of the first new fix):
      * debounced per member and bucket (the api adds it delayed, deduplicated), so a phone reporting
      * every second costs one rebuild per delay, not one per call. Idempotent like `fixes`.
      */
-    tracks: { companyId: string; memberId: string; fromTs: number; toTs: number };
-    /** repeatable: create the coming months' `location_fixes` partitions, drop those past the retention */
-    partitions: Record<string, never>;
+    build: { companyId: string; memberId: string; fromTs: number; toTs: number };
   };
 }
 
@@ -112,8 +116,11 @@ export const TASK_OPTIONS: { [Q in QueueName]: QueueTaskOptions<Q> } = {
     // a fixes task is a hint to work from the stored fixes: retried, then kept a day for inspection
     tasks: {
       fixes: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
-      tracks: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
     },
+  },
+  [QueueName.Tracks]: {
+    defaults: DEFAULT_TASK_OPTIONS,
+    tasks: { build: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } } },
   },
 };
 

@@ -21,12 +21,6 @@ const NO_PARTITION = '23514';
 export const ENQUEUE_WINDOW_MS = 20;
 /** At most this many fixes tasks in one `addBulk`. */
 export const ENQUEUE_MAX_BATCH = 200;
-/**
- * ms a member's `tracks` task waits before it runs; calls meanwhile (same 10-minute bucket of their
- * first fix) join it instead of adding their own. Tracks are built at most this late, and a rebuild
- * (which re-reads the open track) runs once per delay per member instead of once per call.
- */
-export const TRACK_BUILD_DELAY_MS = 3000;
 /** ms: a `tracks` task rebuilds from the start of this bucket of its first fix, so joined calls' late fixes of the bucket are covered. */
 export const TRACK_BUCKET_MS = 10 * 60_000;
 
@@ -250,29 +244,32 @@ export class IngestService implements OnApplicationShutdown {
     else this.flushTimer ??= setTimeout(() => this.flush(), ENQUEUE_WINDOW_MS);
   }
 
-  /** Sends the pending fixes tasks in one `addBulk`. */
+  /** Sends the pending fixes tasks in one `addBulk`, and their debounced track builds in another. */
   private flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const tasks = this.pending.splice(0);
     if (!tasks.length) return;
-    this.producer
-      .addBulk(QueueName.Locations, [
-        ...tasks.map((data) => ({ name: 'fixes' as const, data })),
-        ...tasks.map((data) => {
-          const bucket = Math.floor(data.fromTs / TRACK_BUCKET_MS) * TRACK_BUCKET_MS;
-          return {
-            name: 'tracks' as const,
-            data: { ...data, fromTs: bucket },
-            // one waiting task per member and bucket; a call while it runs leaves one more for after it
-            opts: {
-              delay: TRACK_BUILD_DELAY_MS,
-              deduplication: { id: `tracks:${data.companyId}:${data.memberId}:${bucket}`, keepLastIfActive: true },
-            },
-          };
-        }),
-      ])
-      .catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
+    const builds = tasks.map((data) => {
+      const bucket = Math.floor(data.fromTs / TRACK_BUCKET_MS) * TRACK_BUCKET_MS;
+      return {
+        name: 'build' as const,
+        data: { ...data, fromTs: bucket },
+        // TRACK_BUILD_DELAY_MS: calls meanwhile (same bucket) join this task, since a rebuild re-reads the
+        // open track; one task waits per member and bucket, and a call while it runs leaves one more
+        opts: {
+          delay: this.config.TRACK_BUILD_DELAY_MS,
+          deduplication: { id: `tracks:${data.companyId}:${data.memberId}:${bucket}`, keepLastIfActive: true },
+        },
+      };
+    });
+    Promise.all([
+      this.producer.addBulk(
+        QueueName.Locations,
+        tasks.map((data) => ({ name: 'fixes' as const, data })),
+      ),
+      this.producer.addBulk(QueueName.Tracks, builds),
+    ]).catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
   }
 
   /** Sends what is pending when the app stops. */
