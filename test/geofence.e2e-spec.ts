@@ -4,12 +4,11 @@ import { FixConsumerRegistry, GeofenceEvaluator, GeofenceRepository } from '@app
 import { Place, PlacesService } from '@app/places';
 import { Geodesic } from 'geographiclib-geodesic';
 import { DataSource } from 'typeorm';
-import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
-import { dropQueueKeys } from './support/durability-redis';
-import { stopAllChildren, waitFor } from './support/proc-child';
+import { action, createCompany, createMember, TestApi, TestCompany } from './support/api';
+import { waitFor } from './support/proc-child';
 import { readGpxFixes } from './support/gpx';
 import { Received, WebhookReceiver } from './support/webhook-receiver';
-import { startWorker } from './support/worker';
+import { useWorkerStack } from './support/worker-stack';
 
 /**
  * Geofencing end to end: fixes pushed through `pushlocations`, evaluated by the BUILT worker's
@@ -50,24 +49,11 @@ function stay(center: { lat: number; lng: number }, t0: number, fromS: number, t
 }
 
 describe('geofencing', () => {
+  const stack = useWorkerStack(PREFIX, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RECONCILE_MS: '500', QUEUE_LOCK_MS: '5000' });
   let api: TestApi;
   let db: DataSource;
   let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    api = await startApi();
-    db = api.app.get(DataSource);
-    receiver = await new WebhookReceiver().start();
-    const env = { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RECONCILE_MS: '500', QUEUE_LOCK_MS: '5000' };
-    await startWorker('worker', env, (sql, params) => db.query(sql, params));
-  }, 60_000);
-
-  afterAll(async () => {
-    await stopAllChildren();
-    await receiver.close();
-    await api.close();
-    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
-  });
+  beforeAll(() => ({ api, db, receiver } = stack));
 
   let hookSeq = 0;
   /** A fresh company, a worker, and webhooks for place and job checks on paths of their own. */

@@ -1,11 +1,10 @@
 import { QueueName, TaskProducer } from '@app/core';
 import { QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
-import { dropQueueKeys } from './support/durability-redis';
-import { stopAllChildren, waitFor } from './support/proc-child';
+import { action, createCompany, createMember, TestApi, TestCompany } from './support/api';
+import { waitFor } from './support/proc-child';
 import { WebhookReceiver } from './support/webhook-receiver';
-import { startWorker } from './support/worker';
+import { useWorkerStack } from './support/worker-stack';
 
 /**
  * `pushlocations` against the real api, PostgreSQL (the partitioned history) and the BUILT worker
@@ -19,24 +18,11 @@ const MIN = 60_000;
 const DAY = 86_400_000;
 
 describe('pushlocations', () => {
+  const stack = useWorkerStack(PREFIX, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_RECONCILE_MS: '500' });
   let api: TestApi;
   let db: DataSource;
   let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    api = await startApi();
-    db = api.app.get(DataSource);
-    receiver = await new WebhookReceiver().start();
-    const env = { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1', WEBHOOK_RECONCILE_MS: '500' };
-    await startWorker('worker', env, (sql, params) => db.query(sql, params));
-  }, 60_000);
-
-  afterAll(async () => {
-    await stopAllChildren();
-    await receiver.close();
-    await api.close();
-    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
-  });
+  beforeAll(() => ({ api, db, receiver } = stack));
 
   const push = (key: string, data: Record<string, unknown>) => action<any>(api, 'pushlocations', data, { key });
   const history = async (c: TestCompany, memberId: string) =>
@@ -84,18 +70,26 @@ describe('pushlocations', () => {
     });
 
     it('enqueues one Locations fixes task with the accepted range, which the worker runs (and none when nothing is accepted)', async () => {
-      const events = new QueueEvents(QueueName.Locations, { connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: PREFIX });
+      const events = new QueueEvents(QueueName.Locations, {
+        connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+        prefix: PREFIX,
+      });
       await events.waitUntilReady();
       const done: Array<{ jobId: string; returnvalue: unknown }> = [];
       events.on('completed', (e) => done.push(e));
       try {
         const t = Date.now() - 40 * MIN;
         // only this call's tasks: tasks of earlier tests (same member) may still be completing, now
-        // that real consumers (geofence, tracks) run in the worker
+        // that a real consumer (geofence) runs in the worker
         const mine = () => done.filter((e) => (e.returnvalue as { fromTs?: number } | null)?.fromTs === t);
-        await push(w.key, { locations: [{ ts: t + 1000, lat: 1, lng: 1 }, { ts: t, lat: 1, lng: 1 }] });
+        await push(w.key, {
+          locations: [
+            { ts: t + 1000, lat: 1, lng: 1 },
+            { ts: t, lat: 1, lng: 1 },
+          ],
+        });
         await waitFor('the fixes task completed', () => mine().length > 0 || undefined, { timeoutMs: 15_000 });
-        // the processor answers the task's member and range (and how many consumers ran: geofence, tracks … as merged)
+        // the processor answers the task's member and range (and how many consumers ran)
         expect(mine()).toEqual([
           expect.objectContaining({ returnvalue: { consumers: expect.any(Number), memberId: w.uid, fromTs: t, toTs: t + 1000 } }),
         ]);
@@ -121,7 +115,12 @@ describe('pushlocations', () => {
       expect(await anchorAfter([{ ts: t + 3 * MIN, lat: 1, lng: 1 }])).toBe(t + MIN);
       expect(await anchorAfter([{ ts: t + 2 * MIN, lat: 1, lng: 1 }])).toBe(t + MIN); // late: nothing moves
       expect(await anchorAfter([{ ts: t + 4 * MIN, lat: 1, lng: 1 }])).toBe(t + MIN);
-      expect(await anchorAfter([{ ts: t + 5.5 * MIN, lat: 2, lng: 2 }, { ts: t + 7 * MIN, lat: 3, lng: 3 }])).toBe(t + 4 * MIN);
+      expect(
+        await anchorAfter([
+          { ts: t + 5.5 * MIN, lat: 2, lng: 2 },
+          { ts: t + 7 * MIN, lat: 3, lng: 3 },
+        ]),
+      ).toBe(t + 4 * MIN);
     });
 
     it('counts duplicates across and within calls, and stores the first of a repeated ts', async () => {
@@ -180,19 +179,29 @@ describe('pushlocations', () => {
       const n = (await history(c, w.uid)).length;
       const fix = { ts: Date.now() - 5000, lat: 1, lng: 1 };
       const cases: Array<[Record<string, unknown>, RegExp]> = [
-        [{ locations: Array.from({ length: 1001 }, (_, i) => ({ ...fix, ts: fix.ts - i })) }, /data\.locations: at most 1000 fixes per call/],
+        [
+          { locations: Array.from({ length: 1001 }, (_, i) => ({ ...fix, ts: fix.ts - i })) },
+          /data\.locations: at most 1000 fixes per call/,
+        ],
         [{ locations: { 0: fix } }, /data\.locations: /],
         [{}, /data\.locations: /],
         [{ locations: [fix], tracking: 'on' }, /data\.tracking: /],
         [{ locations: [fix], tracking: true, tracking_ts: 1.5 }, /data\.tracking_ts: must be an integer/],
-        [{ locations: [fix], tracking: true, tracking_ts: Date.now() + 10 * MIN }, /data\.tracking_ts: must not be more than 5 minutes ahead/],
+        [
+          { locations: [fix], tracking: true, tracking_ts: Date.now() + 10 * MIN },
+          /data\.tracking_ts: must not be more than 5 minutes ahead/,
+        ],
         [{ locations: [fix], device: { loc_gps_on: 'yes' } }, /data\.device\.loc_gps_on: /],
         [{ locations: [fix], device: 'android' }, /data\.device: /],
         [{ locations: [fix], extra: 1 }, /data\.extra/],
       ];
       for (const [data, error] of cases) {
         const res = await push(w.key, data);
-        expect({ data: Object.keys(data), http: res.http, status: res.body.status }).toEqual({ data: Object.keys(data), http: 400, status: -1 });
+        expect({ data: Object.keys(data), http: res.http, status: res.body.status }).toEqual({
+          data: Object.keys(data),
+          http: 400,
+          status: -1,
+        });
         expect(res.body.error).toMatch(error);
       }
       expect(await history(c, w.uid)).toHaveLength(n);
@@ -285,9 +294,16 @@ describe('pushlocations', () => {
       const c = await createCompany(api);
       const w = await createMember(api, c);
       expect((await push(w.key, { locations: [] })).body.ping).toBe(false);
-      await db.query(`UPDATE member_locations SET ping_requested_at = $3 WHERE company_id = $1 AND member_id = $2`, [c.companyUid, w.uid, Date.now()]);
+      await db.query(`UPDATE member_locations SET ping_requested_at = $3 WHERE company_id = $1 AND member_id = $2`, [
+        c.companyUid,
+        w.uid,
+        Date.now(),
+      ]);
       const before = Date.now();
-      expect((await push(w.key, { locations: [{ ts: Date.now() - 1000, lat: 1, lng: 2 }] })).body).toMatchObject({ ping: true, accepted: 1 });
+      expect((await push(w.key, { locations: [{ ts: Date.now() - 1000, lat: 1, lng: 2 }] })).body).toMatchObject({
+        ping: true,
+        accepted: 1,
+      });
       const l = await latest(c, w.uid);
       expect(l.ping_requested_at).toBeNull();
       expect(l.signal_ts).toBeGreaterThanOrEqual(before);
@@ -295,23 +311,22 @@ describe('pushlocations', () => {
     });
   });
 
-  describe('retention (the worker\'s partitions task)', () => {
+  describe("retention (the worker's partitions task)", () => {
     it('drops fix partitions whose whole month is past LOCATION_RETENTION_DAYS, keeps the others, makes the coming months, prunes old history', async () => {
       const c = await createCompany(api);
       const w = await createMember(api, c);
       const old = Date.UTC(2010, 0, 15);
       await db.query(`SELECT location_fixes_ensure_partition($1)`, [old]);
-      await db.query(
-        `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, received_at) VALUES ($1, $2, $3, 1, 1, $3)`,
-        [c.companyUid, w.uid, old],
-      );
-      const veryOld = Date.now() - 3651 * DAY;
-      await db.query(`INSERT INTO clock_events (company_id, member_id, ts, tracking, received_at) VALUES ($1, $2, $3, true, $3), ($1, $2, $4, false, $4)`, [
+      await db.query(`INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, received_at) VALUES ($1, $2, $3, 1, 1, $3)`, [
         c.companyUid,
         w.uid,
-        veryOld,
-        Date.now() - 3000 * DAY,
+        old,
       ]);
+      const veryOld = Date.now() - 3651 * DAY;
+      await db.query(
+        `INSERT INTO clock_events (company_id, member_id, ts, tracking, received_at) VALUES ($1, $2, $3, true, $3), ($1, $2, $4, false, $4)`,
+        [c.companyUid, w.uid, veryOld, Date.now() - 3000 * DAY],
+      );
       await db.query(`INSERT INTO checkins (company_id, id, member_id, in_ts, out_ts, duration) VALUES ($1, $2, $3, $4, $4, 0)`, [
         c.companyUid,
         `CHK${Date.now()}`.slice(0, 26),
@@ -323,13 +338,17 @@ describe('pushlocations', () => {
       const aheadName = `location_fixes_p${ahead.getUTCFullYear()}${String(ahead.getUTCMonth() + 1).padStart(2, '0')}`;
       await db.query(`DROP TABLE IF EXISTS ${aheadName}`);
       const partitions = async () =>
-        (await db.query(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'location_fixes'::regclass`)).map(
-          (r: any) => r.relname as string,
-        );
+        (
+          await db.query(
+            `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'location_fixes'::regclass`,
+          )
+        ).map((r: any) => r.relname as string);
       expect(await partitions()).toContain('location_fixes_p201001');
 
       await api.app.get(TaskProducer).add(QueueName.Locations, 'partitions', {});
-      await waitFor('the old partition dropped', async () => !(await partitions()).includes('location_fixes_p201001') || undefined, { timeoutMs: 20_000 });
+      await waitFor('the old partition dropped', async () => !(await partitions()).includes('location_fixes_p201001') || undefined, {
+        timeoutMs: 20_000,
+      });
       const now = await partitions();
       expect(now).toContain(aheadName);
       const thisMonth = `location_fixes_p${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;

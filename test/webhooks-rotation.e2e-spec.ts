@@ -1,9 +1,6 @@
-import { DataSource } from 'typeorm';
-import { action, createCompany, startApi, TestApi } from './support/api';
-import { dropQueueKeys } from './support/durability-redis';
-import { stopAllChildren } from './support/proc-child';
+import { action, createCompany, TestApi } from './support/api';
 import { verifySignature, WebhookReceiver } from './support/webhook-receiver';
-import { startWorker } from './support/worker';
+import { useWorkerStack } from './support/worker-stack';
 
 /**
  * Secret rotation seen by a worker that has just signed for the company (issue #9, defect): from
@@ -16,24 +13,10 @@ process.env.QUEUE_PREFIX = PREFIX;
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 
 describe('webhook secret rotation', () => {
+  const stack = useWorkerStack(PREFIX, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RECONCILE_MS: '500', QUEUE_LOCK_MS: '5000' });
   let api: TestApi;
-  let db: DataSource;
   let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    api = await startApi();
-    db = api.app.get(DataSource);
-    receiver = await new WebhookReceiver().start();
-    const env = { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RECONCILE_MS: '500', QUEUE_LOCK_MS: '5000' };
-    await startWorker('worker', env, (sql, params) => db.query(sql, params));
-  }, 60_000);
-
-  afterAll(async () => {
-    await stopAllChildren();
-    await receiver.close();
-    await api.close();
-    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
-  });
+  beforeAll(() => ({ api, receiver } = stack));
 
   it('a delivery made right after rotatewebhooksecret answers carries the new and the previous signature', async () => {
     const c = await createCompany(api);

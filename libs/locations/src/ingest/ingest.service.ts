@@ -24,6 +24,20 @@ export const ENQUEUE_MAX_BATCH = 200;
 /** ms: a `tracks` task rebuilds from the start of this bucket of its first fix, so joined calls' late fixes of the bucket are covered. */
 export const TRACK_BUCKET_MS = 10 * 60_000;
 
+/** The fixes as the column arrays the insert statements `unnest` ($ts, lat, lng, acc, dir, spd, elv, bat). */
+function fixColumns(fixes: readonly Fix[]): unknown[][] {
+  return [
+    fixes.map((f) => f.ts),
+    fixes.map((f) => f.lat),
+    fixes.map((f) => f.lng),
+    fixes.map((f) => f.acc),
+    fixes.map((f) => f.dir),
+    fixes.map((f) => f.spd),
+    fixes.map((f) => f.elv),
+    fixes.map((f) => f.bat),
+  ];
+}
+
 /** `pushlocations`' `device`: the details `locate` answers with `withDetails`; only the ones sent change. */
 export interface DeviceDetails {
   connection_type?: number;
@@ -180,14 +194,7 @@ export class IngestService implements OnApplicationShutdown {
       companyId,
       member,
       input.now,
-      fixes.map((f) => f.ts),
-      fixes.map((f) => f.lat),
-      fixes.map((f) => f.lng),
-      fixes.map((f) => f.acc),
-      fixes.map((f) => f.dir),
-      fixes.map((f) => f.spd),
-      fixes.map((f) => f.elv),
-      fixes.map((f) => f.bat),
+      ...fixColumns(fixes),
       newest?.ts ?? null,
       newest?.lat ?? null,
       newest?.lng ?? null,
@@ -289,14 +296,7 @@ export class IngestService implements OnApplicationShutdown {
         companyId,
         memberId,
         now,
-        fixes.map((f) => f.ts),
-        fixes.map((f) => f.lat),
-        fixes.map((f) => f.lng),
-        fixes.map((f) => f.acc),
-        fixes.map((f) => f.dir),
-        fixes.map((f) => f.spd),
-        fixes.map((f) => f.elv),
-        fixes.map((f) => f.bat),
+        ...fixColumns(fixes),
       ]))!;
       accepted = ins.n;
       if (ins.n > 0) range = { lo: ins.lo!, hi: ins.hi! };
