@@ -6,6 +6,7 @@ const moduleNameMapper = {
   '^@app/jobs(|/.*)$': '<rootDir>/libs/jobs/src$1',
   '^@app/places(|/.*)$': '<rootDir>/libs/places/src$1',
   '^@app/locations(|/.*)$': '<rootDir>/libs/locations/src$1',
+  '^@app/dispatch(|/.*)$': '<rootDir>/libs/dispatch/src$1',
   '^@app/webhooks(|/.*)$': '<rootDir>/libs/webhooks/src$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
