@@ -334,6 +334,52 @@ describe('tracks', () => {
     expect(shares).toBe(before.length);
   });
 
+  it.each(GPX_TRACES)('%s pushed in small calls: the open track extended by each call equals, row for row, the tracks rebuilt from scratch', async (file) => {
+    const member = await createMember(api, company);
+    const builder = api.app.get(TrackBuilder);
+    const fixes = shifted(readGpxFixes(file), MIN);
+    const sizes = [1, 7, 23, 50, 3, 120];
+    const modes: string[] = [];
+    // stored straight into the table, so no worker task races the builds this test makes
+    const insert = async (rows: Fix[]) => {
+      await db.query(`SELECT location_fixes_ensure_partition($1), location_fixes_ensure_partition($2)`, [rows[0].ts, rows.at(-1)!.ts]);
+      await db.query(
+        `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, received_at)
+         SELECT $1, $2, f.ts, f.lat, f.lng, f.acc, f.dir, f.spd, f.elv, f.bat, 0
+           FROM jsonb_to_recordset($3::jsonb) AS f(ts bigint, lat float8, lng float8, acc int, dir int, spd float8, elv int, bat int)`,
+        [company.companyUid, member.uid, JSON.stringify(rows.map((f) => ({ ...f, acc: f.acc && Math.round(f.acc), dir: f.dir && Math.round(f.dir), elv: f.elv && Math.round(f.elv) })))],
+      );
+    };
+    for (let i = 0, k = 0; i < fixes.length; k++) {
+      const chunk = fixes.slice(i, i + sizes[k % sizes.length]);
+      i += chunk.length;
+      await insert(chunk);
+      // the task's start, as the api enqueues it: the 10-minute bucket of the call's first fix
+      // built as if live: a second after the call's last fix
+      const summary = await builder.rebuild(company.companyUid, member.uid, Math.floor(chunk[0].ts / (10 * MIN)) * (10 * MIN), chunk.at(-1)!.ts + 1000);
+      modes.push(summary.mode);
+    }
+    // a late fix inside the open track: its task cannot append, the track is rebuilt
+    const [{ build_state: state }] = await db.query(`SELECT build_state FROM tracks WHERE company_id = $1 AND member_id = $2 AND open`, [company.companyUid, member.uid]);
+    const inside = fixes.filter((f) => f.ts >= state.firstFixTs && f.ts <= state.lastFixTs);
+    const [a, b] = inside.slice(Math.floor(inside.length / 2));
+    await insert([{ ...a, ts: Math.floor((a.ts + b.ts) / 2) }]);
+    expect((await builder.rebuild(company.companyUid, member.uid, Math.floor(a.ts / (10 * MIN)) * (10 * MIN))).mode).toBe('rebuild');
+
+    const comparable = (rows: any[]) => rows.map(({ id, share_token, share_row, updated_at, ...rest }) => rest);
+    const incremental = await stored(member.uid);
+    // a trace that ends stopped has no open track for a while: those calls rebuild
+    expect(modes).toContain('append');
+    expect(incremental.at(-1).open).toBe(true);
+    expect(incremental.at(-1).build_state).not.toBeNull();
+    await db.transaction(async (m) => {
+      await m.query(`DELETE FROM track_shares WHERE company_id = $1 AND track_id IN (SELECT id FROM tracks WHERE company_id = $1 AND member_id = $2)`, [company.companyUid, member.uid]);
+      await m.query(`DELETE FROM tracks WHERE company_id = $1 AND member_id = $2`, [company.companyUid, member.uid]);
+    });
+    expect((await builder.rebuild(company.companyUid, member.uid, fixes[0].ts)).mode).toBe('rebuild');
+    expect(comparable(await stored(member.uid))).toEqual(comparable(incremental));
+  });
+
   it('a late fix inside a stop that splits two tracks joins them: the first keeps its id and token, the second is deleted with its share', async () => {
     const member = await createMember(api, company);
     const t0 = Date.now() - 60 * MIN;

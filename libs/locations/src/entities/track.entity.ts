@@ -95,6 +95,13 @@ export class Track {
   @Column({ type: 'boolean', default: false })
   open: boolean;
 
+  /**
+   * The open track's running figures and where its stop search resumes (`TrackBuildState`, JSON), so
+   * the worker extends it by its new fixes alone; null on closed tracks (they are only ever rebuilt).
+   */
+  @Column({ name: 'build_state', type: 'jsonb', nullable: true })
+  buildState: Record<string, unknown> | null;
+
   /** Random 128-bit token (hex) of the public share link; also in `track_shares`. */
   @Column({ name: 'share_token', type: 'varchar', length: 32 })
   shareToken: string;

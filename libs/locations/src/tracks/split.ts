@@ -25,6 +25,8 @@ export type SegmentEnd = 'stop' | 'gap' | 'tracking_off' | null;
 export interface Segment {
   fixes: Fix[];
   endedBy: SegmentEnd;
+  /** Its first fix is a stop's departure (so that fix is not tried as a stop anchor again). */
+  startsAtDeparture: boolean;
 }
 
 /** Whether a fix is accurate enough to be used (unknown accuracy counts as accurate). */
@@ -106,12 +108,46 @@ function splitRun(run: Fix[], runEnd: SegmentEnd, rules: SplitRules, startsAfter
   let cursorIsDeparture = startsAfterStop;
   for (const [arrival, departure] of stops) {
     // a segment holding only the arrival (the run starts stopped, or right after a departure) is no track
-    if (arrival > cursor) segments.push({ fixes: run.slice(cursor, arrival + 1), endedBy: 'stop' });
+    if (arrival > cursor) segments.push({ fixes: run.slice(cursor, arrival + 1), endedBy: 'stop', startsAtDeparture: cursorIsDeparture });
     cursor = departure;
     cursorIsDeparture = true;
   }
   const tail = run.slice(cursor);
   // a run that ends stopped: its last fix is the departure that has not happened yet, no track
-  if (!(cursorIsDeparture && tail.length === 1)) segments.push({ fixes: tail, endedBy: runEnd });
+  if (!(cursorIsDeparture && tail.length === 1)) segments.push({ fixes: tail, endedBy: runEnd, startsAtDeparture: cursorIsDeparture });
   return segments;
 }
+
+/**
+ * Where a growing track's stop search must resume when fixes are appended (ms, a usable fix's `ts`):
+ * the earliest usable fix from which every later usable fix of the segment stays within
+ * `stopRadiusM` — only such an anchor's stay can still grow into a stop. Anchors older than `stopMs`
+ * before the last usable fix are left out (their stay would already be a stop). Distances are judged
+ * with a fast equirectangular estimate and a 3 % margin, so an anchor is never wrongly left out (an
+ * earlier answer only makes the next read longer). `segment.fixes` oldest first.
+ */
+export function stopSearchResumeTs(segment: Segment, rules: SplitRules): number {
+  const usable = segment.fixes.filter((f) => isUsable(f, rules));
+  if (!usable.length) return segment.fixes[0].ts;
+  const last = usable[usable.length - 1];
+  const limit = rules.stopRadiusM * 1.03;
+  for (let a = 0; a < usable.length - 1; a++) {
+    const anchor = usable[a];
+    if (last.ts - anchor.ts >= rules.stopMs) continue;
+    const kx = Math.cos((anchor.lat * Math.PI) / 180) * METRES_PER_DEGREE;
+    let within = true;
+    for (let b = a + 1; b < usable.length && within; b++) {
+      let dLng = usable[b].lng - anchor.lng;
+      if (dLng > 180) dLng -= 360;
+      else if (dLng < -180) dLng += 360;
+      const dx = dLng * kx;
+      const dy = (usable[b].lat - anchor.lat) * METRES_PER_DEGREE;
+      within = dx * dx + dy * dy <= limit * limit;
+    }
+    if (within) return anchor.ts;
+  }
+  return last.ts;
+}
+
+/** m per degree of latitude on a sphere of the mean Earth radius (6,371,008.8 m). */
+const METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;

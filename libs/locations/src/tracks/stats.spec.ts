@@ -1,9 +1,9 @@
-import { decodeIntegers, decodePolyline } from '@app/core';
+import { decodeIntegers, decodePolyline, distanceM } from '@app/core';
 import type { Fix } from '../fix';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { readGpxFixes } from '../../../../test/support/gpx';
-import { splitRules } from './split';
-import { ALTITUDE_NOISE_M, altitudes, trackStats } from './stats';
+import { splitRules, stopSearchResumeTs } from './split';
+import { ALTITUDE_NOISE_M, altitudes, TrackAccumulator, trackStats } from './stats';
 
 const RULES = splitRules(5);
 const f = (ts: number, lat: number, lng: number, extra: Partial<Fix> = {}): Fix => ({
@@ -100,4 +100,54 @@ it('real drive (around-visnjan): polyline decodes to the fixes within 1e-5°, st
   expect(s.speedAvg).toBeCloseTo(s.distance / ((fixes.at(-1)!.ts - fixes[0].ts) / 1000), 9);
   expect(s.latMin).toBe(Math.min(...fixes.map((x) => x.lat)));
   expect(s.lngMax).toBe(Math.max(...fixes.map((x) => x.lng)));
+});
+
+describe('TrackAccumulator', () => {
+  it.each(['around-visnjan-with-car.gpx', 'korita-zbevnica.gpx', 'cerknicko-jezero.gpx'])(
+    '%s: restored from its JSON state at any cut and fed the rest, it gives trackStats of the whole',
+    (file) => {
+      const used = readGpxFixes(file).filter((f) => f.acc === null || f.acc <= RULES.maxAccuracyM);
+      const whole = trackStats(used, RULES);
+      for (const cut of [1, 2, 3, Math.floor(used.length / 3), used.length - 1]) {
+        const head = new TrackAccumulator();
+        used.slice(0, cut).forEach((f) => head.add(f));
+        const tail = new TrackAccumulator(JSON.parse(JSON.stringify(head.state())));
+        used.slice(cut).forEach((f) => tail.add(f));
+        expect(tail.stats(tail.plainBox()!)).toEqual(whole);
+      }
+    },
+  );
+
+  it('a lone fix without a direction heads 0 until a second fix gives its bearing; no plain box across the antimeridian', () => {
+    const acc = new TrackAccumulator();
+    acc.add({ ts: 0, lat: 0, lng: 179.9, acc: null, dir: null, spd: null, elv: null, bat: null });
+    expect(decodeIntegers(acc.stats(acc.plainBox()!).courseEncoded)).toEqual([0]);
+    acc.add({ ts: 1000, lat: 0, lng: -179.9, acc: null, dir: null, spd: null, elv: null, bat: null });
+    expect(decodeIntegers(acc.stats({ minLat: 0, maxLat: 0, minLng: 179.9, maxLng: -179.9 }).courseEncoded)).toEqual([90, 90]);
+    expect(acc.plainBox()).toBeNull();
+  });
+});
+
+describe('stopSearchResumeTs', () => {
+  it('no usable fix before it can anchor a stay reaching the last fix (exact geodesic check on random walks)', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5;
+    for (let run = 0; run < 30; run++) {
+      let lat = 46;
+      let lng = 14.5;
+      const step = 0.00002 + Math.abs(rnd()) * 0.0003;
+      const fixes: Fix[] = Array.from({ length: 200 }, (_, i) => {
+        lat += rnd() * step;
+        lng += rnd() * step;
+        return { ts: i * 1000, lat, lng, acc: i % 17 === 0 ? 500 : 5, dir: null, spd: null, elv: null, bat: null };
+      });
+      const resume = stopSearchResumeTs({ fixes, endedBy: null, startsAtDeparture: false }, RULES);
+      const usable = fixes.filter((f) => f.acc! <= RULES.maxAccuracyM);
+      const last = usable[usable.length - 1];
+      for (const [i, a] of usable.entries()) {
+        if (a.ts >= resume || last.ts - a.ts >= RULES.stopMs) continue;
+        expect(usable.slice(i + 1).some((b) => distanceM(a, b) > RULES.stopRadiusM)).toBe(true);
+      }
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { boundingBox, distanceM, encodeHeadings, encodePolyline, initialBearingDeg } from '@app/core';
+import { BoundingBox, boundingBox, distanceM, encodeHeadings, encodeIntegers, encodePolyline, initialBearingDeg, normalizeDeg } from '@app/core';
 import type { Fix } from '../fix';
 import { isUsable, SplitRules } from './split';
 
@@ -64,40 +64,154 @@ export function usedFixes(fixes: readonly Fix[], rules: Pick<SplitRules, 'maxAcc
 export function trackStats(fixes: readonly Fix[], rules: Pick<SplitRules, 'maxAccuracyM'>): TrackStats {
   if (!fixes.length) throw new RangeError('a track has at least one fix');
   const used = usedFixes(fixes, rules);
-  const first = used[0];
-  const last = used[used.length - 1];
+  const acc = new TrackAccumulator();
+  for (const f of used) acc.add(f);
+  return acc.stats(boundingBox(used)!);
+}
 
-  let distance = 0;
-  let stepMax = 0;
-  for (let i = 1; i < used.length; i++) {
-    const d = distanceM(used[i - 1], used[i]);
-    distance += d;
-    const dt = (used[i].ts - used[i - 1].ts) / 1000;
-    if (dt > 0) stepMax = Math.max(stepMax, d / dt);
+/**
+ * The running figures of a track's used fixes, serialisable (JSON), so a track that only grows can be
+ * extended by its new fixes instead of re-reading them all (stored as the open track's `build_state`).
+ * Units as {@link TrackStats}; `distance`, `stepMax` and the altitude sums unrounded.
+ */
+export interface TrackAccumulatorState {
+  count: number;
+  first: { ts: number; lat: number; lng: number };
+  last: { ts: number; lat: number; lng: number };
+  distance: number;
+  /** m/s: the fastest step between consecutive used fixes */
+  stepMax: number;
+  /** m/s: the largest reported `spd`, null when none reported one */
+  reportedMax: number | null;
+  /** altitude dead band: the last counted elevation, the sums and extremes (m), null without elevations */
+  elv: { ref: number; gain: number; loss: number; min: number; max: number } | null;
+  latMin: number;
+  latMax: number;
+  /** degrees, plain min/max (no antimeridian handling; see {@link TrackAccumulator.plainBox}) */
+  lngMin: number;
+  lngMax: number;
+  shortEncoded: string;
+  courseEncoded: string;
+  /** the last encoded heading (whole degrees); null while the first fix's heading waits for a second fix */
+  lastHeading: number | null;
+}
+
+/**
+ * Accumulates {@link trackStats}' figures fix by fix (used fixes, oldest first): `trackStats` is this
+ * accumulator run over all of a track's used fixes, and the track builder restores it from a stored
+ * {@link TrackAccumulatorState} to append fixes, so both give the same figures by construction.
+ * Polylines are extended by encoding the previous point with the new ones and dropping the previous
+ * point's own characters (Google's format encodes each point as a delta from the one before).
+ */
+export class TrackAccumulator {
+  private s: TrackAccumulatorState | null;
+
+  constructor(state: TrackAccumulatorState | null = null) {
+    this.s = state ? { ...state, first: { ...state.first }, last: { ...state.last }, elv: state.elv && { ...state.elv } } : null;
   }
-  const reported = used.map((f) => f.spd).filter((s): s is number => s !== null);
-  const durationS = (last.ts - first.ts) / 1000;
 
-  const box = boundingBox(used)!;
-  return {
-    startTs: first.ts,
-    endTs: last.ts,
-    startLat: first.lat,
-    startLng: first.lng,
-    endLat: last.lat,
-    endLng: last.lng,
-    distance,
-    waypointCount: used.length,
-    speedAvg: durationS > 0 ? distance / durationS : 0,
-    speedMax: reported.length ? Math.max(...reported) : stepMax,
-    ...altitudes(used),
-    shortEncoded: encodePolyline(used),
-    courseEncoded: encodeHeadings(headings(used)),
-    latMin: box.minLat,
-    latMax: box.maxLat,
-    lngMin: box.minLng,
-    lngMax: box.maxLng,
-  };
+  /** The state to store (a copy), or null before the first fix. */
+  state(): TrackAccumulatorState | null {
+    return this.s && new TrackAccumulator(this.s).s;
+  }
+
+  /** Adds the next used fix (its `ts` after the previous one's). */
+  add(f: Fix): void {
+    const s = this.s;
+    if (!s) {
+      this.s = {
+        count: 1,
+        first: { ts: f.ts, lat: f.lat, lng: f.lng },
+        last: { ts: f.ts, lat: f.lat, lng: f.lng },
+        distance: 0,
+        stepMax: 0,
+        reportedMax: f.spd,
+        elv: f.elv === null ? null : { ref: f.elv, gain: 0, loss: 0, min: f.elv, max: f.elv },
+        latMin: f.lat,
+        latMax: f.lat,
+        lngMin: f.lng,
+        lngMax: f.lng,
+        shortEncoded: encodePolyline([f]),
+        courseEncoded: f.dir === null ? '' : encodeHeadings([f.dir]),
+        lastHeading: f.dir === null ? null : normalizeDeg(Math.round(f.dir)),
+      };
+      return;
+    }
+    const d = distanceM(s.last, f);
+    s.distance += d;
+    const dt = (f.ts - s.last.ts) / 1000;
+    if (dt > 0) s.stepMax = Math.max(s.stepMax, d / dt);
+    if (f.spd !== null) s.reportedMax = s.reportedMax === null ? f.spd : Math.max(s.reportedMax, f.spd);
+    if (f.elv !== null) {
+      if (!s.elv) s.elv = { ref: f.elv, gain: 0, loss: 0, min: f.elv, max: f.elv };
+      const e = s.elv;
+      if (f.elv - e.ref >= ALTITUDE_NOISE_M) {
+        e.gain += f.elv - e.ref;
+        e.ref = f.elv;
+      } else if (e.ref - f.elv >= ALTITUDE_NOISE_M) {
+        e.loss += e.ref - f.elv;
+        e.ref = f.elv;
+      }
+      e.min = Math.min(e.min, f.elv);
+      e.max = Math.max(e.max, f.elv);
+    }
+    s.latMin = Math.min(s.latMin, f.lat);
+    s.latMax = Math.max(s.latMax, f.lat);
+    s.lngMin = Math.min(s.lngMin, f.lng);
+    s.lngMax = Math.max(s.lngMax, f.lng);
+    s.shortEncoded += encodePolyline([s.last, f]).slice(encodePolyline([s.last]).length);
+    const headings: number[] = [];
+    // the first fix without a direction heads towards the second
+    if (s.lastHeading === null) headings.push(initialBearingDeg(s.first, f));
+    headings.push(f.dir ?? initialBearingDeg(s.last, f));
+    const rounded = headings.map((h) => normalizeDeg(Math.round(h)));
+    const previous = s.lastHeading === null ? [] : [s.lastHeading];
+    s.courseEncoded += encodeIntegers([...previous, ...rounded]).slice(encodeIntegers(previous).length);
+    s.lastHeading = rounded[rounded.length - 1];
+    s.count += 1;
+    s.last = { ts: f.ts, lat: f.lat, lng: f.lng };
+  }
+
+  /**
+   * The bounding box of the fixes when it can be told from the plain extremes: they span less than
+   * 180° of longitude, so the short way round is the plain one. Null otherwise (or before a fix).
+   */
+  plainBox(): BoundingBox | null {
+    const s = this.s;
+    if (!s || s.lngMax - s.lngMin >= 180) return null;
+    return { minLat: s.latMin, maxLat: s.latMax, minLng: s.lngMin, maxLng: s.lngMax };
+  }
+
+  /** The figures so far, with the track's bounding box `box`. @throws RangeError before the first fix */
+  stats(box: BoundingBox): TrackStats {
+    const s = this.s;
+    if (!s) throw new RangeError('a track has at least one fix');
+    const durationS = (s.last.ts - s.first.ts) / 1000;
+    const e = s.elv;
+    return {
+      startTs: s.first.ts,
+      endTs: s.last.ts,
+      startLat: s.first.lat,
+      startLng: s.first.lng,
+      endLat: s.last.lat,
+      endLng: s.last.lng,
+      distance: s.distance,
+      waypointCount: s.count,
+      speedAvg: durationS > 0 ? s.distance / durationS : 0,
+      speedMax: s.reportedMax ?? s.stepMax,
+      altitudeMin: e && Math.round(e.min),
+      altitudeMax: e && Math.round(e.max),
+      altitudeGain: e && Math.round(e.gain),
+      altitudeLoss: e && Math.round(e.loss),
+      shortEncoded: s.shortEncoded,
+      // a lone fix without a direction: 0
+      courseEncoded: s.lastHeading === null ? encodeHeadings([0]) : s.courseEncoded,
+      latMin: box.minLat,
+      latMax: box.maxLat,
+      lngMin: box.minLng,
+      lngMax: box.maxLng,
+    };
+  }
 }
 
 /** Altitude figures of {@link trackStats} (m, integers, null without elevations). */

@@ -5,12 +5,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Fix } from '../fix';
 import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers';
-import { Segment, splitRules, SplitRules, splitTracks } from './split';
-import { TrackStats, trackStats, usedFixes } from './stats';
+import { isDeepStrictEqual } from 'node:util';
+import { isUsable, Segment, splitRules, SplitRules, splitTracks, stopSearchResumeTs } from './split';
+import { TrackAccumulator, TrackAccumulatorState, TrackStats, trackStats, usedFixes } from './stats';
 
 /** What one rebuild did (for logs and tests). */
 export interface RebuildSummary {
-  /** ms: where the rebuild started (-1: the member's whole history) */
+  /** `append`: the open track was extended by its new fixes alone; `rebuild`: tracks were rebuilt from their fixes */
+  mode: 'append' | 'rebuild';
+  /** ms: where the rebuild started (-1: the member's whole history), or where the appended tail was read from */
   from: number;
   inserted: number;
   updated: number;
@@ -22,13 +25,31 @@ interface StoredTrack extends TrackStats {
   id: number;
   shareToken: string;
   open: boolean;
+  buildState: TrackBuildState | null;
 }
 
-/** A built track: its figures, path and whether it is the member's open (current) track. */
+/**
+ * What the worker keeps of an open track to extend it by new fixes alone (`tracks.build_state`):
+ * the running figures of its used fixes, how many fixes (used or not) it holds from `firstFixTs` to
+ * `lastFixTs` (ms), whether it starts at a stop's departure, and the `ts` its stop search resumes at
+ * ({@link stopSearchResumeTs}).
+ */
+export interface TrackBuildState {
+  v: 1;
+  acc: TrackAccumulatorState;
+  fixCount: number;
+  firstFixTs: number;
+  lastFixTs: number;
+  startsAtDeparture: boolean;
+  resumeTs: number;
+}
+
+/** A built track: its figures, path, whether it is the member's open (current) track, and its build state. */
 interface Built {
   stats: TrackStats;
   path: string | null;
   open: boolean;
+  state: TrackBuildState | null;
 }
 
 const num = (v: unknown) => (v === null ? null : Number(v));
@@ -75,6 +96,8 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
   async rebuild(companyId: string, memberId: string, fromTs: number, now = Date.now()): Promise<RebuildSummary> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`tracks:${companyId}:${memberId}`]);
+      const appended = await this.append(manager, companyId, memberId, fromTs, now);
+      if (appended) return appended;
       const from = await this.rebuildStart(manager, companyId, memberId, fromTs);
       const afterStop = from >= 0 && (await this.isDeparture(manager, companyId, memberId, from));
       const fixes = await this.fixesFrom(manager, companyId, memberId, from);
@@ -89,10 +112,87 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
         this.rules,
         afterStop,
       );
-      const built = segments.map((s, i) => this.build(s, i === segments.length - 1, now));
+      const built = segments.map((seg, i) => this.build(seg, i === segments.length - 1, now));
       const existing = await this.storedFrom(manager, companyId, memberId, from);
-      return { from, ...(await this.apply(manager, companyId, memberId, built, existing, now)) };
+      return { mode: 'rebuild' as const, from, ...(await this.apply(manager, companyId, memberId, built, existing, now)) };
     });
+  }
+
+  /**
+   * The fast path of {@link rebuild}: when the member's newest track is open and has a build state,
+   * and no fix it has not seen lies between `fromTs` and its last fix (its fix count there is
+   * unchanged), the new fixes are split together with the track's tail from where its stop search
+   * resumes; if they continue the track (one segment, nothing cut), they are added to its running
+   * figures and its path. Anything else (a stop, a gap, a tracking-off, a late fix) answers null and
+   * the track is rebuilt from its fixes. Same result as the rebuild, reading only the tail.
+   */
+  private async append(db: Queryable, companyId: string, memberId: string, fromTs: number, now: number): Promise<RebuildSummary | null> {
+    const newest = await queryOne<{ id: string; build_state: TrackBuildState | null; open: boolean }>(
+      db,
+      `SELECT id, build_state, open FROM tracks WHERE company_id = $1 AND member_id = $2 ORDER BY start_ts DESC LIMIT 1`,
+      [companyId, memberId],
+    );
+    const st = newest?.build_state;
+    if (!newest?.open || !st || st.v !== 1 || st.acc.count < 2) return null;
+    const [{ n }] = await query<{ n: number }>(
+      db,
+      `SELECT count(*)::int AS n FROM location_fixes WHERE company_id = $1 AND member_id = $2 AND ts >= $3 AND ts <= $4`,
+      [companyId, memberId, Math.min(fromTs, st.firstFixTs), st.lastFixTs],
+    );
+    if (n !== st.fixCount) return null;
+    const window = await this.fixesFrom(db, companyId, memberId, st.resumeTs);
+    const offs = await query<{ ts: string }>(
+      db,
+      `SELECT ts FROM clock_events WHERE company_id = $1 AND member_id = $2 AND tracking = false AND ts >= $3 ORDER BY ts`,
+      [companyId, memberId, st.resumeTs],
+    );
+    const segments = splitTracks(
+      window,
+      offs.map((o) => Number(o.ts)),
+      this.rules,
+      st.startsAtDeparture && st.resumeTs === st.firstFixTs,
+    );
+    if (segments.length !== 1 || segments[0].fixes.length !== window.length) return null;
+    const added = window.filter((f) => f.ts > st.lastFixTs);
+    const acc = new TrackAccumulator(st.acc);
+    const addedUsed = added.filter((f) => isUsable(f, this.rules));
+    for (const f of addedUsed) acc.add(f);
+    const box = acc.plainBox();
+    if (!box) return null;
+    const stats = acc.stats(box);
+    const open = segments[0].endedBy === null && now - stats.endTs < this.rules.gapMs;
+    const state: TrackBuildState | null = open
+      ? {
+          v: 1,
+          acc: acc.state()!,
+          fixCount: st.fixCount + added.length,
+          firstFixTs: st.firstFixTs,
+          lastFixTs: window[window.length - 1].ts,
+          startsAtDeparture: st.startsAtDeparture,
+          resumeTs: stopSearchResumeTs(segments[0], this.rules),
+        }
+      : null;
+    const summary: RebuildSummary = { mode: 'append', from: st.resumeTs, inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
+    if (!added.length && open) {
+      summary.unchanged = 1;
+      return summary;
+    }
+    const coordinates = addedUsed.map((f) => [f.lng, f.lat]);
+    // ST_MakeLine joins lines and points (not multipoints)
+    const newPoints = !coordinates.length
+      ? null
+      : JSON.stringify(coordinates.length === 1 ? { type: 'Point', coordinates: coordinates[0] } : { type: 'LineString', coordinates });
+    const n0 = STAT_COLUMNS.length;
+    await db.query(
+      `UPDATE tracks SET ${STAT_COLUMNS.map(([, c], i) => `${c} = $${i + 3}`).join(', ')},
+              open = $${n0 + 3}, build_state = $${n0 + 4}::jsonb, updated_at = $${n0 + 5},
+              path = CASE WHEN $${n0 + 6}::text IS NULL THEN path
+                          ELSE ST_MakeLine(path::geometry, ST_GeomFromGeoJSON($${n0 + 6}::text))::geography END
+        WHERE company_id = $1 AND id = $2`,
+      [companyId, newest.id, ...STAT_COLUMNS.map(([k]) => stats[k]), open, state && JSON.stringify(state), now, newPoints],
+    );
+    summary.updated = 1;
+    return summary;
   }
 
   /** The ts the rebuild starts at (a track's start), or -1 for the member's whole history. */
@@ -153,7 +253,24 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
     const path = used.length >= 2 ? JSON.stringify({ type: 'LineString', coordinates: used.map((f) => [f.lng, f.lat]) }) : null;
     // the newest track stays open until the split rule closes it, or its last fix is a gap old
     const open = newest && segment.endedBy === null && now - stats.endTs < this.rules.gapMs;
-    return { stats, path, open };
+    return { stats, path, open, state: open ? this.buildState(segment) : null };
+  }
+
+  /** The open track's {@link TrackBuildState}; null when none of its fixes is usable (then it is only rebuilt). */
+  private buildState(segment: Segment): TrackBuildState | null {
+    const acc = new TrackAccumulator();
+    for (const f of segment.fixes) if (isUsable(f, this.rules)) acc.add(f);
+    const state = acc.state();
+    if (!state) return null;
+    return {
+      v: 1,
+      acc: state,
+      fixCount: segment.fixes.length,
+      firstFixTs: segment.fixes[0].ts,
+      lastFixTs: segment.fixes[segment.fixes.length - 1].ts,
+      startsAtDeparture: segment.startsAtDeparture,
+      resumeTs: stopSearchResumeTs(segment, this.rules),
+    };
   }
 
   private async storedFrom(db: Queryable, companyId: string, memberId: string, from: number): Promise<StoredTrack[]> {
@@ -161,7 +278,7 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
       db,
       `SELECT id, share_token, open, start_ts, end_ts, start_lat, start_lng, end_lat, end_lng, distance, waypoint_count,
               speed_avg, speed_max, altitude_min, altitude_max, altitude_gain, altitude_loss, short_encoded, course_encoded,
-              lat_min, lat_max, lng_min, lng_max
+              lat_min, lat_max, lng_min, lng_max, build_state
          FROM tracks WHERE company_id = $1 AND member_id = $2 AND start_ts >= $3 ORDER BY start_ts`,
       [companyId, memberId, from],
     );
@@ -169,6 +286,7 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
       id: Number(r.id),
       shareToken: r.share_token as string,
       open: r.open as boolean,
+      buildState: r.build_state as TrackBuildState | null,
       startTs: Number(r.start_ts),
       endTs: Number(r.end_ts),
       startLat: r.start_lat as number,
@@ -205,7 +323,7 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
     built: Built[],
     existing: StoredTrack[],
     now: number,
-  ): Promise<Omit<RebuildSummary, 'from'>> {
+  ): Promise<Omit<RebuildSummary, 'from' | 'mode'>> {
     const taken = new Set<number>();
     const counts = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
     for (const b of built) {
@@ -263,7 +381,7 @@ const STAT_COLUMNS: Array<[keyof TrackStats, string]> = [
   ['lngMin', 'lng_min'],
   ['lngMax', 'lng_max'],
 ];
-const COLUMNS = [...STAT_COLUMNS.map(([, c]) => c), 'path', 'open'];
+const COLUMNS = [...STAT_COLUMNS.map(([, c]) => c), 'path', 'open', 'build_state'];
 /** `col = $3, …` after `$1` company and `$2` id, then `updated_at`. */
 const UPDATE_SET = [
   ...COLUMNS.map((c, i) => (c === 'path' ? `path = ST_GeomFromGeoJSON($${i + 3}::text)::geography` : `${c} = $${i + 3}`)),
@@ -271,10 +389,10 @@ const UPDATE_SET = [
 ].join(', ');
 
 function values(b: Built): unknown[] {
-  return [...STAT_COLUMNS.map(([k]) => b.stats[k]), b.path, b.open];
+  return [...STAT_COLUMNS.map(([k]) => b.stats[k]), b.path, b.open, b.state && JSON.stringify(b.state)];
 }
 
 /** A stored track already equal to a built one (every figure; the path follows from the same fixes). */
 function sameTrack(t: StoredTrack, b: Built): boolean {
-  return t.open === b.open && STAT_COLUMNS.every(([k]) => t[k] === b.stats[k]);
+  return t.open === b.open && STAT_COLUMNS.every(([k]) => t[k] === b.stats[k]) && isDeepStrictEqual(t.buildState, b.state);
 }
