@@ -193,7 +193,19 @@ describe('tracks', () => {
       tracks.forEach((t, k) => {
         expect(Number.isSafeInteger(t.id)).toBe(true);
         expect(t).toMatchObject({ kind: 'track_entry', labels: 0, owner_uid: member.uid });
-        for (const key of ['start_lat', 'start_lng', 'end_lat', 'end_lng', 'distance', 'speed_avg', 'speed_max', 'lat_min', 'lat_max', 'lng_min', 'lng_max'])
+        for (const key of [
+          'start_lat',
+          'start_lng',
+          'end_lat',
+          'end_lng',
+          'distance',
+          'speed_avg',
+          'speed_max',
+          'lat_min',
+          'lat_max',
+          'lng_min',
+          'lng_max',
+        ])
           expect(Number.isFinite(t[key])).toBe(true);
         for (const key of ['altitude_min', 'altitude_max', 'altitude_gain', 'altitude_loss']) expect(Number.isInteger(t[key])).toBe(true);
         expect(t.share_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/share\/tracks\/[0-9a-f]{32}$/);
@@ -288,7 +300,16 @@ describe('tracks', () => {
   it('the open track: included with end_ts = its last fix, extended in place (same id and token) by later fixes', async () => {
     const member = await createMember(api, company);
     const now = Date.now();
-    const first = [0, 1, 2, 3].map((i) => ({ ts: now - (4 - i) * MIN, lat: 46.05 + i * 0.002, lng: 14.5, acc: 10, dir: null, spd: null, elv: null, bat: null }));
+    const first = [0, 1, 2, 3].map((i) => ({
+      ts: now - (4 - i) * MIN,
+      lat: 46.05 + i * 0.002,
+      lng: 14.5,
+      acc: 10,
+      dir: null,
+      spd: null,
+      elv: null,
+      bat: null,
+    }));
     await push(member.key, first, { tracking: true, tracking_ts: first[0].ts });
     await build(member.uid, first[0].ts);
     const [open] = (await gettracks(member.key, { uids: [member.uid], from: now - 10 * MIN, until: now + MIN })).body.tracks;
@@ -306,10 +327,12 @@ describe('tracks', () => {
     // tracking switched off closes it
     const off = await action(api, 'pushlocations', { locations: [], tracking: false, tracking_ts: later.ts }, { key: member.key });
     expect(off.body.status).toBe(0);
-    expect(await db.query(`SELECT tracking FROM clock_events WHERE company_id = $1 AND member_id = $2 ORDER BY ts`, [company.companyUid, member.uid])).toEqual([
-      { tracking: true },
-      { tracking: false },
-    ]);
+    expect(
+      await db.query(`SELECT tracking FROM clock_events WHERE company_id = $1 AND member_id = $2 ORDER BY ts`, [
+        company.companyUid,
+        member.uid,
+      ]),
+    ).toEqual([{ tracking: true }, { tracking: false }]);
     await build(member.uid, later.ts);
     expect((await stored(member.uid)).map((t: any) => t.open)).toEqual([false]);
   });
@@ -327,63 +350,100 @@ describe('tracks', () => {
     await build(member.uid, fixes[Math.floor(fixes.length / 2)].ts, fixes.at(-1)!.ts);
     await build(member.uid, fixes.at(-1)!.ts);
     expect(await stored(member.uid)).toEqual(before);
-    const [{ shares }] = await db.query(`SELECT count(*)::int AS shares FROM track_shares WHERE company_id = $1 AND track_id = ANY($2::bigint[])`, [
-      company.companyUid,
-      before.map((t: any) => t.id),
-    ]);
+    const [{ shares }] = await db.query(
+      `SELECT count(*)::int AS shares FROM track_shares WHERE company_id = $1 AND track_id = ANY($2::bigint[])`,
+      [company.companyUid, before.map((t: any) => t.id)],
+    );
     expect(shares).toBe(before.length);
   });
 
-  it.each(GPX_TRACES)('%s pushed in small calls: the open track extended by each call equals, row for row, the tracks rebuilt from scratch', async (file) => {
-    const member = await createMember(api, company);
-    const builder = api.app.get(TrackBuilder);
-    const fixes = shifted(readGpxFixes(file), MIN);
-    const sizes = [1, 7, 23, 50, 3, 120];
-    const modes: string[] = [];
-    // stored straight into the table, so no worker task races the builds this test makes
-    const insert = async (rows: Fix[]) => {
-      await db.query(`SELECT location_fixes_ensure_partition($1), location_fixes_ensure_partition($2)`, [rows[0].ts, rows.at(-1)!.ts]);
-      await db.query(
-        `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, received_at)
+  it.each(GPX_TRACES)(
+    '%s pushed in small calls: the open track extended by each call equals, row for row, the tracks rebuilt from scratch',
+    async (file) => {
+      const member = await createMember(api, company);
+      const builder = api.app.get(TrackBuilder);
+      const fixes = shifted(readGpxFixes(file), MIN);
+      const sizes = [1, 7, 23, 50, 3, 120];
+      const modes: string[] = [];
+      // stored straight into the table, so no worker task races the builds this test makes
+      const insert = async (rows: Fix[]) => {
+        await db.query(`SELECT location_fixes_ensure_partition($1), location_fixes_ensure_partition($2)`, [rows[0].ts, rows.at(-1)!.ts]);
+        await db.query(
+          `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, received_at)
          SELECT $1, $2, f.ts, f.lat, f.lng, f.acc, f.dir, f.spd, f.elv, f.bat, 0
            FROM jsonb_to_recordset($3::jsonb) AS f(ts bigint, lat float8, lng float8, acc int, dir int, spd float8, elv int, bat int)`,
-        [company.companyUid, member.uid, JSON.stringify(rows.map((f) => ({ ...f, acc: f.acc && Math.round(f.acc), dir: f.dir && Math.round(f.dir), elv: f.elv && Math.round(f.elv) })))],
-      );
-    };
-    for (let i = 0, k = 0; i < fixes.length; k++) {
-      const chunk = fixes.slice(i, i + sizes[k % sizes.length]);
-      i += chunk.length;
-      await insert(chunk);
-      // the task's start, as the api enqueues it: the 10-minute bucket of the call's first fix
-      // built as if live: a second after the call's last fix
-      const summary = await builder.rebuild(company.companyUid, member.uid, Math.floor(chunk[0].ts / (10 * MIN)) * (10 * MIN), chunk.at(-1)!.ts + 1000);
-      modes.push(summary.mode);
-    }
-    // a late fix inside the open track: its task cannot append, the track is rebuilt
-    const [{ build_state: state }] = await db.query(`SELECT build_state FROM tracks WHERE company_id = $1 AND member_id = $2 AND open`, [company.companyUid, member.uid]);
-    const inside = fixes.filter((f) => f.ts >= state.firstFixTs && f.ts <= state.lastFixTs);
-    const [a, b] = inside.slice(Math.floor(inside.length / 2));
-    await insert([{ ...a, ts: Math.floor((a.ts + b.ts) / 2) }]);
-    expect((await builder.rebuild(company.companyUid, member.uid, Math.floor(a.ts / (10 * MIN)) * (10 * MIN))).mode).toBe('rebuild');
+          [
+            company.companyUid,
+            member.uid,
+            JSON.stringify(
+              rows.map((f) => ({
+                ...f,
+                acc: f.acc && Math.round(f.acc),
+                dir: f.dir && Math.round(f.dir),
+                elv: f.elv && Math.round(f.elv),
+              })),
+            ),
+          ],
+        );
+      };
+      for (let i = 0, k = 0; i < fixes.length; k++) {
+        const chunk = fixes.slice(i, i + sizes[k % sizes.length]);
+        i += chunk.length;
+        await insert(chunk);
+        // the task's start, as the api enqueues it: the 10-minute bucket of the call's first fix
+        // built as if live: a second after the call's last fix
+        const summary = await builder.rebuild(
+          company.companyUid,
+          member.uid,
+          Math.floor(chunk[0].ts / (10 * MIN)) * (10 * MIN),
+          chunk.at(-1)!.ts + 1000,
+        );
+        modes.push(summary.mode);
+      }
+      // a late fix inside the open track: its task cannot append, the track is rebuilt
+      const [{ build_state: state }] = await db.query(`SELECT build_state FROM tracks WHERE company_id = $1 AND member_id = $2 AND open`, [
+        company.companyUid,
+        member.uid,
+      ]);
+      const inside = fixes.filter((f) => f.ts >= state.firstFixTs && f.ts <= state.lastFixTs);
+      const [a, b] = inside.slice(Math.floor(inside.length / 2));
+      await insert([{ ...a, ts: Math.floor((a.ts + b.ts) / 2) }]);
+      expect((await builder.rebuild(company.companyUid, member.uid, Math.floor(a.ts / (10 * MIN)) * (10 * MIN))).mode).toBe('rebuild');
 
-    const comparable = (rows: any[]) => rows.map(({ id, share_token, share_row, updated_at, ...rest }) => rest);
-    const incremental = await stored(member.uid);
-    // a trace that ends stopped has no open track for a while: those calls rebuild
-    expect(modes).toContain('append');
-    expect(incremental.at(-1).open).toBe(true);
-    expect(incremental.at(-1).build_state).not.toBeNull();
-    await db.transaction(async (m) => {
-      await m.query(`DELETE FROM track_shares WHERE company_id = $1 AND track_id IN (SELECT id FROM tracks WHERE company_id = $1 AND member_id = $2)`, [company.companyUid, member.uid]);
-      await m.query(`DELETE FROM tracks WHERE company_id = $1 AND member_id = $2`, [company.companyUid, member.uid]);
-    });
-    expect((await builder.rebuild(company.companyUid, member.uid, fixes[0].ts)).mode).toBe('rebuild');
-    expect(comparable(await stored(member.uid))).toEqual(comparable(incremental));
-  });
+      const comparable = (rows: any[]) =>
+        rows.map((row) =>
+          Object.fromEntries(Object.entries(row).filter(([k]) => !['id', 'share_token', 'share_row', 'updated_at'].includes(k))),
+        );
+      const incremental = await stored(member.uid);
+      // a trace that ends stopped has no open track for a while: those calls rebuild
+      expect(modes).toContain('append');
+      expect(incremental.at(-1).open).toBe(true);
+      expect(incremental.at(-1).build_state).not.toBeNull();
+      await db.transaction(async (m) => {
+        await m.query(
+          `DELETE FROM track_shares WHERE company_id = $1 AND track_id IN (SELECT id FROM tracks WHERE company_id = $1 AND member_id = $2)`,
+          [company.companyUid, member.uid],
+        );
+        await m.query(`DELETE FROM tracks WHERE company_id = $1 AND member_id = $2`, [company.companyUid, member.uid]);
+      });
+      expect((await builder.rebuild(company.companyUid, member.uid, fixes[0].ts)).mode).toBe('rebuild');
+      expect(comparable(await stored(member.uid))).toEqual(comparable(incremental));
+    },
+  );
 
   it('a late fix inside a stop that splits two tracks joins them: the first keeps its id and token, the second is deleted with its share', async () => {
     const member = await createMember(api, company);
     const t0 = Date.now() - 60 * MIN;
-    const at = (min: number, northM: number) => ({ ts: t0 + min * MIN, lat: 46.05 + northM / 111_132, lng: 14.5, acc: 5, dir: null, spd: null, elv: null, bat: null });
+    const at = (min: number, northM: number) => ({
+      ts: t0 + min * MIN,
+      lat: 46.05 + northM / 111_132,
+      lng: 14.5,
+      acc: 5,
+      dir: null,
+      spd: null,
+      elv: null,
+      bat: null,
+    });
     // drive, stop 6 min (fixes at 3, 6, 9), drive on
     const fixes = [at(0, 0), at(1, 500), at(3, 1000), at(6, 1010), at(9, 1005), at(10, 1500), at(11, 2000)];
     await push(member.key, fixes);
@@ -410,7 +470,17 @@ describe('tracks', () => {
 
     beforeAll(async () => {
       teamCo = await createCompany(api);
-      await action(api, 'editcompany', { teams_config: [{ id: 1, name: 'One' }, { id: 2, name: 'Two' }] }, { key: teamCo.key });
+      await action(
+        api,
+        'editcompany',
+        {
+          teams_config: [
+            { id: 1, name: 'One' },
+            { id: 2, name: 'Two' },
+          ],
+        },
+        { key: teamCo.key },
+      );
       a = await createMember(api, teamCo, { teams: [1] });
       b = await createMember(api, teamCo, { teams: [1] });
       c = await createMember(api, teamCo, { teams: [2] });

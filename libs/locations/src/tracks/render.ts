@@ -33,7 +33,10 @@ export function trackGeoJson(track: TrackEntry, points: readonly TrackPoint[]): 
     type: 'Feature',
     id: track.id,
     bbox: [track.lng_min, track.lat_min, track.lng_max, track.lat_max],
-    geometry: positions.length >= 2 ? { type: 'LineString', coordinates: positions } : { type: 'Point', coordinates: positions[0] ?? [track.start_lng, track.start_lat] },
+    geometry:
+      positions.length >= 2
+        ? { type: 'LineString', coordinates: positions }
+        : { type: 'Point', coordinates: positions[0] ?? [track.start_lng, track.start_lat] },
     properties: { ...entry, times: points.every((p) => p.ts !== null) ? points.map((p) => p.ts as number) : null },
   };
 }

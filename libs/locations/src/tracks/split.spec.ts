@@ -69,7 +69,10 @@ describe('splitTracks: the split rule', () => {
 
   it('inaccurate fixes (acc > 100 m) neither anchor nor break a stop', () => {
     const fixes = [fix(0, 0), fix(1, 400), fix(2, 800), fix(4, 2000, { acc: 500 }), fix(7, 820), fix(8, 1200)];
-    expect(splitTracks(fixes, [], RULES).map(minutes)).toEqual([[0, 1, 2], [7, 8]]);
+    expect(splitTracks(fixes, [], RULES).map(minutes)).toEqual([
+      [0, 1, 2],
+      [7, 8],
+    ]);
   });
 
   it('unsorted input and repeated ts are handled as sorted, once', () => {
@@ -77,23 +80,28 @@ describe('splitTracks: the split rule', () => {
     expect(splitTracks(fixes, [], RULES).map(minutes)).toEqual([[0, 1, 2]]);
   });
 
-  it.each(GPX_TRACES)('%s: splitting again from any track start (flagged when it is a departure) gives the same tracks as the whole history', (file) => {
-    const fixes = readGpxFixes(file);
-    const whole = splitTracks(fixes, [], RULES);
-    whole.forEach((segment, k) => {
-      const start = segment.fixes[0].ts;
-      // a track start is a run start (a gap or tracking off before it) or a stop's departure
-      const previous = fixes.filter((f) => f.ts < start).at(-1);
-      const afterStop = previous !== undefined && start - previous.ts < RULES.gapMs;
-      const again = splitTracks(
-        fixes.filter((f) => f.ts >= start),
-        [],
-        RULES,
-        afterStop,
-      );
-      expect(again.map((s) => [s.fixes.map((f) => f.ts), s.endedBy])).toEqual(whole.slice(k).map((s) => [s.fixes.map((f) => f.ts), s.endedBy]));
-    });
-  });
+  it.each(GPX_TRACES)(
+    '%s: splitting again from any track start (flagged when it is a departure) gives the same tracks as the whole history',
+    (file) => {
+      const fixes = readGpxFixes(file);
+      const whole = splitTracks(fixes, [], RULES);
+      whole.forEach((segment, k) => {
+        const start = segment.fixes[0].ts;
+        // a track start is a run start (a gap or tracking off before it) or a stop's departure
+        const previous = fixes.filter((f) => f.ts < start).at(-1);
+        const afterStop = previous !== undefined && start - previous.ts < RULES.gapMs;
+        const again = splitTracks(
+          fixes.filter((f) => f.ts >= start),
+          [],
+          RULES,
+          afterStop,
+        );
+        expect(again.map((s) => [s.fixes.map((f) => f.ts), s.endedBy])).toEqual(
+          whole.slice(k).map((s) => [s.fixes.map((f) => f.ts), s.endedBy]),
+        );
+      });
+    },
+  );
 });
 
 describe.each(GPX_TRACES)('real trace %s', (file) => {

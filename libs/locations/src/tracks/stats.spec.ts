@@ -30,7 +30,10 @@ describe('trackStats', () => {
   });
 
   it('fixes with acc > 100 m are not used: not for distance, waypoints, polyline nor start/end', () => {
-    const s = trackStats([f(0, 46, 14, { acc: 150 }), f(1000, 46.001, 14, { acc: 5 }), f(2000, 47, 14, { acc: 101 }), f(3000, 46.002, 14, { acc: 100 })], RULES);
+    const s = trackStats(
+      [f(0, 46, 14, { acc: 150 }), f(1000, 46.001, 14, { acc: 5 }), f(2000, 47, 14, { acc: 101 }), f(3000, 46.002, 14, { acc: 100 })],
+      RULES,
+    );
     expect(s.waypointCount).toBe(2);
     expect([s.startTs, s.endTs]).toEqual([1000, 3000]);
     expect(Math.abs(s.distance - 111.1)).toBeLessThan(0.5);
@@ -68,7 +71,12 @@ describe('altitudes', () => {
 
   it(`wiggles under ${ALTITUDE_NOISE_M} m are noise; real climbs and descents count`, () => {
     expect(altitudes(elv([100, 102, 99, 103, 100, 101]))).toEqual({ altitudeMin: 99, altitudeMax: 103, altitudeGain: 0, altitudeLoss: 0 });
-    expect(altitudes(elv([100, 110, 120, 118, 121, 100]))).toEqual({ altitudeMin: 100, altitudeMax: 121, altitudeGain: 20, altitudeLoss: 20 });
+    expect(altitudes(elv([100, 110, 120, 118, 121, 100]))).toEqual({
+      altitudeMin: 100,
+      altitudeMax: 121,
+      altitudeGain: 20,
+      altitudeLoss: 20,
+    });
     // exactly the dead band counts, just under it does not
     expect(altitudes(elv([100, 105, 100]))).toMatchObject({ altitudeGain: 5, altitudeLoss: 5 });
     expect(altitudes(elv([100, 104, 100]))).toMatchObject({ altitudeGain: 0, altitudeLoss: 0 });
@@ -131,7 +139,7 @@ describe('TrackAccumulator', () => {
 describe('stopSearchResumeTs', () => {
   it('no usable fix before it can anchor a stay reaching the last fix (exact geodesic check on random walks)', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5;
     for (let run = 0; run < 30; run++) {
       let lat = 46;
       let lng = 14.5;

@@ -1,4 +1,13 @@
-import { BoundingBox, boundingBox, distanceM, encodeHeadings, encodeIntegers, encodePolyline, initialBearingDeg, normalizeDeg } from '@app/core';
+import {
+  BoundingBox,
+  boundingBox,
+  distanceM,
+  encodeHeadings,
+  encodeIntegers,
+  encodePolyline,
+  initialBearingDeg,
+  normalizeDeg,
+} from '@app/core';
 import type { Fix } from '../fix';
 import { isUsable, SplitRules } from './split';
 
