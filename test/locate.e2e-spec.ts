@@ -280,6 +280,54 @@ describe('locate', () => {
       });
     });
 
+    it('the plain call (rendered by PostgreSQL) answers exactly what the records path answers, for staff and for a worker', async () => {
+      const odd = await createMember(api, company, { teams: [2, 1], name: 'Zoë "Quote" \\ O’Brien\t<tab>' });
+      // a team since removed from teams_config (its name answers "")
+      await db.query(`UPDATE members SET teams = '[2, 9, 1]' WHERE company_id = $1 AND id = $2`, [company.companyUid, odd.uid]);
+      const now = Date.now();
+      await setLatest(company.companyUid, w1.uid, {
+        ts: now - 1,
+        lat: -33.868820000000014,
+        lng: 151.20929,
+        acc: 0,
+        dir: 359,
+        spd: 0.1 + 0.2,
+        elv: -12,
+        bat: 100,
+      });
+      await setLatest(company.companyUid, w3.uid, { ts: now, lat: 1e-7, lng: -179.99999 });
+      await setLatest(company.companyUid, odd.uid, { tracking: true });
+      const detail = ['connection_type', 'android_id', 'loc_gps_on', 'loc_net_on', 'tracking_status', 'signal_ts'];
+      const withoutDetails = (records: any[]) =>
+        records.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !detail.includes(k))));
+      for (const key of [company.key, w1.key, op.key]) {
+        for (const selection of [
+          { teams: true },
+          { teams: [2] },
+          { accounts: { [odd.username.toUpperCase()]: {}, [w1.uid]: {} }, teams: [] },
+        ]) {
+          const rendered = await locate(selection, key);
+          const res = await fetch(`${api.url}/api/locate`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'api-key': key },
+            body: JSON.stringify({ data: selection }),
+          });
+          expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+          expect(await res.json()).toEqual({ status: 0, accounts: rendered });
+          expect(rendered).toEqual(withoutDetails(await locate({ ...selection, withDetails: true }, key)));
+        }
+      }
+      expect((await locate({ accounts: { [odd.uid]: {} } }))[0]).toMatchObject({
+        name: 'Zoë "Quote" \\ O’Brien\t<tab>',
+        teams: [
+          { name: 'South', number: 2 },
+          { name: '', number: 9 },
+          { name: 'North', number: 1 },
+        ],
+      });
+      expect((await action(api, 'deleteaccount', { uid: odd.uid }, { key: company.key })).body.status).toBe(0);
+    });
+
     it('withDetails adds the device fields; without it they are absent', async () => {
       await setLatest(company.companyUid, w1.uid, {
         ts: Date.now(),
