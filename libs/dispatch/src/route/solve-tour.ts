@@ -134,7 +134,7 @@ export function iteratedLocalSearch(d: Float64Array, n: number, o: IlsOptions): 
     best = Int32Array.from(search.tour);
   } else search.setTour(best);
   let timeToBestMs = performance.now() - t0;
-  if (n < 8) return { tour: best, length: bestLen, timeToBestMs, kicks: 0 };
+  if (n < 5) return { tour: best, length: bestLen, timeToBestMs, kicks: 0 };
 
   const random = mulberry32(o.seed);
   const stall = o.stallKicks ?? Math.max(STALL_MIN, STALL_PER_NODE * n);
