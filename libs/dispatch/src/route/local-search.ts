@@ -118,10 +118,10 @@ export class TourSearch {
   }
 
   /**
-   * Runs 2-opt and Or-opt from the queued nodes until none is left (every node's bit on); answers
+   * Runs 2-opt, Or-opt and Lin–Kernighan chains from the queued nodes until none is left (every node's bit on); answers
    * the change of the tour's length (≤ 0).
    */
-  run(twoOptOnly = false): number {
+  run(): number {
     let total = 0;
     while (this.qSize > 0) {
       const a = this.queue[this.qHead];
@@ -129,8 +129,8 @@ export class TourSearch {
       this.qSize--;
       this.queued[a] = 0;
       let delta = this.twoOpt(a);
-      if (delta === 0 && !twoOptOnly) delta = this.orOpt(a);
-      if (delta === 0 && !twoOptOnly && this.lkDepth > 2) delta = this.linKernighan(a);
+      if (delta === 0) delta = this.orOpt(a);
+      if (delta === 0 && this.lkDepth > 2) delta = this.linKernighan(a);
       if (delta !== 0) {
         total += delta;
         this.push(a);

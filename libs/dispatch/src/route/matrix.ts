@@ -9,8 +9,8 @@ const WGS84 = Geodesic.WGS84;
  * 2013) through GeographicLib's JavaScript port `geographiclib-geodesic` — the same figures as
  * `distanceM` in `@app/core/geo/geodesic` and PostGIS `ST_Distance(geography, geography)`. Symmetric
  * (each pair is solved once), zero diagonal. Pure (no Nest, no I/O), so it runs in a worker thread.
- * Cost: n(n−1)/2 inverse problems, ~2 µs each on this machine (n = 300: ~0.1 s; see
- * docs/route-solver.md).
+ * Cost: n(n−1)/2 inverse problems, ~7 µs each as measured on a busy 2-core machine (n = 300: 0.3 s,
+ * n = 60: ~12 ms; see docs/route-solver.md).
  */
 export function geodesicMatrix(points: readonly GeoPoint[]): DistanceMatrix {
   const n = points.length;
