@@ -1,6 +1,7 @@
 import { JobsModule } from '@app/jobs';
 import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
+import { OptimizeRouteKind } from './optimize-route.kind';
 import { OptimizeRouteService } from './optimize-route.service';
 
 /**
@@ -20,6 +21,6 @@ export class DispatchModule {}
  */
 @Module({
   imports: [MembersModule, JobsModule],
-  providers: [],
+  providers: [OptimizeRouteKind],
 })
 export class DispatchWorkerModule {}
