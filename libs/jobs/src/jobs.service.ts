@@ -276,7 +276,8 @@ export class JobsService {
    * Sets the route order (`number`) of jobs of the company, in the caller's transaction `db`, as a
    * system actor (dispatch's optimizeroute, which checked permissions before): each job whose
    * `number` changes gets one `jobupdated` event; a job already at its number is not written and
-   * fires nothing. Ids of other companies, unknown ids and templates are skipped.
+   * fires nothing. Ids of other companies, unknown ids and templates are skipped. One UPDATE for all
+   * (the caller holds the jobs' row locks, or the UPDATE takes them).
    * @param numbers job id → its new `number` (1..n)
    * @returns the views of the given jobs after the change (by id), the ids whose number changed, and
    *   the ids of the outbox events appended: the caller wakes delivery of them after its commit
@@ -288,14 +289,8 @@ export class JobsService {
     numbers: ReadonlyMap<string, number>,
   ): Promise<{ views: Map<string, JobView>; changed: string[]; eventIds: string[] }> {
     const ids = [...numbers.keys()];
-    const jobs = (await this.repo.lockByIds(db, companyId, ids)).filter((j) => !j.isTemplate);
-    const changed: string[] = [];
-    for (const job of jobs) {
-      const number = numbers.get(job.id)!;
-      if (job.number === number) continue;
-      await this.repo.updateChanged(db, { ...job, number }, ['number']);
-      changed.push(job.id);
-    }
+    const written = new Set(await this.repo.setNumbers(db, companyId, ids, [...numbers.values()]));
+    const changed = ids.filter((id) => written.has(id));
     const views = await this.views(db, companyId, ids);
     const eventIds = await this.outbox.appendMany(
       db,
