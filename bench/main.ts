@@ -22,6 +22,7 @@ import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
 import { benchPlaces, placesReport } from './places';
+import { runOptimizeRouteOnly } from './optimize-route';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -327,6 +328,7 @@ async function main(): Promise<number> {
     log(`api on ${api.url}`);
     const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
     if (ONLY_PLACES) return await runPlacesOnly(api, pool, serverVersion);
+    if (process.env.BENCH_ONLY === 'optimizeroute') return await runOptimizeRouteOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);

@@ -187,6 +187,24 @@ export class JobsRepository {
     );
   }
 
+  /**
+   * Sets `number` of the company's non-template jobs in ONE statement (dispatch's route order),
+   * stamping ts_saved and bumping version only where the number changes.
+   * @returns the ids whose number changed.
+   */
+  async setNumbers(db: Queryable, companyId: string, ids: string[], numbers: number[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await query<{ id: string }>(
+      db,
+      `UPDATE jobs j SET number = x.number, ts_saved = ${SQL_NOW_MS}, version = j.version + 1
+         FROM unnest($2::text[], $3::int[]) AS x(id, number)
+        WHERE j.company_id = $1 AND j.id = x.id AND j.is_template = false AND j.number <> x.number
+        RETURNING j.id`,
+      [companyId, ids, numbers],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Locks the company's jobs with these ids (templates too), in id order so concurrent calls cannot deadlock. */
   lockByIds(db: Queryable, companyId: string, ids: string[]): Promise<Job[]> {
     return query<Job>(

@@ -273,6 +273,33 @@ export class JobsService {
   }
 
   /**
+   * Sets the route order (`number`) of jobs of the company, in the caller's transaction `db`, as a
+   * system actor (dispatch's optimizeroute, which checked permissions before): each job whose
+   * `number` changes gets one `jobupdated` event; a job already at its number is not written and
+   * fires nothing. Ids of other companies, unknown ids and templates are skipped. One UPDATE for all
+   * (the caller holds the jobs' row locks, or the UPDATE takes them).
+   * @param numbers job id → its new `number` (1..n)
+   * @returns the views of the given jobs after the change (by id), the ids whose number changed, and
+   *   the ids of the outbox events appended: the caller wakes delivery of them after its commit
+   *   ({@link OutboxService.wake}).
+   */
+  async setRouteNumbers(
+    db: EntityManager,
+    companyId: string,
+    numbers: ReadonlyMap<string, number>,
+  ): Promise<{ views: Map<string, JobView>; changed: string[]; eventIds: string[] }> {
+    const ids = [...numbers.keys()];
+    const written = new Set(await this.repo.setNumbers(db, companyId, ids, [...numbers.values()]));
+    const changed = ids.filter((id) => written.has(id));
+    const views = await this.views(db, companyId, ids);
+    const eventIds = await this.outbox.appendMany(
+      db,
+      changed.map((id) => outboxEvent(JOB_EVENT_KEYS, 'jobupdated', { companyId, formId: id, data: [views.get(id)!] })),
+    );
+    return { views, changed, eventIds };
+  }
+
+  /**
    * Runs `fn` in a transaction; after it commits, wakes delivery of the events it appended
    * (`published`).
    */

@@ -9,6 +9,7 @@ import { CreateLocations1795600000000 } from './1795600000000-CreateLocations';
 import { AddPlaceFields1795610000000 } from './1795610000000-AddPlaceFields';
 import { AddPlacesCompanyLocationIndex1795660000000 } from './1795660000000-AddPlacesCompanyLocationIndex';
 import { AddTrackBuildState1795720000000 } from './1795720000000-AddTrackBuildState';
+import { AddCompanyLocation1795700000000 } from './1795700000000-AddCompanyLocation';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   CreateLocations1795600000000,
   AddPlaceFields1795610000000,
   AddPlacesCompanyLocationIndex1795660000000,
+  AddCompanyLocation1795700000000,
   AddTrackBuildState1795720000000,
 ];

@@ -1,0 +1,107 @@
+import {
+  dayInZone,
+  DomainError,
+  notFound,
+  NotificationsService,
+  OutboxService,
+  RunContext,
+  RunKindRegistry,
+} from '@app/core';
+import { JobsService } from '@app/jobs';
+import { CompanyService, MembersService, readMemberLocations } from '@app/members';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { readDayJobs } from './day-jobs.read';
+import { planRoute, routeFingerprint, routeOrder } from './optimize-route.plan';
+import { noCompanyLocation } from './optimize-route.service';
+import { OptimizeRouteAnswer, OptimizeRouteParams } from './optimize-route.types';
+import { companyRouteEnds, resolveRouteEnds, RouteEnds } from './route-ends';
+
+/** What `compute` hands to `write`: the new order and what it was computed from. */
+interface ComputedRoute {
+  memberId: string;
+  day: number;
+  isToday: boolean;
+  /** job ids, new order */
+  order: string[];
+  /** {@link routeFingerprint} of the jobs `compute` read */
+  fingerprint: string;
+}
+
+/**
+ * The `optimizeroute` run kind, in the worker (CONTRACTS.md "Dispatch", "Worker results"):
+ * - `compute` reads the member's day (jobs with coordinates, its route ends) and runs the route
+ *   search in the CPU pool (`dispatch.solveTour`), outside any transaction;
+ * - `write`, in the run's writing transaction after the deadline check, re-reads the day's jobs
+ *   under their row locks and refuses (-4/409, nothing written) when a job was added, removed, moved
+ *   or completed meanwhile; else it sets `number` 1..n in the new order (one `jobupdated` per job
+ *   whose number changed) and, when the day is today and the order changed, writes one
+ *   `route_changed` notification for the member — all committed with the run or not at all.
+ */
+@Injectable()
+export class OptimizeRouteKind implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly registry: RunKindRegistry,
+    private readonly members: MembersService,
+    private readonly company: CompanyService,
+    private readonly jobs: JobsService,
+    private readonly notifications: NotificationsService,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register<'optimizeroute', ComputedRoute>('optimizeroute', {
+      compute: (params, ctx) => this.compute(params, ctx),
+      write: (manager, computed, ctx) => this.write(manager, computed, ctx),
+    });
+  }
+
+  private async compute(params: OptimizeRouteParams, ctx: RunContext): Promise<ComputedRoute> {
+    const company = await this.company.byId(ctx.companyId);
+    const member = company && (await this.members.findByAccount(ctx.companyId, params.memberId));
+    if (!company || !member) throw notFound(`data.account: member ${params.memberId}`);
+    const isToday = params.day === dayInZone(Date.now(), company.timezone);
+    let ends: RouteEnds;
+    if (params.startEndAtCompany) {
+      if (company.locationLat === null || company.locationLng === null) throw noCompanyLocation();
+      ends = companyRouteEnds({ lat: company.locationLat, lng: company.locationLng });
+    } else {
+      const latest = isToday ? (await readMemberLocations(this.dataSource, ctx.companyId, [member.id])).get(member.id)?.location : null;
+      ends = resolveRouteEnds({ member, teamsConfig: company.teamsConfig, latest: latest ?? null, isToday });
+    }
+    const jobs = await readDayJobs(this.dataSource, ctx.companyId, [member.id], params.day);
+    const plan = planRoute(jobs, ends);
+    const solved = plan.options ? await ctx.cpu.run('dispatch.solveTour', { points: plan.points, options: plan.options }) : null;
+    return {
+      memberId: member.id,
+      day: params.day,
+      isToday,
+      order: routeOrder(plan, solved?.order ?? null),
+      fingerprint: routeFingerprint(jobs),
+    };
+  }
+
+  private async write(manager: EntityManager, computed: ComputedRoute, ctx: RunContext): Promise<OptimizeRouteAnswer> {
+    const now = await readDayJobs(manager, ctx.companyId, [computed.memberId], computed.day, { lock: true });
+    if (routeFingerprint(now) !== computed.fingerprint) {
+      throw new DomainError(
+        'exists',
+        'data.day: the jobs of that route changed while it was being optimized (a job added, removed, moved or completed); nothing was changed: call again',
+        'data.day',
+      );
+    }
+    const numbers = new Map(computed.order.map((id, i) => [id, i + 1]));
+    const { views, changed, eventIds } = await this.jobs.setRouteNumbers(manager, ctx.companyId, numbers);
+    if (computed.isToday && changed.length) {
+      // the job the worker goes to next: the first open one of the new order
+      const next = computed.order.find((id) => !isDone(views.get(id))) ?? computed.order[0];
+      await this.notifications.add(manager, { companyId: ctx.companyId, memberId: computed.memberId, kind: 'route_changed', jobId: next });
+    }
+    ctx.afterCommit(() => this.outbox.wake(eventIds));
+    return { jobs: computed.order.map((id) => views.get(id)!) };
+  }
+}
+
+const isDone = (v: { tsDoneSuccess: number; tsDoneFailed: number } | undefined) => !!v && (v.tsDoneSuccess > 0 || v.tsDoneFailed > 0);
