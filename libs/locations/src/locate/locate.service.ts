@@ -113,7 +113,7 @@ export class LocateService {
       `WITH names AS (
          SELECT coalesce(jsonb_object_agg(x->>'id', x->>'name'), '{}'::jsonb) AS names
            FROM companies c CROSS JOIN jsonb_array_elements(c.teams_config) x WHERE c.id = $1
-       ), sel AS (
+       ), sel AS MATERIALIZED (
          SELECT m.id, m.username, m.name, m.email, m.phone, m.teams, m.created_at, l.ts, l.lat, l.lng, l.acc, l.dir, l.spd, l.elv, l.bat
            FROM members m
            LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
@@ -122,23 +122,23 @@ export class LocateService {
             AND ($6::boolean OR m.id = $7 OR EXISTS (
                   SELECT 1 FROM members a CROSS JOIN jsonb_array_elements(a.teams) t
                    WHERE a.company_id = $1 AND a.id = $7 AND m.teams @> jsonb_build_array(t)))
-       ), team_json AS (
+       ), team_json AS MATERIALIZED (
          SELECT d.teams,
-                '[' || coalesce((SELECT string_agg('{"name":' || to_json(coalesce(n.names->>(e.v #>> '{}'), ''))::text || ',"number":' || e.v::text, '},' ORDER BY e.o)
-                                   FROM jsonb_array_elements(d.teams) WITH ORDINALITY AS e(v, o)) || '}', '') || ']' AS json
+                coalesce((SELECT json_agg(json_build_object('name', coalesce(n.names->>(e.v #>> '{}'), ''), 'number', e.v) ORDER BY e.o)
+                            FROM jsonb_array_elements(d.teams) WITH ORDINALITY AS e(v, o)), '[]'::json) AS json
            FROM (SELECT DISTINCT teams FROM sel) d CROSS JOIN names n
        )
-       SELECT '[' || coalesce(string_agg(
-                '{"uid":' || to_json(s.id)::text || ',"usr":' || to_json(s.username)::text || ',"name":' || to_json(s.name)::text
-                || ',"email":' || to_json(s.email)::text || ',"phone":' || to_json(s.phone)::text || ',"teams":' || tj.json
-                || CASE WHEN s.ts IS NULL OR s.lat IS NULL OR s.lng IS NULL
-                        THEN ',"lat":null,"lng":null,"ts":0,"acc":null,"dir":null,"spd":null,"elv":null,"bat":null}'
-                        ELSE ',"lat":' || s.lat::text || ',"lng":' || s.lng::text || ',"ts":' || s.ts::text
-                             || ',"acc":' || coalesce(s.acc::text, 'null') || ',"dir":' || coalesce(s.dir::text, 'null')
-                             || ',"spd":' || coalesce(s.spd::text, 'null') || ',"elv":' || coalesce(s.elv::text, 'null')
-                             || ',"bat":' || coalesce(s.bat::text, 'null') || '}' END,
-                ',' ORDER BY s.created_at, s.id), '') || ']' AS records
-         FROM sel s JOIN team_json tj ON tj.teams = s.teams`,
+       SELECT '[' || coalesce(string_agg(row_to_json(r)::text, ',' ORDER BY s.created_at, s.id), '') || ']' AS records
+         FROM sel s
+         JOIN team_json tj ON tj.teams = s.teams
+         CROSS JOIN LATERAL (SELECT s.ts IS NOT NULL AND s.lat IS NOT NULL AND s.lng IS NOT NULL AS located) x
+         CROSS JOIN LATERAL (
+           SELECT s.id AS uid, s.username AS usr, s.name, s.email, s.phone, tj.json AS teams,
+                  CASE WHEN x.located THEN s.lat END AS lat, CASE WHEN x.located THEN s.lng END AS lng,
+                  CASE WHEN x.located THEN s.ts ELSE 0 END AS ts,
+                  CASE WHEN x.located THEN s.acc END AS acc, CASE WHEN x.located THEN s.dir END AS dir,
+                  CASE WHEN x.located THEN s.spd END AS spd, CASE WHEN x.located THEN s.elv END AS elv,
+                  CASE WHEN x.located THEN s.bat END AS bat) r`,
       [
         ctx.companyId,
         all,
