@@ -64,7 +64,13 @@ export async function benchGeofence(opts: { api: TestApi; pool: pg.Pool; log: (l
   // places on a grid around the city (the phones wander among them), and the probe's place
   const placeRows: unknown[][] = [];
   for (let i = 0; i < cfg.places; i++) {
-    placeRows.push([newId(), company.companyUid, `Site ${i}`, CENTER.lat + 0.01 * (i % 10) - 0.05, CENTER.lng + 0.01 * Math.floor(i / 10) - 0.05]);
+    placeRows.push([
+      newId(),
+      company.companyUid,
+      `Site ${i}`,
+      CENTER.lat + 0.01 * (i % 10) - 0.05,
+      CENTER.lng + 0.01 * Math.floor(i / 10) - 0.05,
+    ]);
   }
   const probePlace = { id: newId(), lat: CENTER.lat + 0.2, lng: CENTER.lng + 0.2 };
   placeRows.push([probePlace.id, company.companyUid, 'Probe site', probePlace.lat, probePlace.lng]);
@@ -81,7 +87,13 @@ export async function benchGeofence(opts: { api: TestApi; pool: pg.Pool; log: (l
   const probe = await createMember(api, company, { role: 'worker' });
   await pool.query('ANALYZE');
 
-  opened.worker = await startWorker('bench geofence worker', { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params));
+  const workerArgs = (process.env.BENCH_GEOFENCE_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  opened.worker = await startWorker(
+    'bench geofence worker',
+    { NODE_ENV: 'production' },
+    (sql, params) => pool.query(sql, params),
+    workerArgs,
+  );
 
   const loadCfg: GeofenceLoadConfig = {
     url: `${api.url}/api/pushlocations`,
@@ -114,7 +126,9 @@ export async function benchGeofence(opts: { api: TestApi; pool: pg.Pool; log: (l
   const outboxed = (formId: string) =>
     waitFor(
       `outbox ${formId}`,
-      async () => (await pool.query(`SELECT 1 FROM outbox_events WHERE company_id = $1 AND form_id = $2`, [company.companyUid, formId])).rowCount! > 0,
+      async () =>
+        (await pool.query(`SELECT 1 FROM outbox_events WHERE company_id = $1 AND form_id = $2`, [company.companyUid, formId])).rowCount! >
+        0,
       { timeoutMs: PROBE_TIMEOUT_MS, intervalMs: 5 },
     ).then(
       () => true,
@@ -168,9 +182,23 @@ export function geofenceReport(g: GeofenceFigures): { rows: string[][]; notes: s
   const bg = `${fmt(g.load.fixesPerSecond, 0)} fixes/s background`;
   return {
     rows: [
-      [`geofence: fix in → placecheckin in the outbox, p99 ms (${bg})`, fmt(g.p99), 'none', '—', `≤ ${GEOFENCE_CONFIG.targetP99Ms}`, ok ? 'PASS' : 'FAIL'],
+      [
+        `geofence: fix in → placecheckin in the outbox, p99 ms (${bg})`,
+        fmt(g.p99),
+        'none',
+        '—',
+        `≤ ${GEOFENCE_CONFIG.targetP99Ms}`,
+        ok ? 'PASS' : 'FAIL',
+      ],
       [`geofence: fix in → placecheckin in the outbox, p50 ms`, fmt(g.p50), 'none', '—', '—', 'info'],
-      [`geofence: of which the probe's pushlocations call, p50 / p99 ms`, `${fmt(g.http.p50)} / ${fmt(g.http.p99)}`, 'none', '—', '—', 'info'],
+      [
+        `geofence: of which the probe's pushlocations call, p50 / p99 ms`,
+        `${fmt(g.http.p50)} / ${fmt(g.http.p99)}`,
+        'none',
+        '—',
+        '—',
+        'info',
+      ],
     ],
     notes: [
       `geofence: ${g.samples} probe check-ins (max ${fmt(g.max)} ms; ${g.timedOut} not seen within ${PROBE_TIMEOUT_MS} ms, counted at that bound) while ${GEOFENCE_CONFIG.phones} phones pushed batches of ${GEOFENCE_CONFIG.batch} ` +

@@ -1,4 +1,5 @@
-import { distanceM, haversineM, initialBearingDeg, MEAN_EARTH_RADIUS_M, normalizeDeg } from './geodesic';
+import fc from 'fast-check';
+import { distanceM, haversineM, initialBearingDeg, MEAN_EARTH_RADIUS_M, normalizeDeg, withinM } from './geodesic';
 
 describe('distanceM / initialBearingDeg (Karney, WGS84)', () => {
   // GeographicLib's documented example (GeodSolve(1) and the JS package's README): JFK (40.6, -73.8)
@@ -24,10 +25,7 @@ describe('distanceM / initialBearingDeg (Karney, WGS84)', () => {
   it('a case from GeographicLib’s own test set', () => {
     const s12 = distanceM({ lat: 35.60777, lng: -139.44815 }, { lat: -11.17491, lng: -69.95921 });
     expect(Math.abs(s12 - 8935244.56048183)).toBeLessThan(1e-6);
-    expect(initialBearingDeg({ lat: 35.60777, lng: -139.44815 }, { lat: -11.17491, lng: -69.95921 })).toBeCloseTo(
-      111.09874842956033,
-      10,
-    );
+    expect(initialBearingDeg({ lat: 35.60777, lng: -139.44815 }, { lat: -11.17491, lng: -69.95921 })).toBeCloseTo(111.09874842956033, 10);
   });
 
   it('one degree of latitude at the equator and at the pole (the ellipsoid, not a sphere)', () => {
@@ -66,7 +64,9 @@ describe('haversineM (sphere of the mean radius)', () => {
     const r = Math.PI / 180;
     const cosines =
       MEAN_EARTH_RADIUS_M *
-      Math.acos(Math.sin(jfk.lat * r) * Math.sin(lhr.lat * r) + Math.cos(jfk.lat * r) * Math.cos(lhr.lat * r) * Math.cos((lhr.lng - jfk.lng) * r));
+      Math.acos(
+        Math.sin(jfk.lat * r) * Math.sin(lhr.lat * r) + Math.cos(jfk.lat * r) * Math.cos(lhr.lat * r) * Math.cos((lhr.lng - jfk.lng) * r),
+      );
     expect(Math.abs(haversineM(jfk, lhr) / cosines - 1)).toBeLessThan(1e-12);
   });
 
@@ -93,5 +93,31 @@ describe('normalizeDeg', () => {
   it('folds into [0, 360)', () => {
     expect([0, 360, 720, -90, -360, 359.5, 450, -0].map(normalizeDeg)).toEqual([0, 0, 0, 270, 0, 359.5, 90, 0]);
     expect(Object.is(normalizeDeg(-0), 0)).toBe(true);
+  });
+});
+
+describe('withinM', () => {
+  it('answers exactly distanceM(a, b) <= r: random pairs near the radius, across the antimeridian and near the poles', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -89.9, max: 89.9, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        fc.double({ min: 1, max: 5000, noNaN: true }),
+        fc.double({ min: 0.9, max: 1.1, noNaN: true }),
+        (lat, lng, bearing, r, k) => {
+          // a point about k·r away (a spherical step: the exact geodesic decides, not this estimate)
+          const d = (k * r) / MEAN_EARTH_RADIUS_M;
+          const lat2 = Math.max(-90, Math.min(90, lat + (d * Math.cos(bearing) * 180) / Math.PI));
+          let lng2 = lng + ((d * Math.sin(bearing)) / Math.max(0.01, Math.cos((lat * Math.PI) / 180))) * (180 / Math.PI);
+          if (lng2 > 180) lng2 -= 360;
+          if (lng2 < -180) lng2 += 360;
+          const a = { lat, lng };
+          const b = { lat: lat2, lng: lng2 };
+          expect(withinM(a, b, r)).toBe(distanceM(a, b) <= r);
+        },
+      ),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -52,3 +52,35 @@ export function normalizeDeg(deg: number): number {
   const d = deg % 360;
   return d < 0 ? d + 360 : d === 0 ? 0 : d; // `d === 0` turns -0 into 0
 }
+
+/** WGS84 semi-major axis a (m) and first eccentricity squared e² (NIMA TR8350.2). */
+const WGS84_A = 6_378_137;
+const WGS84_E2 = 6.69437999014e-3;
+
+/**
+ * Whether `b` lies within `radiusM` metres of `a` on the WGS84 ellipsoid — exactly as
+ * `distanceM(a, b) <= radiusM`, but decided without Karney's iteration when the answer is clear: a
+ * local planar estimate with the ellipsoid's radii of curvature at `a` (meridional M and prime
+ * vertical N: M = a(1−e²)/W³, N = a/W, W = √(1 − e² sin²φ); Snyder, "Map Projections — A Working
+ * Manual", USGS 1987, eq. 4-18 and 4-20) is within a fraction of a percent for the short distances
+ * this is for (stop and geofence radii, up to a few km); only points whose estimate falls within 1 %
+ * of `radiusM`, or lie near a pole, are measured with {@link distanceM}. For bulk radius tests (e.g.
+ * stay-point detection) where the geodesic would dominate.
+ */
+export function withinM(a: LatLng, b: LatLng, radiusM: number): boolean {
+  if (Math.abs(a.lat) < 80 && Math.abs(b.lat) < 80) {
+    let dLng = b.lng - a.lng;
+    if (dLng > 180) dLng -= 360;
+    else if (dLng < -180) dLng += 360;
+    const sin = Math.sin(a.lat * DEG);
+    const w = Math.sqrt(1 - WGS84_E2 * sin * sin);
+    const m = (WGS84_A * (1 - WGS84_E2)) / (w * w * w);
+    const n = WGS84_A / w;
+    const dy = (b.lat - a.lat) * DEG * m;
+    const dx = dLng * DEG * n * Math.cos(((a.lat + b.lat) / 2) * DEG);
+    const estimate = Math.sqrt(dx * dx + dy * dy);
+    if (estimate <= radiusM * 0.99) return true;
+    if (estimate >= radiusM * 1.01) return false;
+  }
+  return distanceM(a, b) <= radiusM;
+}

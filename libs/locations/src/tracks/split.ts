@@ -1,4 +1,4 @@
-import { distanceM } from '@app/core';
+import { withinM } from '@app/core';
 import type { Fix } from '../fix';
 
 /** The split rule's limits (CONTRACTS.md "Tracks"). */
@@ -95,7 +95,7 @@ function splitRun(run: Fix[], runEnd: SegmentEnd, rules: SplitRules, startsAfter
   while (a < usable.length) {
     const anchor = run[usable[a]];
     let b = a;
-    while (b + 1 < usable.length && distanceM(anchor, run[usable[b + 1]]) <= rules.stopRadiusM) b++;
+    while (b + 1 < usable.length && withinM(anchor, run[usable[b + 1]], rules.stopRadiusM)) b++;
     if (run[usable[b]].ts - anchor.ts >= rules.stopMs) {
       stops.push([usable[a], usable[b]]);
       a = b + 1;

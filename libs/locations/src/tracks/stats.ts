@@ -99,8 +99,6 @@ export interface TrackAccumulatorState {
   /** degrees, plain min/max (no antimeridian handling; see {@link TrackAccumulator.plainBox}) */
   lngMin: number;
   lngMax: number;
-  shortEncoded: string;
-  courseEncoded: string;
   /** the last encoded heading (whole degrees); null while the first fix's heading waits for a second fix */
   lastHeading: number | null;
 }
@@ -109,11 +107,14 @@ export interface TrackAccumulatorState {
  * Accumulates {@link trackStats}' figures fix by fix (used fixes, oldest first): `trackStats` is this
  * accumulator run over all of a track's used fixes, and the track builder restores it from a stored
  * {@link TrackAccumulatorState} to append fixes, so both give the same figures by construction.
- * Polylines are extended by encoding the previous point with the new ones and dropping the previous
- * point's own characters (Google's format encodes each point as a delta from the one before).
+ * The polylines are not in the state (they grow with the track): the accumulator encodes the fixes
+ * added since it was made — each point as a delta from the previous one, as Google's format does —
+ * and {@link stats} answers those characters, which continue the stored polylines.
  */
 export class TrackAccumulator {
   private s: TrackAccumulatorState | null;
+  private short = '';
+  private course = '';
 
   constructor(state: TrackAccumulatorState | null = null) {
     this.s = state ? { ...state, first: { ...state.first }, last: { ...state.last }, elv: state.elv && { ...state.elv } } : null;
@@ -140,10 +141,10 @@ export class TrackAccumulator {
         latMax: f.lat,
         lngMin: f.lng,
         lngMax: f.lng,
-        shortEncoded: encodePolyline([f]),
-        courseEncoded: f.dir === null ? '' : encodeHeadings([f.dir]),
         lastHeading: f.dir === null ? null : normalizeDeg(Math.round(f.dir)),
       };
+      this.short = encodePolyline([f]);
+      this.course = f.dir === null ? '' : encodeHeadings([f.dir]);
       return;
     }
     const d = distanceM(s.last, f);
@@ -168,14 +169,14 @@ export class TrackAccumulator {
     s.latMax = Math.max(s.latMax, f.lat);
     s.lngMin = Math.min(s.lngMin, f.lng);
     s.lngMax = Math.max(s.lngMax, f.lng);
-    s.shortEncoded += encodePolyline([s.last, f]).slice(encodePolyline([s.last]).length);
+    this.short += encodePolyline([s.last, f]).slice(encodePolyline([s.last]).length);
     const headings: number[] = [];
     // the first fix without a direction heads towards the second
     if (s.lastHeading === null) headings.push(initialBearingDeg(s.first, f));
     headings.push(f.dir ?? initialBearingDeg(s.last, f));
     const rounded = headings.map((h) => normalizeDeg(Math.round(h)));
     const previous = s.lastHeading === null ? [] : [s.lastHeading];
-    s.courseEncoded += encodeIntegers([...previous, ...rounded]).slice(encodeIntegers(previous).length);
+    this.course += encodeIntegers([...previous, ...rounded]).slice(encodeIntegers(previous).length);
     s.lastHeading = rounded[rounded.length - 1];
     s.count += 1;
     s.last = { ts: f.ts, lat: f.lat, lng: f.lng };
@@ -191,7 +192,11 @@ export class TrackAccumulator {
     return { minLat: s.latMin, maxLat: s.latMax, minLng: s.lngMin, maxLng: s.lngMax };
   }
 
-  /** The figures so far, with the track's bounding box `box`. @throws RangeError before the first fix */
+  /**
+   * The figures so far, with the track's bounding box `box`; `shortEncoded`/`courseEncoded` hold the
+   * fixes added to this accumulator (all of them for one made empty; for one restored from a state,
+   * the characters that continue the stored polylines). @throws RangeError before the first fix
+   */
   stats(box: BoundingBox): TrackStats {
     const s = this.s;
     if (!s) throw new RangeError('a track has at least one fix');
@@ -212,9 +217,9 @@ export class TrackAccumulator {
       altitudeMax: e && Math.round(e.max),
       altitudeGain: e && Math.round(e.gain),
       altitudeLoss: e && Math.round(e.loss),
-      shortEncoded: s.shortEncoded,
+      shortEncoded: this.short,
       // a lone fix without a direction: 0
-      courseEncoded: s.lastHeading === null ? encodeHeadings([0]) : s.courseEncoded,
+      courseEncoded: s.lastHeading === null ? encodeHeadings([0]) : this.course,
       latMin: box.minLat,
       latMax: box.maxLat,
       lngMin: box.minLng,

@@ -183,8 +183,10 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
       ? null
       : JSON.stringify(coordinates.length === 1 ? { type: 'Point', coordinates: coordinates[0] } : { type: 'LineString', coordinates });
     const n0 = STAT_COLUMNS.length;
+    // the polylines grow by the characters the accumulator encoded (its stats hold only those)
+    const appendTo = new Set(['short_encoded', 'course_encoded']);
     await db.query(
-      `UPDATE tracks SET ${STAT_COLUMNS.map(([, c], i) => `${c} = $${i + 3}`).join(', ')},
+      `UPDATE tracks SET ${STAT_COLUMNS.map(([, c], i) => (appendTo.has(c) ? `${c} = ${c} || $${i + 3}` : `${c} = $${i + 3}`)).join(', ')},
               open = $${n0 + 3}, build_state = $${n0 + 4}::jsonb, updated_at = $${n0 + 5},
               path = CASE WHEN $${n0 + 6}::text IS NULL THEN path
                           ELSE ST_MakeLine(path::geometry, ST_GeomFromGeoJSON($${n0 + 6}::text))::geography END
