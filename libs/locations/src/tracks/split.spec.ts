@@ -1,9 +1,11 @@
+import { distanceM } from '@app/core';
+import fc from 'fast-check';
 import type { Fix } from '../fix';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { GPX_TRACES, readGpxFixes } from '../../../../test/support/gpx';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { independentStretches } from '../../../../test/support/track-stretches';
-import { Segment, splitRules, splitTracks } from './split';
+import { findStops, isUsable, Segment, splitRules, splitTracks } from './split';
 import { trackStats } from './stats';
 
 const RULES = splitRules(5);
@@ -135,4 +137,52 @@ it('the traces are split as their README describes', () => {
   const cerknica = splitTracks(readGpxFixes('cerknicko-jezero.gpx'), [], RULES).map((s) => s.endedBy);
   expect(cerknica).toContain('gap');
   expect(cerknica).toContain('stop');
+});
+
+describe('stay-point search', () => {
+  /** The plain O(n · stay) search the rule describes: each anchor's stay grown fix by fix with the exact geodesic. */
+  function referenceStops(fixes: Fix[]): Array<[number, number]> {
+    const usable = fixes.filter((f) => isUsable(f, RULES));
+    const stops: Array<[number, number]> = [];
+    let a = 0;
+    while (a < usable.length) {
+      let b = a;
+      while (b + 1 < usable.length && distanceM(usable[a], usable[b + 1]) <= RULES.stopRadiusM) b++;
+      if (usable[b].ts - usable[a].ts >= RULES.stopMs) {
+        stops.push([usable[a].ts, usable[b].ts]);
+        a = b + 1;
+      } else a++;
+    }
+    return stops;
+  }
+  it('findStops finds exactly the stops of the plain search (random walks that pause, drift and wander)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 60, noNaN: true }), fc.integer({ min: 5, max: 60 })), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (legs, seed) => {
+          let s = seed;
+          const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647 - 0.5;
+          let lat = 46;
+          let lng = 14.5;
+          let ts = 0;
+          const fixes: Fix[] = [];
+          for (const [count, stepM, intervalS] of legs)
+            for (let i = 0; i < count; i++) {
+              lat += (rnd() * 2 * stepM) / 111_132;
+              lng += (rnd() * 2 * stepM) / 77_000;
+              ts += intervalS * 1000;
+              fixes.push({ ts, lat, lng, acc: Math.abs(rnd()) < 0.05 ? 300 : 10, dir: null, spd: null, elv: null, bat: null });
+            }
+          expect(findStops(fixes, RULES).map(([arrival, departure]) => [fixes[arrival].ts, fixes[departure].ts])).toEqual(
+            referenceStops(fixes),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -86,23 +86,7 @@ export function splitTracks(
 
 /** Step 2–4 of {@link splitTracks} for one run; `runEnd` = what ended the run. */
 function splitRun(run: Fix[], runEnd: SegmentEnd, rules: SplitRules, startsAfterStop: boolean): Segment[] {
-  const usable: number[] = [];
-  run.forEach((f, i) => {
-    if (isUsable(f, rules)) usable.push(i);
-  });
-  const stops: Array<[number, number]> = [];
-  let a = startsAfterStop && usable[0] === 0 ? 1 : 0;
-  while (a < usable.length) {
-    const anchor = run[usable[a]];
-    let b = a;
-    while (b + 1 < usable.length && withinM(anchor, run[usable[b + 1]], rules.stopRadiusM)) b++;
-    if (run[usable[b]].ts - anchor.ts >= rules.stopMs) {
-      stops.push([usable[a], usable[b]]);
-      a = b + 1;
-    } else {
-      a++;
-    }
-  }
+  const stops = findStops(run, rules, startsAfterStop);
   const segments: Segment[] = [];
   let cursor = 0;
   let cursorIsDeparture = startsAfterStop;
@@ -151,3 +135,43 @@ export function stopSearchResumeTs(segment: Segment, rules: SplitRules): number 
 
 /** m per degree of latitude on a sphere of the mean Earth radius (6,371,008.8 m). */
 const METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
+
+/**
+ * Step 2 of {@link splitTracks}, the stay-point search over one run (fixes oldest first, unique `ts`):
+ * the stops as [arrival, departure] indexes into `run`. An anchor's stay is a stop exactly when
+ * every usable fix up to the first one at least `stopMs` after the anchor (h) is within the radius;
+ * h — far away for a member on the move — is tried first and the fixes between only when it is
+ * within, so the search is linear in the fixes for a moving member (Li et al.'s search grows each
+ * stay fix by fix: the same stops, tested against it in split.spec.ts).
+ */
+export function findStops(run: readonly Fix[], rules: SplitRules, startsAfterStop = false): Array<[number, number]> {
+  const usable: number[] = [];
+  run.forEach((f, i) => {
+    if (isUsable(f, rules)) usable.push(i);
+  });
+  const stops: Array<[number, number]> = [];
+  let a = startsAfterStop && usable[0] === 0 ? 1 : 0;
+  // h: the first usable fix at least stopMs after the anchor. The anchor's stay is a stop exactly when
+  // every usable fix up to h is within the radius, so h (far away for a moving member) is tried first
+  // and the fixes between only when it is within: linear in the fixes for a member on the move.
+  let h = a;
+  while (a < usable.length) {
+    const anchor = run[usable[a]];
+    if (h < a) h = a;
+    while (h < usable.length && run[usable[h]].ts - anchor.ts < rules.stopMs) h++;
+    const within = (i: number) => withinM(anchor, run[usable[i]], rules.stopRadiusM);
+    if (h === usable.length || !within(h)) {
+      a++;
+      continue;
+    }
+    let b = a;
+    while (b + 1 < usable.length && within(b + 1)) b++;
+    if (b >= h) {
+      stops.push([usable[a], usable[b]]);
+      a = b + 1;
+    } else {
+      a++;
+    }
+  }
+  return stops;
+}
