@@ -314,6 +314,7 @@ function cleanup(): Promise<void> {
 }
 
 async function main(): Promise<number> {
+  if (process.env.BENCH_ONLY === 'autoassign') return (await import('./autoassign')).runAutoassignBench(log); // in memory: no database
   log(`database ${DB_NAME}: migrating`);
   migrate();
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: POOL_SIZE });

@@ -4,3 +4,4 @@
  * to workers (autoassign). Plain functions, no Nest and no database, run in the worker's CPU pool.
  */
 export * from './types';
+export * from './assign';
