@@ -7,7 +7,7 @@
  * worker starts around the same cities in other proportions, fixed seed.
  *
  * 1. Route objective: the sum of the workers' routes — open paths from the worker's start through its
- *    jobs, free end — each optimised by the same route solver for both assignments; geodesic metres
+ *    jobs, free end — each optimised by `solveTour` for both assignments; geodesic metres
  *    (WGS84, GeographicLib). Ours = `assignJobs` (method `distance`, default budget); baseline = the
  *    nearest-available-worker greedy (each job in input order to the worker whose start is nearest
  *    and that still has capacity). Time = `assignJobs` wall time (median of the runs).
@@ -17,7 +17,7 @@
  *    assignment minimises routes, not stars.
  */
 import { distanceM, haversineM } from '@app/core/geo/geodesic';
-import { assignJobs, AssignJob, AssignWorker, GeoPoint } from '@app/dispatch';
+import { assignJobs, AssignJob, AssignWorker, GeoPoint, geodesicMatrix, solveTour } from '@app/dispatch';
 import loadHighs from 'highs';
 import os from 'node:os';
 import { markdownTable } from './stats';
@@ -104,78 +104,17 @@ export function greedyAssign(jobs: AssignJob[], workers: AssignWorker[]): Record
 }
 
 /**
- * The route solver used to score both sides: an open path from node 0 (the start), free end, on a
- * geodesic matrix — nearest neighbour, then 2-opt and Or-opt to a local optimum (a stand-in until
- * `solveTour` from `libs/dispatch/src/route` lands on this branch).
+ * Σ over workers of its optimised path (start → its jobs, free end), geodesic m: `solveTour` (the
+ * route solver of optimizeroute, `libs/dispatch/src/route`) on a `geodesicMatrix`, default budget, seed 1.
  */
-function solvePath(d: Float64Array, n: number): number {
-  const at = (i: number, j: number) => (j === n ? 0 : d[i * n + j]); // node n = the free end (dummy)
-  const used = new Uint8Array(n);
-  const s: number[] = [0];
-  used[0] = 1;
-  for (let k = 1; k < n; k++) {
-    const last = s[s.length - 1];
-    let best = -1;
-    for (let j = 1; j < n; j++) if (!used[j] && (best < 0 || d[last * n + j] < d[last * n + best])) best = j;
-    used[best] = 1;
-    s.push(best);
-  }
-  s.push(n);
-  const L = s.length;
-  const dist = (a: number, b: number) => (a === n || b === n ? 0 : at(a, b));
-  let improved = true;
-  while (improved) {
-    improved = false;
-    for (let i = 0; i < L - 3; i++) {
-      for (let j = i + 2; j < L - 1; j++) {
-        const delta = dist(s[i], s[j]) + dist(s[i + 1], s[j + 1]) - dist(s[i], s[i + 1]) - dist(s[j], s[j + 1]);
-        if (delta < -1e-7) {
-          for (let x = i + 1, y = j; x < y; x++, y--) [s[x], s[y]] = [s[y], s[x]];
-          improved = true;
-        }
-      }
-    }
-    for (let k = 1; k <= 3; k++) {
-      for (let i = 1; i + k - 1 <= L - 2; i++) {
-        const a = s[i - 1];
-        const f = s[i];
-        const l = s[i + k - 1];
-        const b = s[i + k];
-        const gain = dist(a, f) + dist(l, b) - dist(a, b);
-        for (let p = 0; p < L - 1; p++) {
-          if (p >= i - 1 && p <= i + k - 1) continue;
-          const u = s[p];
-          const v = s[p + 1];
-          const fwd = dist(u, f) + dist(l, v) - dist(u, v) - gain;
-          const rev = dist(u, l) + dist(f, v) - dist(u, v) - gain;
-          if (Math.min(fwd, rev) < -1e-7) {
-            const seg = s.splice(i, k);
-            if (rev < fwd) seg.reverse();
-            s.splice(p < i ? p + 1 : p + 1 - k, 0, ...seg);
-            improved = true;
-            break;
-          }
-        }
-      }
-    }
-  }
-  let len = 0;
-  for (let i = 0; i + 1 < L; i++) len += dist(s[i], s[i + 1]);
-  return len;
-}
-
-/** Σ over workers of its optimised path (start → its jobs, free end), geodesic m. */
 export function routeObjective(jobs: AssignJob[], workers: AssignWorker[], assigned: Record<string, string>): number {
   const byWorker = new Map<string, GeoPoint[]>(workers.map((w) => [w.id, []]));
   for (const job of jobs) if (assigned[job.id]) byWorker.get(assigned[job.id])!.push(job.point!);
   let total = 0;
   for (const w of workers) {
     const pts = [w.start!, ...byWorker.get(w.id)!];
-    const n = pts.length;
-    if (n < 2) continue;
-    const d = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) d[i * n + j] = d[j * n + i] = distanceM(pts[i], pts[j]);
-    total += solvePath(d, n);
+    if (pts.length < 2) continue;
+    total += solveTour(geodesicMatrix(pts), { kind: 'path', start: 0, seed: 1 }).length;
   }
   return total;
 }
@@ -299,7 +238,7 @@ export async function runAutoassignBench(log: (line: string) => void = (l) => pr
     `\nFieldwork bench (autoassign) — ${new Date().toISOString()} — node ${process.version}, ${os.cpus().length} CPUs, ` +
       `load average ${loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)\n\n` +
       `${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], rows)}\n\n` +
-      `Routes scored by NN + 2-opt + Or-opt on geodesic matrices (same solver both sides); ours: construction ` +
+      `Routes scored by solveTour (path from the start, free end, default budget, seed 1) on geodesic matrices, both sides; ours: construction ` +
       `${km(ours.constructionObjectiveM)} → ${km(ours.objectiveM)} on the sphere after ${ours.moves} moves ` +
       `(${ours.converged ? 'local optimum' : 'budget reached'}); ${RUNS} runs (seeds 1..${RUNS}), scored run = seed 1.\n`,
   );

@@ -5,3 +5,4 @@
  */
 export * from './types';
 export * from './assign';
+export * from './route';
