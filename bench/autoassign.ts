@@ -165,7 +165,18 @@ async function starOptimum(jobs: AssignJob[], workers: AssignWorker[]): Promise<
     model.options.set({ output_flag: false, time_limit: 300 });
     model.run();
     const status = model.getModelStatus();
-    return { objective: model.getObjectiveValue(), ms: performance.now() - t0, status: status === highs.constants.modelStatus.optimal ? 'optimal' : `status ${status}` };
+    const ms = performance.now() - t0;
+    // re-score the solution ourselves and check that the optimal vertex is integral (as a transportation LP's must be)
+    const x = model.getSolution().colValue;
+    let objective = 0;
+    let fractional = 0;
+    for (let c = 0; c < n * W; c++) {
+      objective += cost[c] * x[c];
+      if (Math.abs(x[c] - Math.round(x[c])) > 1e-6) fractional++;
+    }
+    const reported = model.getObjectiveValue();
+    if (Math.abs(reported - objective) > 1e-6 * Math.max(1, objective)) throw new Error(`HiGHS objective ${reported} ≠ Σ c·x ${objective}`);
+    return { objective, ms, status: `${status === highs.constants.modelStatus.optimal ? 'optimal' : `status ${status}`}${fractional ? `, ${fractional} fractional x` : ''}` };
   } finally {
     model.dispose();
   }

@@ -254,8 +254,42 @@ export function assignJobs(input: AssignInput): AssignOutput {
   const fits = (w: number, j: number) => fitsItems(w, j) && count[w] < quota[w];
 
   const K = Math.max(1, Math.min(W, input.candidates ?? 8));
+  seedAnchors();
   const anchorless: number[] = [];
   for (let w = 0; w < W; w++) if (anchor[w] < 0) anchorless.push(w);
+
+  /**
+   * Workers with neither a start nor located jobs get a seed job's position as their anchor (it only
+   * chooses candidate lists; their route still starts free): farthest-first traversal (T. F. Gonzalez,
+   * "Clustering to minimize the maximum intercluster distance", Theoretical Computer Science 38, 1985),
+   * the seed-customer rule of insertion heuristics (M. M. Solomon, Operations Research 35(2), 1987),
+   * so they spread over the jobs instead of being candidates of every job.
+   */
+  function seedAnchors(): void {
+    if (nJobNodes === 0 || W === 0) return;
+    const minDist = new Float64Array(nJobNodes).fill(Infinity);
+    let anchored = 0;
+    for (let w = 0; w < W; w++) {
+      if (anchor[w] < 0) continue;
+      anchored++;
+      for (let v = 0; v < nJobNodes; v++) minDist[v] = Math.min(minDist[v], m.d(v, anchor[w]));
+    }
+    if (anchored === 0) {
+      // the first seed: the job farthest from the jobs' spherical mean
+      const c = new SphereMetric([sphericalMean(points.slice(0, nJobNodes))!, ...points.slice(0, nJobNodes)]);
+      let first = 0;
+      for (let v = 1; v < nJobNodes; v++) if (c.d(0, v + 1) > c.d(0, first + 1)) first = v;
+      anchor[0] = first; // W > 0 here: every worker is anchorless
+      for (let v = 0; v < nJobNodes; v++) minDist[v] = m.d(v, first);
+    }
+    for (let w = 0; w < W; w++) {
+      if (anchor[w] >= 0) continue;
+      let far = 0;
+      for (let v = 1; v < nJobNodes; v++) if (minDist[v] > minDist[far]) far = v;
+      anchor[w] = far;
+      for (let v = 0; v < nJobNodes; v++) minDist[v] = Math.min(minDist[v], m.d(v, far));
+    }
+  }
 
   /** The job's candidate workers: the K nearest feasible eligible ones by anchor, plus every feasible anchorless one. */
   const candidatesOf = (j: number): number[] => {
