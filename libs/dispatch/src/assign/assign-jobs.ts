@@ -613,14 +613,28 @@ export function assignJobs(input: AssignInput): AssignOutput {
     const cm = new SphereMetric(centres.map((c) => c ?? { lat: 0, lng: 0 }));
     const P = Math.min(W - 1, input.neighbours ?? 8);
     const nb: Array<Set<number>> = Array.from({ length: W }, () => new Set<number>());
+    const near = new Int32Array(Math.max(P, 0));
+    const nearD = new Float64Array(Math.max(P, 0));
     for (let a = 0; a < W; a++) {
-      if (!centres[a]) continue;
-      const others: number[] = [];
-      for (let b = 0; b < W; b++) if (b !== a && centres[b]) others.push(b);
-      others.sort((x, y) => cm.d(a, x) - cm.d(a, y) || x - y);
-      for (const b of others.slice(0, P)) {
-        nb[a].add(b);
-        nb[b].add(a);
+      if (!centres[a] || P <= 0) continue;
+      // the P nearest other centres (insertion into a short sorted list; ties by index)
+      let len = 0;
+      for (let b = 0; b < W; b++) {
+        if (b === a || !centres[b]) continue;
+        const dist = cm.d(a, b);
+        if (len === P && dist >= nearD[P - 1]) continue;
+        let i = len < P ? len++ : P - 1;
+        while (i > 0 && nearD[i - 1] > dist) {
+          nearD[i] = nearD[i - 1];
+          near[i] = near[i - 1];
+          i--;
+        }
+        nearD[i] = dist;
+        near[i] = b;
+      }
+      for (let i = 0; i < len; i++) {
+        nb[a].add(near[i]);
+        nb[near[i]].add(a);
       }
     }
     const pairKey = (a: number, b: number) => (a < b ? a * W + b : b * W + a);
