@@ -179,6 +179,16 @@ describe('assignJobs: cases', () => {
     expect(assignJobs({ jobs, workers, method: 'distance' }).unassigned.light).toBe(ASSIGN_REASONS.dropoff);
   });
 
+  it('treats non-finite coordinates as none (a job: no coordinates; a start: free)', () => {
+    const workers = [worker('w', { lat: NaN, lng: 15 })];
+    const jobs: AssignJob[] = [
+      { id: 'bad', point: { lat: 45, lng: Infinity }, pickup: 0, dropoff: 0 },
+      { id: 'ok', point: at(45, 15), pickup: 0, dropoff: 0 },
+    ];
+    const out = assignJobs({ jobs, workers, method: 'distance' });
+    expect(out).toMatchObject({ assigned: { ok: 'w' }, unassigned: { bad: ASSIGN_REASONS.noCoordinates }, objectiveM: 0 });
+  });
+
   it('size assigns jobs without coordinates to the worker with the fewest jobs', () => {
     const workers = [worker('busy', at(45.8, 15.9)), worker('idle', at(45.8, 15.9))];
     workers[0].existing = [{ point: at(45.8, 15.9), pickup: 0, dropoff: 0 }];

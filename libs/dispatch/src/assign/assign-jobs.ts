@@ -97,6 +97,9 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+/** A usable position: present, with finite coordinates (anything else counts as "no coordinates"). */
+const located = (p: GeoPoint | null | undefined): p is GeoPoint => !!p && Number.isFinite(p.lat) && Number.isFinite(p.lng);
+
 const items = (v: number | null | undefined) => (typeof v === 'number' && v > 0 ? v : 0);
 
 /** The spherical mean of points (normalised mean of unit vectors), or null for none. */
@@ -170,7 +173,7 @@ export function assignJobs(input: AssignInput): AssignOutput {
   const nodeJob: number[] = [];
   for (let j = 0; j < n; j++) {
     const p = jobs[j].point;
-    if (p && Number.isFinite(p.lat) && Number.isFinite(p.lng)) {
+    if (located(p)) {
       jobNode[j] = points.length;
       nodeJob.push(j);
       points.push(p);
@@ -186,18 +189,18 @@ export function assignJobs(input: AssignInput): AssignOutput {
   for (let w = 0; w < W; w++) {
     const wk = workers[w];
     if (!workerIndex.has(wk.id)) workerIndex.set(wk.id, w);
-    const start = wk.start ? points.push(wk.start) - 1 : -1;
-    const end = wk.end ? points.push(wk.end) - 1 : -1;
+    const start = located(wk.start) ? points.push(wk.start) - 1 : -1;
+    const end = located(wk.end) ? points.push(wk.end) - 1 : -1;
     const nodes: number[] = [];
     let pick = 0;
     let drop = 0;
-    const located: GeoPoint[] = [];
+    const existingPoints: GeoPoint[] = [];
     for (const e of wk.existing) {
       pick += items(e.pickup);
       drop += items(e.dropoff);
-      if (e.point) {
+      if (located(e.point)) {
         nodes.push(points.push(e.point) - 1);
-        located.push(e.point);
+        existingPoints.push(e.point);
       }
     }
     routes.push({ start, end, nodes });
@@ -206,7 +209,7 @@ export function assignJobs(input: AssignInput): AssignOutput {
     dropRoom[w] = wk.dropoffCapacity === null || wk.dropoffCapacity === undefined ? Infinity : wk.dropoffCapacity - drop;
     if (start >= 0) anchor[w] = start;
     else {
-      const mean = sphericalMean(located);
+      const mean = sphericalMean(existingPoints);
       if (mean) anchor[w] = points.push(mean) - 1;
     }
   }
