@@ -39,6 +39,8 @@ export interface AssignInput {
   regret?: 2 | 3;
   /** Candidate workers per job in the construction: the nearest this many (default 8); all when there are fewer. */
   candidates?: number;
+  /** Ruin-and-recreate rounds after the local search converges (`distance`, `zones`; default 40; 0 = none). */
+  ruinRounds?: number;
   /** Workers each worker tries moves with in the improvement: those whose routes' centres are nearest (default 8). */
   neighbours?: number;
 }
@@ -58,6 +60,8 @@ export interface AssignOutput {
   constructionMs: number;
   /** Improving moves applied between workers (relocate + exchange). */
   moves: number;
+  /** Ruin-and-recreate rounds kept (each shortened the routes). */
+  ruins: number;
   /** True when the improvement stopped at a local optimum (not at the budget): then the result depends on the seed only. */
   converged: boolean;
   elapsedMs: number;
@@ -145,8 +149,13 @@ function sphericalMean(points: GeoPoint[]): GeoPoint | null {
  *    (eds.), "Vehicle Routing", SIAM 2014, ch. 5: each move is scored exactly from the three cheapest
  *    insertion positions of every job of one route into the other; the best improving move of the pair
  *    is applied, both routes are re-optimised by 2-opt/Or-opt, and the pairs of those two workers are
- *    queued again, until no pair improves (a local optimum) or the budget ends. The objective never
- *    increases.
+ *    queued again, until no pair improves (a local optimum) or the budget ends.
+ * 3. Ruin and recreate (`distance`, `zones`; G. Schrimpf, J. Schneider, H. Stamm-Wilbrandt &
+ *    G. Dueck, "Record breaking optimization results using the ruin and recreate principle", J. Comput.
+ *    Physics 159, 2000; the related removal of P. Shaw, CP 1998): `ruinRounds` times (default 40), remove
+ *    the 8–24 placed jobs nearest a random one, re-insert them by the same regret insertion, run the pair
+ *    search from the touched workers, and keep the result only if every job found a place and the routes
+ *    got shorter (else restore). The objective never increases.
  *
  * `size`: even job counts — a worker's total (existing + new) is balanced by water-filling: each job
  * slot goes to the worker with the fewest jobs that still has room, so two workers' totals differ by
@@ -602,6 +611,7 @@ export function assignJobs(input: AssignInput): AssignOutput {
 
   // ---- improvement
   let moves = 0;
+  let ruins = 0;
   let converged = true;
   if (budgetMs > 0) {
     const deadline = t0 + budgetMs;
@@ -641,8 +651,70 @@ export function assignJobs(input: AssignInput): AssignOutput {
       }
     }
     const pairKey = (a: number, b: number) => (a < b ? a * W + b : b * W + a);
+    const search = new PairSearch(m, isNew, nodeJob, pickNeed, dropNeed, allowed);
     const queued = new Set<number>();
-    const queue: number[] = [];
+
+    /** Pair local search from `keys` until no queued pair improves (true) or the deadline (false). */
+    const descend = (keys: number[]): boolean => {
+      const queue: number[] = [];
+      for (const key of keys) {
+        if (queued.has(key)) continue;
+        queued.add(key);
+        queue.push(key);
+      }
+      let head = 0;
+      while (head < queue.length) {
+        if (performance.now() > deadline) {
+          queued.clear();
+          return false;
+        }
+        const key = queue[head++];
+        queued.delete(key);
+        const a = Math.floor(key / W);
+        const b = key % W;
+        const move = search.best(routes[a], routes[b], a, b, pickRoom, dropRoom, count, sizeMode);
+        if (!move) continue;
+        if (sizeMode) {
+          // an exchange or relocation keeps the counts but can give room to a worker two jobs short: undo it then
+          const before = imbalance();
+          const saved: [number[], number[], number, number, number, number, number, number] = [
+            [...routes[a].nodes],
+            [...routes[b].nodes],
+            pickRoom[a],
+            pickRoom[b],
+            dropRoom[a],
+            dropRoom[b],
+            count[a],
+            count[b],
+          ];
+          search.apply(move, routes[a], routes[b], a, b, pickRoom, dropRoom, count, assignedTo);
+          if (imbalance() > before) {
+            [routes[a].nodes, routes[b].nodes, pickRoom[a], pickRoom[b], dropRoom[a], dropRoom[b], count[a], count[b]] = saved;
+            for (const v of routes[a].nodes) if (isNew(v)) assignedTo[nodeJob[v]] = a;
+            for (const v of routes[b].nodes) if (isNew(v)) assignedTo[nodeJob[v]] = b;
+            continue;
+          }
+        } else search.apply(move, routes[a], routes[b], a, b, pickRoom, dropRoom, count, assignedTo);
+        moves++;
+        improvePath(m, routes[a]);
+        improvePath(m, routes[b]);
+        for (const w of [a, b]) {
+          for (const o of nb[w]) {
+            const k2 = pairKey(w, o);
+            if (!queued.has(k2)) {
+              queued.add(k2);
+              queue.push(k2);
+            }
+          }
+        }
+        if (head > 4096 && head * 2 > queue.length) {
+          queue.splice(0, head);
+          head = 0;
+        }
+      }
+      return true;
+    };
+
     const initial: number[] = [];
     for (let a = 0; a < W; a++) for (const b of nb[a]) if (a < b) initial.push(pairKey(a, b));
     for (let i = initial.length - 1; i > 0; i--) {
@@ -651,59 +723,66 @@ export function assignJobs(input: AssignInput): AssignOutput {
       initial[i] = initial[k];
       initial[k] = t;
     }
-    for (const key of initial) {
-      queued.add(key);
-      queue.push(key);
-    }
-    const search = new PairSearch(m, isNew, nodeJob, pickNeed, dropNeed, allowed);
-    let head = 0;
-    while (head < queue.length) {
-      if (performance.now() > deadline) {
-        converged = false;
-        break;
-      }
-      const key = queue[head++];
-      queued.delete(key);
-      const a = Math.floor(key / W);
-      const b = key % W;
-      const move = search.best(routes[a], routes[b], a, b, pickRoom, dropRoom, count, sizeMode);
-      if (!move) continue;
-      if (sizeMode) {
-        // an exchange or relocation keeps the counts but can give room to a worker two jobs short: undo it then
-        const before = imbalance();
-        const saved: [number[], number[], number, number, number, number, number, number] = [
-          [...routes[a].nodes],
-          [...routes[b].nodes],
-          pickRoom[a],
-          pickRoom[b],
-          dropRoom[a],
-          dropRoom[b],
-          count[a],
-          count[b],
-        ];
-        search.apply(move, routes[a], routes[b], a, b, pickRoom, dropRoom, count, assignedTo);
-        if (imbalance() > before) {
-          [routes[a].nodes, routes[b].nodes, pickRoom[a], pickRoom[b], dropRoom[a], dropRoom[b], count[a], count[b]] = saved;
-          for (const v of routes[a].nodes) if (isNew(v)) assignedTo[nodeJob[v]] = a;
-          for (const v of routes[b].nodes) if (isNew(v)) assignedTo[nodeJob[v]] = b;
-          continue;
+    converged = descend(initial);
+
+    // ruin and recreate (distance, zones): remove a neighbourhood of jobs, re-insert it by regret, descend; keep if shorter
+    if (converged && !sizeMode && locatedJobs.length > 1) {
+      const rounds = input.ruinRounds ?? 40;
+      let best = totalLength();
+      const placed: number[] = [];
+      const dist = new Float64Array(n);
+      for (let round = 0; round < rounds; round++) {
+        if (performance.now() > deadline) {
+          converged = false;
+          break;
         }
-      } else search.apply(move, routes[a], routes[b], a, b, pickRoom, dropRoom, count, assignedTo);
-      moves++;
-      improvePath(m, routes[a]);
-      improvePath(m, routes[b]);
-      for (const w of [a, b]) {
-        for (const o of nb[w]) {
-          const k2 = pairKey(w, o);
-          if (!queued.has(k2)) {
-            queued.add(k2);
-            queue.push(k2);
-          }
+        placed.length = 0;
+        for (const j of locatedJobs) if (assignedTo[j] >= 0) placed.push(j);
+        if (placed.length < 2) break;
+        const q = Math.min(placed.length, 8 + Math.floor(random() * 17)); // 8..24 jobs
+        const seedJob = placed[Math.floor(random() * placed.length)];
+        for (const j of placed) dist[j] = m.d(jobNode[seedJob], jobNode[j]);
+        placed.sort((x, y) => dist[x] - dist[y] || x - y);
+        const removed = placed.slice(0, q);
+        const saved = { nodes: routes.map((r) => [...r.nodes]), pickRoom: Float64Array.from(pickRoom), dropRoom: Float64Array.from(dropRoom), count: Int32Array.from(count), assignedTo: Int32Array.from(assignedTo), moves };
+        const touched = new Set<number>();
+        for (const j of removed) {
+          const w = assignedTo[j];
+          touched.add(w);
+          const r = routes[w];
+          r.nodes.splice(r.nodes.indexOf(jobNode[j]), 1);
+          assignedTo[j] = -1;
+          count[w]--;
+          pickRoom[w] += pickNeed[j];
+          dropRoom[w] += dropNeed[j];
         }
-      }
-      if (head > 4096 && head * 2 > queue.length) {
-        queue.splice(0, head);
-        head = 0;
+        for (const j of removed) pending.add(j);
+        construct();
+        pending.clear();
+        let complete = true;
+        for (const j of removed) {
+          if (assignedTo[j] < 0) complete = false;
+          else touched.add(assignedTo[j]);
+        }
+        if (complete) {
+          for (const w of touched) improvePath(m, routes[w]);
+          const keys: number[] = [];
+          for (const w of touched) for (const o of nb[w]) keys.push(pairKey(w, o));
+          if (!descend(keys)) converged = false;
+        }
+        const now = totalLength();
+        if (complete && now < best - 1e-6) {
+          best = now;
+          ruins++;
+        } else {
+          for (let w = 0; w < W; w++) routes[w].nodes = saved.nodes[w];
+          pickRoom.set(saved.pickRoom);
+          dropRoom.set(saved.dropRoom);
+          count.set(saved.count);
+          assignedTo.set(saved.assignedTo);
+          moves = saved.moves;
+        }
+        if (!converged) break;
       }
     }
   }
@@ -730,6 +809,7 @@ export function assignJobs(input: AssignInput): AssignOutput {
     constructionObjectiveM,
     constructionMs,
     moves,
+    ruins,
     converged,
     elapsedMs: performance.now() - t0,
   };
