@@ -250,7 +250,7 @@ export async function runAutoassignBench(log: (line: string) => void = (l) => pr
       `load average ${loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)\n\n` +
       `${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], rows)}\n\n` +
       `Routes scored by solveTour (path from the start, free end, default budget, seed 1) on geodesic matrices, both sides; ours: construction ` +
-      `${km(ours.constructionObjectiveM)} → ${km(ours.objectiveM)} on the sphere after ${ours.moves} moves ` +
+      `${km(ours.constructionObjectiveM)} → ${km(ours.objectiveM)} on the sphere after ${ours.moves} moves and ${ours.ruins} kept ruin-and-recreate rounds ` +
       `(${ours.converged ? 'local optimum' : 'budget reached'}); ${RUNS} runs (seeds 1..${RUNS}), scored run = seed 1.\n`,
   );
   return routePass ? 0 : 1;
