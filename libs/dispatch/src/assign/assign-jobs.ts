@@ -129,7 +129,8 @@ function sphericalMean(points: GeoPoint[]): GeoPoint | null {
  * deterministic for a seed when the search converges within the budget (`converged`).
  *
  * Objective (`distance`, `zones`): the sum of the workers' open paths from `start` (free when null)
- * through their existing and new jobs (to `end` when set), great-circle metres. Capacities are hard:
+ * through their existing and new jobs (to `end` when set), metres on the sphere ({@link SphereMetric}:
+ * chord distances, within ~0.5 % of the WGS84 geodesic at city scale). Capacities are hard:
  * existing + new pickups ≤ `pickupCapacity`, dropoffs ≤ `dropoffCapacity`. `zones` is `distance`
  * restricted by each job's `eligible` (which every method honours).
  *
@@ -138,12 +139,13 @@ function sphericalMean(points: GeoPoint[]): GeoPoint | null {
  *    the regret-k form of S. Ropke & D. Pisinger, Transportation Science 40(4), 2006): every unplaced
  *    job keeps its cheapest insertion (Rosenkrantz, Stearns & Lewis 1977) into each of its candidate
  *    workers — the `candidates` nearest by start (or by their existing jobs' centre; workers with
- *    neither are candidates of every job) — and the job with the largest regret
+ *    neither get a seed job's position by farthest-first traversal, Gonzalez 1985) — and the job with
+ *    the largest regret
  *    Σ_{i=2..k}(c_i − c_1) is inserted first (a job with fewer than k feasible workers counts the
  *    missing ones as +1e9 m: it goes before the others lose it). Insertion costs are updated
  *    incrementally: only the edge the last insertion replaced can invalidate a stored best position.
  * 2. Improvement, within `budgetMs`: 2-opt and Or-opt inside every route, then a local search between
- *    pairs of neighbouring workers (workers that are candidates of each other's jobs) with the
+ *    pairs of neighbouring workers (each with the `neighbours` whose route centres are nearest) with the
  *    relocate and exchange (swap) moves of M. W. P. Savelsbergh, "The vehicle routing problem with
  *    time windows: minimizing route duration", ORSA J. Computing 4(2), 1992, and P. Toth & D. Vigo
  *    (eds.), "Vehicle Routing", SIAM 2014, ch. 5: each move is scored exactly from the three cheapest
@@ -160,9 +162,11 @@ function sphericalMean(points: GeoPoint[]): GeoPoint | null {
  * `size`: even job counts — a worker's total (existing + new) is balanced by water-filling: each job
  * slot goes to the worker with the fewest jobs that still has room, so two workers' totals differ by
  * more than one only when the larger received no new job or the smaller is full or not eligible;
- * the same regret insertion places the jobs within those quotas (distance as the tie-breaker), and
- * the search uses exchanges and only those relocations that keep the multiset of counts (from a worker
- * with c + 1 jobs to one with c). Jobs without coordinates are assigned under `size` (they count,
+ * the same regret insertion places the jobs within those quotas (distance as the tie-breaker), a
+ * rebalance then moves jobs from a worker two above one that can take them, and the search uses
+ * exchanges and only those relocations that keep the multiset of counts (from a worker with c + 1 jobs
+ * to one with c), undoing any move that gives room to a worker two jobs short of the busiest one.
+ * Jobs without coordinates are assigned under `size` (they count,
  * without distance) to the eligible worker with the fewest jobs that has room; under `distance` and
  * `zones` they come back unassigned ("job has no coordinates").
  */
