@@ -315,6 +315,7 @@ function cleanup(): Promise<void> {
 }
 
 async function main(): Promise<number> {
+  if (process.env.BENCH_ONLY === 'autoassign') return (await import('./autoassign')).runAutoassignBench(log); // in memory: no database
   if (process.env.BENCH_ONLY === 'tsp') return (await import('./tsp')).benchTsp(log, (text) => process.stdout.write(`\n${text}`));
   if (process.env.BENCH_ONLY === 'distribute') return (await import('./distribute')).distributeOnly(log); // pure computation: no database
   log(`database ${DB_NAME}: migrating`);

@@ -4,5 +4,6 @@
  * to workers (autoassign). Plain functions, no Nest and no database, run in the worker's CPU pool.
  */
 export * from './types';
+export * from './assign';
 export * from './route';
 export * from './cluster';
