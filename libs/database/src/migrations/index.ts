@@ -8,6 +8,7 @@ import { AddWebhookBatchSecrets1795530000000 } from './1795530000000-AddWebhookB
 import { CreateLocations1795600000000 } from './1795600000000-CreateLocations';
 import { AddPlaceFields1795610000000 } from './1795610000000-AddPlaceFields';
 import { AddPlacesCompanyLocationIndex1795660000000 } from './1795660000000-AddPlacesCompanyLocationIndex';
+import { CreateClusterMaps1795705000000 } from './1795705000000-CreateClusterMaps';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CreateLocations1795600000000,
   AddPlaceFields1795610000000,
   AddPlacesCompanyLocationIndex1795660000000,
+  CreateClusterMaps1795705000000,
 ];
