@@ -1,5 +1,6 @@
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
+import { DispatchModule } from '@app/dispatch/nest';
 import { JobsModule } from '@app/jobs';
 import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
@@ -30,10 +31,11 @@ import { NotificationsActionsController } from './notifications/notifications.ac
 import { PlacesActionsController } from './places/places.controller';
 import { ShareController } from './locations/share.controller';
 import { TracksController } from './locations/tracks.controller';
+import { DispatchActionsController } from './dispatch/dispatch.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
@@ -48,6 +50,7 @@ import { TracksController } from './locations/tracks.controller';
     WebhooksConnectorController,
     TracksController,
     ShareController,
+    DispatchActionsController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

@@ -1,5 +1,6 @@
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
+import { DispatchWorkerModule } from '@app/dispatch/nest';
 import { GeofenceModule, LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
@@ -14,7 +15,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
 
 /** The worker: BullMQ processors and the heartbeat; no HTTP. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, LocationsModule, GeofenceModule],
+  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, LocationsModule, GeofenceModule, DispatchWorkerModule],
   providers: [
     HeartbeatService,
     MaintenanceProcessor,

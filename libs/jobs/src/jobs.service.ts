@@ -292,6 +292,38 @@ export class JobsService {
   }
 
   /**
+   * Sets the route order (`number`) of jobs of the company, in the caller's transaction `db`, as a
+   * system actor (dispatch's optimizeroute, which checked permissions before): each job whose
+   * `number` changes gets one `jobupdated` event; a job already at its number is not written and
+   * fires nothing. Ids of other companies, unknown ids and templates are skipped.
+   * @param numbers job id → its new `number` (1..n)
+   * @returns the views of the given jobs after the change (by id), the ids whose number changed, and
+   *   the ids of the outbox events appended: the caller wakes delivery of them after its commit
+   *   ({@link OutboxService.wake}).
+   */
+  async setRouteNumbers(
+    db: EntityManager,
+    companyId: string,
+    numbers: ReadonlyMap<string, number>,
+  ): Promise<{ views: Map<string, JobView>; changed: string[]; eventIds: string[] }> {
+    const ids = [...numbers.keys()];
+    const jobs = (await this.repo.lockByIds(db, companyId, ids)).filter((j) => !j.isTemplate);
+    const changed: string[] = [];
+    for (const job of jobs) {
+      const number = numbers.get(job.id)!;
+      if (job.number === number) continue;
+      await this.repo.updateChanged(db, { ...job, number }, ['number']);
+      changed.push(job.id);
+    }
+    const views = await this.views(db, companyId, ids);
+    const eventIds = await this.outbox.appendMany(
+      db,
+      changed.map((id) => outboxEvent(JOB_EVENT_KEYS, 'jobupdated', { companyId, formId: id, data: [views.get(id)!] })),
+    );
+    return { views, changed, eventIds };
+  }
+
+  /**
    * Runs `fn` in a transaction; after it commits, wakes delivery of the events it appended
    * (`published`). Inside a caller's transaction `tx`, runs `fn` there and leaves the wake-up to the
    * caller (it knows when its transaction commits).

@@ -119,6 +119,10 @@ export class CompanyService {
       if (dto.email !== undefined) company.email = dto.email;
       if (dto.phone !== undefined) company.phone = dto.phone;
       if (dto.address !== undefined) company.address = dto.address;
+      if (dto.location !== undefined) {
+        company.locationLat = dto.location?.lat ?? null;
+        company.locationLng = dto.location?.lng ?? null;
+      }
       if (dto.timezone !== undefined) company.timezone = dto.timezone;
       if (dto.default_radius !== undefined) company.defaultRadius = dto.default_radius;
       if (dto.working_hours !== undefined) company.workingHours = dto.working_hours as Company['workingHours'];
@@ -130,6 +134,11 @@ export class CompanyService {
       await repo.save(company);
       return toCompanyView(company, await this.ownerUsername(company));
     });
+  }
+
+  /** The company by id (other domains read its settings: time zone, location, teams), or undefined. */
+  async byId(companyId: string): Promise<Company | undefined> {
+    return (await this.dataSource.getRepository(Company).findOneBy({ id: companyId })) ?? undefined;
   }
 
   /** The connector's view of the caller's company. */

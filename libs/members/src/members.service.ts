@@ -278,6 +278,21 @@ export class MembersService {
     );
   }
 
+  /**
+   * The company's member named by `account` — its username (case-insensitive) or its uid — active or
+   * deactivated (dispatch reads its route fields); undefined when the company has no such member
+   * (another company's members are unknown).
+   */
+  async findByAccount(companyId: string, account: string): Promise<Member | undefined> {
+    const found = await this.dataSource
+      .getRepository(Member)
+      .createQueryBuilder('m')
+      .where('m.company_id = :companyId', { companyId })
+      .andWhere('(lower(m.username) = lower(:account) OR m.id = :account)', { account })
+      .getOne();
+    return found ?? undefined;
+  }
+
   /** Clears invitation tokens that expired before `before` (ms). @returns how many. */
   async pruneExpiredInvitations(before: number): Promise<number> {
     const res: [unknown[], number] = await this.dataSource.query(

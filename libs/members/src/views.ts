@@ -159,6 +159,8 @@ export interface CompanyView {
   email: string;
   phone: string;
   address: string;
+  /** degrees (WGS84); null when not set */
+  location: { lat: number; lng: number } | null;
   timezone: string;
   /** m */
   default_radius: number;
@@ -180,6 +182,7 @@ export function toCompanyView(c: Company, ownerUsername: string): CompanyView {
     email: c.email,
     phone: c.phone,
     address: c.address,
+    location: c.locationLat !== null && c.locationLng !== null ? { lat: c.locationLat, lng: c.locationLng } : null,
     timezone: c.timezone,
     default_radius: c.defaultRadius,
     working_hours: c.workingHours,

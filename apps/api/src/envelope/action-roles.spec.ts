@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { AuthContext, DomainError, mayCallAction, Role } from '@app/core';
+import { DISPATCH_ACTION_ROLES } from '@app/dispatch/nest';
 import { JOB_ACTION_ROLES } from '@app/jobs';
 import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { ApiKeysService, MEMBER_ACTION_ROLES } from '@app/members';
@@ -40,6 +41,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['pushlocations', true, true, true],
     ['locate', true, true, true],
     ['gettracks', true, true, true],
+    ['optimizeroute', true, true, true],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -61,6 +63,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
       ...INGEST_ACTION_ROLES,
       ...LOCATE_ACTION_ROLES,
       ...TRACK_ACTION_ROLES,
+      ...DISPATCH_ACTION_ROLES,
     };
     expect(ACTION_ROLES).toEqual(slices);
   });

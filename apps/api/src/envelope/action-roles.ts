@@ -1,4 +1,5 @@
 import { mergeActionRoles } from '@app/core';
+import { DISPATCH_ACTION_ROLES } from '@app/dispatch/nest';
 import { JOB_ACTION_ROLES } from '@app/jobs';
 import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { MEMBER_ACTION_ROLES } from '@app/members';
@@ -19,6 +20,7 @@ export const ACTION_ROLES = mergeActionRoles(
   INGEST_ACTION_ROLES,
   LOCATE_ACTION_ROLES,
   TRACK_ACTION_ROLES,
+  DISPATCH_ACTION_ROLES,
 );
 
 /** The name of an action the api serves. */

@@ -8,6 +8,7 @@ import { AddWebhookBatchSecrets1795530000000 } from './1795530000000-AddWebhookB
 import { CreateLocations1795600000000 } from './1795600000000-CreateLocations';
 import { AddPlaceFields1795610000000 } from './1795610000000-AddPlaceFields';
 import { AddPlacesCompanyLocationIndex1795660000000 } from './1795660000000-AddPlacesCompanyLocationIndex';
+import { AddCompanyLocation1795700000000 } from './1795700000000-AddCompanyLocation';
 import { CreateClusterMaps1795705000000 } from './1795705000000-CreateClusterMaps';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   CreateLocations1795600000000,
   AddPlaceFields1795610000000,
   AddPlacesCompanyLocationIndex1795660000000,
+  AddCompanyLocation1795700000000,
   CreateClusterMaps1795705000000,
 ];

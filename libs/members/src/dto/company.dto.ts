@@ -1,7 +1,21 @@
-import { EmailOrEmpty, IsIanaZone, Optional, PhoneOrEmpty, Rule } from '@app/core';
-import { IsBoolean, IsInt, IsString, Length, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { EmailOrEmpty, IsIanaZone, NullableOptional, Optional, PhoneOrEmpty, Rule } from '@app/core';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsNumber, IsObject, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { TeamConfig } from '../entities/company.entity';
 import { teamsConfigProblem, workingHoursProblem } from '../member-rules';
+
+/** The company's location, degrees (WGS84): lat −90..90, lng −180..180. */
+export class CompanyLocationDto {
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-90)
+  @Max(90)
+  lat: number;
+
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-180)
+  @Max(180)
+  lng: number;
+}
 
 /** editcompany (our extension): only the fields sent change; `teams_config` is replaced whole. */
 export class EditCompanyDto {
@@ -22,6 +36,13 @@ export class EditCompanyDto {
   @IsString()
   @MaxLength(500)
   address?: string;
+
+  /** `{lat, lng}` (degrees); null clears it. Where `optimizeroute {startEndAtCompany: true}` starts and ends. */
+  @NullableOptional()
+  @IsObject({ message: 'must be an object {lat, lng} or null' })
+  @ValidateNested()
+  @Type(() => CompanyLocationDto)
+  location?: CompanyLocationDto | null;
 
   @Optional()
   @IsString()

@@ -38,6 +38,16 @@ export class Company {
   @Column({ type: 'varchar', length: 500, default: '' })
   address: string;
 
+  /**
+   * The company's own location (degrees, WGS84), where `optimizeroute {startEndAtCompany: true}` starts
+   * and ends; both null when not set (the pair is set and cleared together by editcompany).
+   */
+  @Column({ name: 'location_lat', type: 'double precision', nullable: true })
+  locationLat: number | null;
+
+  @Column({ name: 'location_lng', type: 'double precision', nullable: true })
+  locationLng: number | null;
+
   /** IANA zone; every "today" of the company uses it. */
   @Column({ type: 'varchar', length: 64, default: 'UTC' })
   timezone: string;
