@@ -1,6 +1,7 @@
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { DispatchModule } from '@app/dispatch/nest';
+import { DispatchAssignModule } from '@app/dispatch/nest/autoassign.module';
 import { JobsModule } from '@app/jobs';
 import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
@@ -32,10 +33,12 @@ import { PlacesActionsController } from './places/places.controller';
 import { ShareController } from './locations/share.controller';
 import { TracksController } from './locations/tracks.controller';
 import { DispatchActionsController } from './dispatch/dispatch.controller';
+import { AutoassignController } from './dispatch/autoassign.controller';
+import { ClusterMapShareController, DistributeController } from './dispatch/distribute.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule, DispatchAssignModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
@@ -51,6 +54,9 @@ import { DispatchActionsController } from './dispatch/dispatch.controller';
     TracksController,
     ShareController,
     DispatchActionsController,
+    DistributeController,
+    AutoassignController,
+    ClusterMapShareController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

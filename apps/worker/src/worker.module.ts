@@ -1,6 +1,7 @@
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { DispatchWorkerModule } from '@app/dispatch/nest';
+import { DispatchAssignWorkerModule } from '@app/dispatch/nest/autoassign.module';
 import { GeofenceModule, LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { WebhooksModule } from '@app/webhooks';
@@ -15,7 +16,19 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
 
 /** The worker: BullMQ processors and the heartbeat; no HTTP. */
 @Module({
-  imports: [ConfigModule, DatabaseModule, QueueModule.register(), CoreModule, WorkerResultsModule, MembersModule, WebhooksModule, LocationsModule, GeofenceModule, DispatchWorkerModule],
+  imports: [
+    ConfigModule,
+    DatabaseModule,
+    QueueModule.register(),
+    CoreModule,
+    WorkerResultsModule,
+    MembersModule,
+    WebhooksModule,
+    LocationsModule,
+    GeofenceModule,
+    DispatchWorkerModule,
+    DispatchAssignWorkerModule,
+  ],
   providers: [
     HeartbeatService,
     MaintenanceProcessor,

@@ -48,6 +48,16 @@ export interface EditJobsInput {
   sendRouteChange?: boolean;
 }
 
+/**
+ * A caller's open transaction for a job write (dispatch's worker runs: the jobs are written in the
+ * run's own writing transaction). The write appends its events' ids to `published`; the caller wakes
+ * their delivery after its commit ({@link OutboxService.wake}).
+ */
+export interface JobsTransaction {
+  db: EntityManager;
+  published: string[];
+}
+
 /** A job id as sent: `tpl-<id>` addresses a template. */
 function parseWireId(wire: string): { id: string; template: boolean } {
   return wire.startsWith('tpl-') ? { id: wire.slice(4), template: true } : { id: wire, template: false };
@@ -75,16 +85,24 @@ export class JobsService {
    * @throws DomainError invalid naming `<write.path>.<field>` (a reference, a window, a
    *   uidSecondary held twice in the call, `autoassign`); exists for a uidSecondary another job
    *   took meanwhile.
+   * @param tx the caller's transaction (dispatch's createjobs with autoassign); default: one of its own.
+   *   `autoassign` itself is dispatch's (`@app/dispatch` assigns the writes, then calls this with its
+   *   transaction): here it is refused.
    */
-  async createJobs(ctx: AuthContext, input: CreateJobsInput, via: JobSurface): Promise<{ jobs: JobView[]; created: boolean[] }> {
-    if (input.autoassign) throw invalid('data.autoassign', 'autoassign is not available yet');
+  async createJobs(
+    ctx: AuthContext,
+    input: CreateJobsInput,
+    via: JobSurface,
+    tx?: JobsTransaction,
+  ): Promise<{ jobs: JobView[]; created: boolean[] }> {
+    if (input.autoassign) throw invalid('data.autoassign', 'autoassign is computed by dispatch (createjobs routes it there)');
     if (input.jobs.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
     const isTemplate = input.isTemplate ?? false;
     const writes = input.jobs;
     const byUid = uidSecondaryIndex(writes, isTemplate);
     const assignees = await this.refs.resolve(ctx, writes);
 
-    return this.committed(async (db, published) => {
+    return this.committed(tx, async (db, published) => {
       const now = Date.now();
       const ids: string[] = new Array(writes.length);
       const created: boolean[] = new Array(writes.length).fill(false);
@@ -154,8 +172,9 @@ export class JobsService {
    * @returns the jobs after the edit, in the order sent.
    * @throws DomainError not_found, invalid (naming `<write.path>.<field>`), forbidden (worker
    *   rules), exists (a uidSecondary another job holds, naming `<write.path>.uidSecondary`).
+   * @param tx the caller's transaction (dispatch's autoassign); default: one of its own.
    */
-  async editJobs(ctx: AuthContext, input: EditJobsInput): Promise<JobView[]> {
+  async editJobs(ctx: AuthContext, input: EditJobsInput, tx?: JobsTransaction): Promise<JobView[]> {
     const edits = input.jobs;
     if (edits.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
     if (ctx.role === 'worker' && edits.some(({ write }) => write.fields.worker !== undefined || write.fields.receiverUid !== undefined)) {
@@ -167,7 +186,7 @@ export class JobsService {
     );
     const notify = input.notify ?? true;
 
-    return this.committed(async (db, published) => {
+    return this.committed(tx, async (db, published) => {
       const now = Date.now();
       const today = dayInZone(now, ctx.timezone);
       const current = await this.lockJobs(
@@ -211,7 +230,7 @@ export class JobsService {
    */
   async changeLifecycle(ctx: AuthContext, op: 'delete' | 'archive' | 'restore', wireIds: string[], notify = false): Promise<JobView[]> {
     if (wireIds.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
-    return this.committed(async (db, published) => {
+    return this.committed(undefined, async (db, published) => {
       const jobs = await this.lockJobs(db, ctx, wireIds);
       const ids = jobs.map((j) => j.id);
       const events: OutboxEventInput[] = [];
@@ -301,9 +320,11 @@ export class JobsService {
 
   /**
    * Runs `fn` in a transaction; after it commits, wakes delivery of the events it appended
-   * (`published`).
+   * (`published`). Inside a caller's transaction `tx`, runs `fn` there and leaves the wake-up to the
+   * caller (it knows when its transaction commits).
    */
-  private async committed<T>(fn: (db: EntityManager, published: string[]) => Promise<T>): Promise<T> {
+  private async committed<T>(tx: JobsTransaction | undefined, fn: (db: EntityManager, published: string[]) => Promise<T>): Promise<T> {
+    if (tx) return fn(tx.db, tx.published);
     const published: string[] = [];
     const result = await this.repo.transaction((db) => fn(db, published));
     this.outbox.wake(published);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { AuthContext, DomainError, mayCallAction, Role } from '@app/core';
 import { DISPATCH_ACTION_ROLES } from '@app/dispatch/nest';
+import { DISPATCH_ASSIGN_ACTION_ROLES } from '@app/dispatch/nest/autoassign-roles';
 import { JOB_ACTION_ROLES } from '@app/jobs';
 import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { ApiKeysService, MEMBER_ACTION_ROLES } from '@app/members';
@@ -42,6 +43,8 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['locate', true, true, true],
     ['gettracks', true, true, true],
     ['optimizeroute', true, true, true],
+    ['distributejobs', true, true, false],
+    ['autoassign', true, true, false],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -64,6 +67,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
       ...LOCATE_ACTION_ROLES,
       ...TRACK_ACTION_ROLES,
       ...DISPATCH_ACTION_ROLES,
+      ...DISPATCH_ASSIGN_ACTION_ROLES,
     };
     expect(ACTION_ROLES).toEqual(slices);
   });

@@ -1,5 +1,6 @@
 import { mergeActionRoles } from '@app/core';
 import { DISPATCH_ACTION_ROLES } from '@app/dispatch/nest';
+import { DISPATCH_ASSIGN_ACTION_ROLES } from '@app/dispatch/nest/autoassign-roles';
 import { JOB_ACTION_ROLES } from '@app/jobs';
 import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { MEMBER_ACTION_ROLES } from '@app/members';
@@ -21,6 +22,7 @@ export const ACTION_ROLES = mergeActionRoles(
   LOCATE_ACTION_ROLES,
   TRACK_ACTION_ROLES,
   DISPATCH_ACTION_ROLES,
+  DISPATCH_ASSIGN_ACTION_ROLES,
 );
 
 /** The name of an action the api serves. */

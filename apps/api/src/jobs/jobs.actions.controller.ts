@@ -1,4 +1,5 @@
 import { AuthContext, invalid } from '@app/core';
+import { AutoassignService } from '@app/dispatch/nest/autoassign.service';
 import { GetJobsDto, JobsQueryService, JobsService } from '@app/jobs';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';
@@ -20,6 +21,7 @@ export class JobsActionsController {
   constructor(
     private readonly jobs: JobsService,
     private readonly query: JobsQueryService,
+    private readonly autoassign: AutoassignService,
   ) {}
 
   @Action('getjobs')
@@ -29,9 +31,18 @@ export class JobsActionsController {
 
   @Action('createjobs')
   async createjobs(@Caller() ctx: AuthContext, @Data() dto: CreateJobsDto) {
+    // autoassign: created and assigned in one transaction by the worker (dispatch), with the jobs no one could take
+    if (dto.autoassign) {
+      const answer = await this.autoassign.createJobs(ctx, {
+        writes: dto.writes,
+        sendRouteChange: dto.sendRouteChange,
+        isTemplate: dto.isTemplate,
+      });
+      return { status: 0, ...answer };
+    }
     const { jobs } = await this.jobs.createJobs(
       ctx,
-      { jobs: dto.writes, sendRouteChange: dto.sendRouteChange, isTemplate: dto.isTemplate, autoassign: dto.autoassign },
+      { jobs: dto.writes, sendRouteChange: dto.sendRouteChange, isTemplate: dto.isTemplate },
       'api',
     );
     return { status: 0, jobs };

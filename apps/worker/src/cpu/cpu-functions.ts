@@ -6,12 +6,15 @@
  */
 import { CpuTaskName, CpuTasks, spin } from '@app/core/worker-results/cpu-tasks';
 import { solveTourTask } from '@app/dispatch/cpu-tasks';
+import { assignTask, clusterTask } from '@app/dispatch/cpu-tasks-assign';
 
 type CpuFunctions = { [N in CpuTaskName]: (input: CpuTasks[N]['input']) => CpuTasks[N]['output'] };
 
 export const CPU_FUNCTIONS: CpuFunctions = {
   'test.spin': spin,
   'dispatch.solveTour': solveTourTask,
+  'dispatch.cluster': clusterTask,
+  'dispatch.assign': assignTask,
 };
 
 /** One call of the pool: `{name, input}` → the named function's output. @throws Error for an unknown name. */

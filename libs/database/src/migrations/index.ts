@@ -10,6 +10,7 @@ import { AddPlaceFields1795610000000 } from './1795610000000-AddPlaceFields';
 import { AddPlacesCompanyLocationIndex1795660000000 } from './1795660000000-AddPlacesCompanyLocationIndex';
 import { AddTrackBuildState1795720000000 } from './1795720000000-AddTrackBuildState';
 import { AddCompanyLocation1795700000000 } from './1795700000000-AddCompanyLocation';
+import { CreateClusterMaps1795705000000 } from './1795705000000-CreateClusterMaps';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -24,5 +25,6 @@ export const MIGRATIONS = [
   AddPlaceFields1795610000000,
   AddPlacesCompanyLocationIndex1795660000000,
   AddCompanyLocation1795700000000,
+  CreateClusterMaps1795705000000,
   AddTrackBuildState1795720000000,
 ];

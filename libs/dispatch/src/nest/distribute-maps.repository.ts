@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { query, Queryable, queryOne, SQL_NOW_MS } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** How long a distributejobs map preview stays readable: 7 days, ms (CONTRACTS.md "Dispatch"). */
+export const CLUSTER_MAP_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** A map token as we issue them: 128 random bits in hex. */
+export const CLUSTER_MAP_TOKEN = /^[0-9a-f]{32}$/;
+
+/**
+ * distributejobs' map previews in `cluster_maps`: the SVG under a random 128-bit token (not an id), 7
+ * days. Expired maps are never answered, and are purged whenever a new one is stored (the index on
+ * `expires_at` makes that a range delete).
+ */
+@Injectable()
+export class ClusterMapsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Stores `svg` for the company in the caller's transaction `db` and purges expired maps.
+   * @returns the new token.
+   */
+  async store(db: Queryable, companyId: string, svg: string): Promise<string> {
+    const token = randomBytes(16).toString('hex');
+    await query(db, `DELETE FROM cluster_maps WHERE expires_at < ${SQL_NOW_MS}`);
+    await query(
+      db,
+      `INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, $3, ${SQL_NOW_MS}, ${SQL_NOW_MS} + $4::bigint)`,
+      [token, companyId, svg, CLUSTER_MAP_TTL_MS],
+    );
+    return token;
+  }
+
+  /** The SVG of a live token, or null (unknown, malformed or expired). */
+  async svg(token: string): Promise<string | null> {
+    if (!CLUSTER_MAP_TOKEN.test(token)) return null;
+    const row = await queryOne<{ svg: string }>(
+      this.dataSource,
+      `SELECT svg FROM cluster_maps WHERE token = $1 AND expires_at > ${SQL_NOW_MS}`,
+      [token],
+    );
+    return row?.svg ?? null;
+  }
+}
