@@ -22,7 +22,7 @@ import { closeAgent, fmt, markdownTable, post } from './stats';
 import { benchRuns, closeRuns, RunFigures, runsReport } from './runs';
 import { benchWebhooks, closeWebhooks, WebhookFigures, webhookReport } from './webhooks';
 import { benchPlaces, placesReport } from './places';
-import { runOptimizeRouteOnly } from './optimize-route';
+import { benchOptimizeRoute, closeOptimizeRoute, optimizeRouteReport, runOptimizeRouteOnly } from './optimize-route';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -305,6 +305,7 @@ function cleanup(): Promise<void> {
     await within(closeWebhooks(), 20_000);
     await within(closeRuns(), 20_000);
     await within(closeGeofence(), 20_000);
+    await within(closeOptimizeRoute(), 20_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -433,8 +434,19 @@ async function main(): Promise<number> {
       ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], tracks.rows)}\n\n${tracks.notes.join('\n')}\n`
       : '';
     const locate = ONLY_CREATEJOBS ? undefined : await locateReport(api, pool, serverVersion);
-    const failed = reportFailed + (ingest?.failed ?? 0) + (tracks?.failed ?? 0) + (locate?.failed ?? 0);
-    process.stdout.write(`\n${text}${ingestText}${tracksText}${locate ? `\n${locate.text}` : ''}`);
+    const route = ONLY_CREATEJOBS ? undefined : optimizeRouteReport(await benchOptimizeRoute({ api, pool, log }));
+    if (route) await closeOptimizeRoute();
+    const routeText = route
+      ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], route.rows)}\n\n${route.notes.join('\n')}\n`
+      : '';
+    let failed = reportFailed + (ingest?.failed ?? 0) + (tracks?.failed ?? 0) + (locate?.failed ?? 0) + (route?.failed ?? 0);
+    process.stdout.write(`\n${text}${ingestText}${tracksText}${locate ? `\n${locate.text}` : ''}${routeText}`);
+    if (!ONLY_CREATEJOBS) {
+      // the dispatch algorithms alone (no database; each prints its own table)
+      failed += (await import('./tsp')).benchTsp(log, (t) => process.stdout.write(`\n${t}`));
+      failed += (await import('./distribute')).distributeOnly(log);
+      failed += await (await import('./autoassign')).runAutoassignBench(log);
+    }
     log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {
