@@ -21,6 +21,7 @@ import { assignJobs, AssignJob, AssignWorker, GeoPoint, geodesicMatrix, solveTou
 import loadHighs from 'highs';
 import os from 'node:os';
 import { markdownTable } from './stats';
+import { mulberry32 } from '@app/dispatch/random';
 
 const SEED = 20261123;
 const JOBS = 2000;
@@ -41,16 +42,6 @@ const CITIES: Array<{ name: string; lat: number; lng: number; jobs: number; work
   { name: 'Dubrovnik', lat: 42.65, lng: 18.094, jobs: 0.07, workers: 0.1, sigmaKm: 4 },
 ];
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The bench's instance: jobs and workers around the cities, fixed seed. */
 export function autoassignInstance(seed = SEED, nJobs = JOBS, nWorkers = WORKERS, capacity = CAPACITY): { jobs: AssignJob[]; workers: AssignWorker[] } {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import skmeans from 'skmeans';
 import { balancedCapacity, clusterCenters, clusterPoints, clusterSse, GeoPoint, renderClusterSvg } from '@app/dispatch';
-import { mulberry32 } from '@app/dispatch/cluster/random';
+import { mulberry32 } from '@app/dispatch/random';
 import { fmt, markdownTable, median } from './stats';
 
 const TARGET_RATIO = 1.01;

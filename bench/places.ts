@@ -4,6 +4,7 @@ import { getPlacesSql } from '@app/places/place-queries';
 import pg from 'pg';
 import { TestApi } from '../test/support/api';
 import { fmt, markdownTable, percentile, post } from './stats';
+import { mulberry32 } from '@app/dispatch/random';
 
 /** Where the caller stands, and the centre of the seeded places (Ljubljana). */
 const CENTRE = { lat: 46.0569, lng: 14.5058 };
@@ -52,24 +53,13 @@ WHERE p.company_id = $1 AND p.deleted_at IS NULL AND p.location IS NOT NULL
 ORDER BY p.location <-> ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography
 LIMIT $4`;
 
-/** A deterministic PRNG (mulberry32), so every run seeds the same places. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Seeds `n` places of a company by SQL (one INSERT from arrays): positions uniform within ±0.5° of
  * the centre (about 110 × 77 km), 1 % without a location, realistic text fields.
  */
 async function seedPlaces(pool: pg.Pool, companyId: string, n: number, seed: number, creatorId: string | null): Promise<void> {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed); // deterministic: every run seeds the same places
   const ids: string[] = [];
   const names: string[] = [];
   const lats: Array<number | null> = [];

@@ -2,6 +2,7 @@ import { GeoPoint } from '../types';
 import { PairSearch } from './pair-search';
 import { cheapestInsertion, detour, improvePath, nextAt, pathLength, PathRoute, prevAt } from './path-route';
 import { SphereMetric } from './sphere-metric';
+import { mulberry32 } from '../random';
 
 /** A job to assign. Item counts are integers ≥ 0 (negative or missing = 0). */
 export interface AssignJob {
@@ -89,17 +90,6 @@ export function defaultAssignBudgetMs(jobs: number): number {
 
 const BIG = 1e9; // m: the missing k-th option of a job's regret
 
-/** mulberry32 (T. Ettinger, public domain): a small seeded PRNG, [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A usable position: present, with finite coordinates (anything else counts as "no coordinates"). */
 const located = (p: GeoPoint | null | undefined): p is GeoPoint => !!p && Number.isFinite(p.lat) && Number.isFinite(p.lng);

@@ -4,7 +4,7 @@ import type { GeoPoint } from '../types';
 import { balancedCapacity, capacitatedAssign } from './balance';
 import { clusterPoints } from './cluster-points';
 import { chord2 } from './kmeans';
-import { mulberry32 } from './random';
+import { mulberry32 } from '../random';
 import { sphericalMean, toUnitVectors } from './sphere';
 import { renderClusterSvg, scaleBar } from './svg';
 

@@ -2,7 +2,7 @@ import { distanceM } from '@app/core/geo/geodesic';
 import type { GeoPoint } from '../types';
 import { balancedCapacity, balancedKMeans } from './balance';
 import { seedKMeansPlusPlus, sphericalKMeans } from './kmeans';
-import { mulberry32, restartSeed } from './random';
+import { mulberry32, restartSeed } from '../random';
 import { toGeoPoint, toUnitVectors } from './sphere';
 
 /** What {@link clusterPoints} is asked. */

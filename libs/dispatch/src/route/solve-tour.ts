@@ -3,7 +3,7 @@ import { greedyEdgeTour, nearestNeighbourTour, twoOptFull } from './construct';
 import { heldKarpTour } from './held-karp';
 import { neighbourLists, TourSearch } from './local-search';
 import { tourLength } from './matrix';
-import { mulberry32 } from './random';
+import { randomInt } from './random';
 
 /** Up to this many nodes `solveTour` answers the proven optimum (Held–Karp, ≤ 13 nodes with the path's extra node). */
 export const EXACT_MAX_N = 12;
@@ -136,7 +136,7 @@ export function iteratedLocalSearch(d: Float64Array, n: number, o: IlsOptions): 
   let timeToBestMs = performance.now() - t0;
   if (n < 5) return { tour: best, length: bestLen, timeToBestMs, kicks: 0 };
 
-  const random = mulberry32(o.seed);
+  const random = randomInt(o.seed);
   const stall = o.stallKicks ?? Math.max(STALL_MIN, STALL_PER_NODE * n);
   const maxSeg = Math.max(1, Math.min(50, Math.floor((n - 2) / 3)));
   const deadline = t0 + o.budgetMs;

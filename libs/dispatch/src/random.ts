@@ -1,8 +1,7 @@
 /**
- * A small seeded pseudo-random generator, so that clustering is deterministic for a seed: Tommy
+ * A small seeded pseudo-random generator, so that the dispatch algorithms (route kicks, clustering seeds, assignment) are deterministic for a seed: Tommy
  * Ettinger's Mulberry32 (public domain, 2017; a 32-bit state stepped by a Weyl sequence and mixed
- * by multiply–xorshift, period 2³²). Plenty for sampling seeds among ≤ 5,000 points; not for
- * cryptography.
+ * by multiply–xorshift, period 2³²). Plenty for sampling and kicks; not for cryptography.
  *
  * @param seed any number; its low 32 bits are the state.
  * @returns a function answering uniform numbers in [0, 1).
