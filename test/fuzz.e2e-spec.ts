@@ -3,8 +3,12 @@ import { randomInt } from 'node:crypto';
 import { action, connector, createCompany, createMember, startApi, TestApi } from './support/api';
 import { AnswerChecker, describeRequest, forAjv, FuzzContext, OpenApiDoc, operationsOf, requestArbitrary, send, seedFor } from './fuzz/harness';
 import { osmandProblemOf, osmandRequestArbitrary } from './fuzz/osmand';
+import { dropQueueKeys } from './support/durability-redis';
+import { stopAllChildren } from './support/proc-child';
+import { startWorker } from './support/worker';
 import { arbitraryOf, Schema } from './fuzz/schema-arbitrary';
 import Ajv from 'ajv';
+import { DataSource } from 'typeorm';
 
 /**
  * Fuzzing from our own OpenAPI document (docs/fuzzing.md): for every operation `/docs/openapi.json`
@@ -21,6 +25,9 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = process.env.FUZZ_SEED === 'random' ? randomInt(2 ** 31) : Number(process.env.FUZZ_SEED ?? 20261123);
 const SHRINK = process.env.FUZZ_SHRINK === '1';
 const ONLY = process.env.FUZZ_ONLY;
+// the built worker answers the actions it computes (dispatch): its own queue prefix
+const PREFIX = `fieldwork-fuzz-${process.pid}`;
+process.env.QUEUE_PREFIX = PREFIX;
 
 describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per route)`, () => {
   let api: TestApi;
@@ -46,6 +53,7 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
   beforeAll(async () => {
     console.log(`fuzz: seed ${SEED}, ${RUNS} requests per route — replay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`);
     api = await startApi();
+    await startWorker('worker', { QUEUE_PREFIX: PREFIX }, (sql, params) => api.app.get(DataSource).query(sql, params));
     doc = (await (await fetch(`${api.url}/docs/openapi.json`)).json()) as OpenApiDoc;
     checker = new AnswerChecker(doc);
     const company = await createCompany(api);
@@ -63,7 +71,9 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
     for (const m of statuses.values()) for (const [http, n] of m) total.set(http, (total.get(http) ?? 0) + n);
     const perRoute = [...statuses].map(([name, m]) => `  ${name}: ${line(m)}`).join('\n');
     console.log(`fuzz: ${sent} requests sent (seed ${SEED}); answers ${line(total)}\n${perRoute}`);
+    await stopAllChildren();
     await api?.close();
+    await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
   });
 
   it('generates request values valid against their schemas (the converter itself)', () => {

@@ -1,6 +1,6 @@
 import { AuthContext, invalid } from '@app/core';
 import { AutoassignService } from '@app/dispatch/nest/autoassign.service';
-import { GetJobsDto, JobsQueryService, JobsService } from '@app/jobs';
+import { GetJobsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';
 import { CreateJobsDto, EditJobsDto, JobIdsDto } from './jobs.dto';
@@ -13,6 +13,19 @@ function jobIds(jobs: Record<string, unknown>): string[] {
     }
   }
   return Object.keys(jobs);
+}
+
+/**
+ * createjobs' answer: `jobs` one per input, in input order; with `autoassign: true` also the jobs no
+ * worker could take, and why (our extension).
+ */
+export interface CreateJobsAnswer {
+  status: 0;
+  jobs: JobView[];
+  /** only with `autoassign: true`: ids of the jobs created unassigned, input order */
+  unassignedJobs?: string[];
+  /** only with `autoassign: true`: job id → why no worker could take it */
+  reasons?: Record<string, string>;
 }
 
 /** Job actions (spec "Jobs"). */
@@ -30,7 +43,7 @@ export class JobsActionsController {
   }
 
   @Action('createjobs')
-  async createjobs(@Caller() ctx: AuthContext, @Data() dto: CreateJobsDto) {
+  async createjobs(@Caller() ctx: AuthContext, @Data() dto: CreateJobsDto): Promise<CreateJobsAnswer> {
     // autoassign: created and assigned in one transaction by the worker (dispatch), with the jobs no one could take
     if (dto.autoassign) {
       const answer = await this.autoassign.createJobs(ctx, {
@@ -38,7 +51,7 @@ export class JobsActionsController {
         sendRouteChange: dto.sendRouteChange,
         isTemplate: dto.isTemplate,
       });
-      return { status: 0, ...answer };
+      return { status: 0, jobs: answer.jobs, unassignedJobs: answer.unassignedJobs, reasons: answer.reasons };
     }
     const { jobs } = await this.jobs.createJobs(
       ctx,
