@@ -1,21 +1,8 @@
-import { EmailOrEmpty, IsIanaZone, NullableOptional, Optional, PhoneOrEmpty, Rule } from '@app/core';
+import { EmailOrEmpty, IsIanaZone, LatLngDto, NullableOptional, Optional, PhoneOrEmpty, Rule } from '@app/core';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsNumber, IsObject, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { TeamConfig } from '../entities/company.entity';
 import { teamsConfigProblem, workingHoursProblem } from '../member-rules';
-
-/** The company's location, degrees (WGS84): lat −90..90, lng −180..180. */
-export class CompanyLocationDto {
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-90)
-  @Max(90)
-  lat: number;
-
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-180)
-  @Max(180)
-  lng: number;
-}
 
 /** editcompany (our extension): only the fields sent change; `teams_config` is replaced whole. */
 export class EditCompanyDto {
@@ -41,8 +28,8 @@ export class EditCompanyDto {
   @NullableOptional()
   @IsObject({ message: 'must be an object {lat, lng} or null' })
   @ValidateNested()
-  @Type(() => CompanyLocationDto)
-  location?: CompanyLocationDto | null;
+  @Type(() => LatLngDto)
+  location?: LatLngDto | null;
 
   @Optional()
   @IsString()

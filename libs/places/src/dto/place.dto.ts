@@ -1,10 +1,9 @@
-import { ColorOrEmpty, EmailOrEmpty, invalid, Optional, PhoneOrEmpty, Rule } from '@app/core';
+import { ColorOrEmpty, EmailOrEmpty, invalid, LatLngDto, Optional, PhoneOrEmpty, Rule } from '@app/core';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsInt,
-  IsNumber,
   IsObject,
   IsString,
   Length,
@@ -22,19 +21,6 @@ export const MAX_PLACES_MAX = 5000;
 export const MAX_PLACE_UIDS = 1000;
 /** Extended data pairs per place. */
 export const MAX_EXTENDED_DATA = 100;
-
-/** A position, degrees (WGS84). */
-export class LatLngDto {
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-90)
-  @Max(90)
-  lat: number;
-
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-180)
-  @Max(180)
-  lng: number;
-}
 
 /** One `extended_data` pair; answered as `{[key]: val}` in the place's `data`. */
 export class ExtendedDataDto {
