@@ -8,6 +8,8 @@ const moduleNameMapper = {
   '^@app/locations(|/.*)$': '<rootDir>/libs/locations/src$1',
   '^@app/dispatch(|/.*)$': '<rootDir>/libs/dispatch/src$1',
   '^@app/webhooks(|/.*)$': '<rootDir>/libs/webhooks/src$1',
+  '^@app/zones(|/.*)$': '<rootDir>/libs/zones/src$1',
+  '^@app/alerts(|/.*)$': '<rootDir>/libs/alerts/src$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 const common = { rootDir: __dirname, moduleFileExtensions: ['ts', 'js', 'json'], testEnvironment: 'node', transform, moduleNameMapper };

@@ -3,6 +3,8 @@ import { Job } from '@app/jobs';
 import { CheckIn, ClockEvent, GeofenceState, MemberLocation, Track, TrackShare } from '@app/locations';
 import { ApiKey, Company, Member } from '@app/members';
 import { Place } from '@app/places';
+import { AlertFiring, AlertRule } from '@app/alerts';
+import { Zone } from '@app/zones';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@app/webhooks';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
@@ -24,6 +26,9 @@ export const ENTITIES = [
   CheckIn,
   ClockEvent,
   GeofenceState,
+  Zone,
+  AlertRule,
+  AlertFiring,
   WebhookEndpoint,
   WebhookSecret,
   WebhookDelivery,

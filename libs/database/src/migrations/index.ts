@@ -11,6 +11,7 @@ import { AddPlacesCompanyLocationIndex1795660000000 } from './1795660000000-AddP
 import { AddTrackBuildState1795720000000 } from './1795720000000-AddTrackBuildState';
 import { AddCompanyLocation1795700000000 } from './1795700000000-AddCompanyLocation';
 import { CreateClusterMaps1795705000000 } from './1795705000000-CreateClusterMaps';
+import { CreateZonesAndAlerts1795730000000 } from './1795730000000-CreateZonesAndAlerts';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AddCompanyLocation1795700000000,
   CreateClusterMaps1795705000000,
   AddTrackBuildState1795720000000,
+  CreateZonesAndAlerts1795730000000,
 ];

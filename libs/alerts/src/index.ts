@@ -1,0 +1,3 @@
+export * from './alert-actions';
+export * from './entities/alert-rule.entity';
+export * from './entities/alert-firing.entity';
