@@ -105,7 +105,15 @@ function run(cfg: GeofenceLoadConfig, stopped: Promise<void>): Promise<GeofenceL
     const elapsedMs = performance.now() - t0;
     while (inFlight > 0) await new Promise((r) => setTimeout(r, 20));
     agent.destroy();
-    return { requests, fixes: requests * cfg.batch, errors, skipped, firstError, elapsedMs, fixesPerSecond: ((requests * cfg.batch) / elapsedMs) * 1000 };
+    return {
+      requests,
+      fixes: requests * cfg.batch,
+      errors,
+      skipped,
+      firstError,
+      elapsedMs,
+      fixesPerSecond: ((requests * cfg.batch) / elapsedMs) * 1000,
+    };
   })();
 }
 

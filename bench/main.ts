@@ -15,6 +15,7 @@ import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { alertsReport, benchAlerts } from './alerts';
 import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
+import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
@@ -307,6 +308,7 @@ function cleanup(): Promise<void> {
     await within(closeRuns(), 20_000);
     await within(closeGeofence(), 20_000);
     await within(closeOptimizeRoute(), 20_000);
+    await within(closeRouteWebhooks(), 20_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -333,6 +335,8 @@ async function main(): Promise<number> {
     if (ONLY_PLACES) return await runPlacesOnly(api, pool, serverVersion);
     if (process.env.BENCH_ONLY === 'optimizeroute')
       return await runOptimizeRouteOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'routewebhooks')
+      return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);
