@@ -134,5 +134,101 @@ describe('alert rules', () => {
       expect(await create(company.key, { action: 'idle', interval: 60_000, window: WINDOW })).toMatchObject({ interval: 60_000 });
       expect(await create(company.key, { action: 'no_check_in', placeUid: p, window: WINDOW })).toMatchObject({ placeUid: p });
     });
+
+    describe('refuses with -1 naming the field and the rule', () => {
+      let company: TestCompany;
+      let z: string;
+      let deletedZone: string;
+      let p: string;
+      let deletedPlace: string;
+      let deactivated: string;
+      beforeAll(async () => {
+        company = await createCompany(api);
+        z = await zone(company);
+        deletedZone = await zone(company, { deleted: true });
+        p = await place(company);
+        deletedPlace = await place(company);
+        expect((await call('deleteplace', { uid: deletedPlace }, company.key)).body.status).toBe(0);
+        const gone = await createMember(api, company, { role: 'worker' });
+        expect((await call('deleteaccount', { uid: gone.uid }, company.key)).body.status).toBe(0);
+        deactivated = gone.uid;
+      });
+
+      const W = WINDOW;
+      it.each<[string, Record<string, unknown>, string]>([
+        ['action missing', {}, 'data.action: must be one of checks_in, checks_out'],
+        ['action unknown', { action: 'arrives' }, 'data.action: must be one of'],
+        ['action wrong case', { action: 'CHECKS_IN' }, 'data.action: must be one of'],
+        ['unknown key', { action: 'checks_in', zone: 'x' }, 'data.zone: unknown field'],
+        ['R-only key', { action: 'checks_in', actionCode: 1 }, 'data.actionCode: unknown field'],
+        ['title too long', { action: 'checks_in', title: 'x'.repeat(201) }, 'data.title'],
+        ['description not a string', { action: 'checks_in', description: 5 }, 'data.description'],
+        ['active not a boolean', { action: 'checks_in', active: 'yes' }, 'data.active'],
+        ['placeUid on idle', { action: 'idle', interval: 60000, placeUid: 'P' }, 'data.placeUid: is not taken by idle'],
+        ['placeUid on enters_zone', { action: 'enters_zone', zoneId: 'Z', placeUid: 'P' }, 'data.placeUid: is not taken by enters_zone'],
+        ['zoneId missing on enters_zone', { action: 'enters_zone' }, 'data.zoneId: is required for enters_zone'],
+        ['zoneId missing on leaves_zone', { action: 'leaves_zone' }, 'data.zoneId: is required for leaves_zone'],
+        ['zoneId on checks_in', { action: 'checks_in', zoneId: 'Z' }, 'data.zoneId: is not taken by checks_in'],
+        ['zoneId null', { action: 'enters_zone', zoneId: null }, 'data.zoneId'],
+        ['interval missing on idle', { action: 'idle' }, 'data.interval: is required for idle'],
+        ['interval missing on no_connection_to_device', { action: 'no_connection_to_device' }, 'data.interval: is required for no_connection_to_device'],
+        ['interval on checks_in', { action: 'checks_in', interval: 60000 }, 'data.interval: is not taken by checks_in'],
+        ['interval below a minute', { action: 'idle', interval: 59999 }, 'data.interval: must be an integer number of ms from 60000'],
+        ['interval beyond 30 days', { action: 'idle', interval: 2_592_000_001 }, 'data.interval: must be an integer number of ms'],
+        ['interval fractional', { action: 'idle', interval: 60000.5 }, 'data.interval'],
+        ['interval a string', { action: 'idle', interval: '60000' }, 'data.interval'],
+        ['threshold on idle', { action: 'idle', interval: 60000, threshold: 20 }, 'data.threshold: is not taken by idle (only by battery_low)'],
+        ['threshold 0', { action: 'battery_low', threshold: 0 }, 'data.threshold: must be an integer battery % from 1 to 99'],
+        ['threshold 100', { action: 'battery_low', threshold: 100 }, 'data.threshold: must be an integer battery % from 1 to 99'],
+        ['threshold fractional', { action: 'battery_low', threshold: 15.5 }, 'data.threshold'],
+        ['window missing on no_check_in', { action: 'no_check_in' }, 'data.window: is required for no_check_in'],
+        ['window missing on no_check_out', { action: 'no_check_out' }, 'data.window: is required for no_check_out'],
+        ['window missing on no_check_any', { action: 'no_check_any' }, 'data.window: is required for no_check_any'],
+        ['window not an object', { action: 'no_check_in', window: '0800-1700' }, 'data.window: must be an object {days, start, end}'],
+        ['window days empty', { action: 'no_check_in', window: { ...W, days: [] } }, 'data.window.days'],
+        ['window day 0', { action: 'no_check_in', window: { ...W, days: [0, 1] } }, 'data.window.days: must be ISO weekdays'],
+        ['window day 8', { action: 'no_check_in', window: { ...W, days: [8] } }, 'data.window.days: must be ISO weekdays'],
+        ['window days repeated', { action: 'no_check_in', window: { ...W, days: [1, 1] } }, 'data.window.days: must not repeat a day'],
+        ['window days missing', { action: 'no_check_in', window: { start: 800, end: 900 } }, 'data.window.days'],
+        ['window start minute 60', { action: 'no_check_in', window: { ...W, start: 860 } }, 'data.window.start: must be a time of day HHMM'],
+        ['window end hour 24', { action: 'no_check_in', window: { ...W, end: 2400 } }, 'data.window.end: must be a time of day HHMM'],
+        ['window start a string', { action: 'no_check_in', window: { ...W, start: '0800' } }, 'data.window.start'],
+        ['window end missing', { action: 'no_check_in', window: { days: [1], start: 800 } }, 'data.window.end'],
+        ['window start after end', { action: 'no_check_in', window: { ...W, start: 1700, end: 800 } }, 'data.window.end: must be after start'],
+        ['window start equals end', { action: 'checks_in', window: { ...W, start: 800, end: 800 } }, 'data.window.end: must be after start'],
+        ['window unknown key', { action: 'checks_in', window: { ...W, tz: 'UTC' } }, 'data.window.tz: unknown field'],
+        ['members not an array', { action: 'checks_in', members: 'a' }, 'data.members'],
+        ['members empty string', { action: 'checks_in', members: [''] }, 'data.members'],
+        ['teams not integers', { action: 'checks_in', teams: ['1'] }, 'data.teams: must be an array of team ids'],
+      ])('%s', async (_label, data, message) => {
+        await refused('createalert', data, company.key, message);
+      });
+
+      it('placeUid: unknown, deleted', async () => {
+        await refused('createalert', { action: 'checks_in', placeUid: 'NOPE' }, company.key, 'data.placeUid: no such place NOPE');
+        await refused('createalert', { action: 'checks_in', placeUid: deletedPlace }, company.key, `data.placeUid: no such place ${deletedPlace}`);
+        expect(await create(company.key, { action: 'checks_any', placeUid: p })).toMatchObject({ placeUid: p });
+      });
+
+      it('zoneId: unknown, deleted, not a danger zone for enters_danger_zone', async () => {
+        await refused('createalert', { action: 'enters_zone', zoneId: 'NOPE' }, company.key, 'data.zoneId: no such zone NOPE');
+        await refused('createalert', { action: 'leaves_zone', zoneId: deletedZone }, company.key, `data.zoneId: no such zone ${deletedZone}`);
+        await refused('createalert', { action: 'enters_danger_zone', zoneId: z }, company.key, `data.zoneId: zone ${z} is not a danger zone`);
+      });
+
+      it('members: unknown or deactivated, named by position; teams not in teams_config', async () => {
+        const w = await createMember(api, company, { role: 'worker' });
+        await refused('createalert', { action: 'checks_in', members: [w.uid, 'ghost@example.test'] }, company.key, 'data.members[1]: no active member ghost@example.test in the company');
+        await refused('createalert', { action: 'checks_in', members: [deactivated] }, company.key, `data.members[0]: no active member ${deactivated}`);
+        await refused('createalert', { action: 'checks_in', teams: [4] }, company.key, "data.teams[0]: team 4 is not in the company's teams_config");
+      });
+
+      it('nothing is written by a refused call', async () => {
+        const before = (await db.query(`SELECT count(*)::int AS n FROM alert_rules WHERE company_id = $1`, [company.companyUid]))[0].n;
+        await refused('createalert', { action: 'idle' }, company.key, 'data.interval');
+        const after = (await db.query(`SELECT count(*)::int AS n FROM alert_rules WHERE company_id = $1`, [company.companyUid]))[0].n;
+        expect(after).toBe(before);
+      });
+    });
   });
 });

@@ -48,7 +48,7 @@ export class AlertWindowDto implements AlertWindow {
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(7)
-  @ArrayUnique(undefined, { message: 'must not repeat a day' })
+  @ArrayUnique({ message: 'must not repeat a day' })
   @IsInt({ each: true, message: 'must be ISO weekdays: integers 1 (Monday) to 7 (Sunday)' })
   @Min(1, { each: true, message: 'must be ISO weekdays: integers 1 (Monday) to 7 (Sunday)' })
   @Max(7, { each: true, message: 'must be ISO weekdays: integers 1 (Monday) to 7 (Sunday)' })
