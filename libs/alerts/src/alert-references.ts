@@ -30,10 +30,11 @@ export class AlertReferences {
    * @throws DomainError invalid naming `field` when `zoneId` is not a live zone of the company, or not a danger zone when one is required
    */
   async assertZone(db: Queryable, companyId: string, zoneId: string, danger: boolean, field: string): Promise<void> {
-    const [zone] = await query<{ danger: boolean }>(db, `SELECT danger FROM zones WHERE company_id = $1 AND id = $2 AND deleted_at IS NULL`, [
-      companyId,
-      zoneId,
-    ]);
+    const [zone] = await query<{ danger: boolean }>(
+      db,
+      `SELECT danger FROM zones WHERE company_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [companyId, zoneId],
+    );
     if (!zone) throw invalid(field, `no such zone ${zoneId}`);
     if (danger && !zone.danger) throw invalid(field, `zone ${zoneId} is not a danger zone (enters_danger_zone watches danger zones only)`);
   }

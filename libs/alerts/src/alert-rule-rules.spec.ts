@@ -61,7 +61,14 @@ describe('actionParamIssue (each action’s rules, ALERT_ACTIONS)', () => {
   });
 
   it('takes: place only for the check actions, threshold only for battery_low', () => {
-    expect(ALERT_ACTION_NAMES.filter((a) => takes(a, 'placeId'))).toEqual(['checks_in', 'checks_out', 'checks_any', 'no_check_in', 'no_check_out', 'no_check_any']);
+    expect(ALERT_ACTION_NAMES.filter((a) => takes(a, 'placeId'))).toEqual([
+      'checks_in',
+      'checks_out',
+      'checks_any',
+      'no_check_in',
+      'no_check_out',
+      'no_check_any',
+    ]);
     expect(ALERT_ACTION_NAMES.filter((a) => takes(a, 'threshold'))).toEqual(['battery_low']);
   });
 });

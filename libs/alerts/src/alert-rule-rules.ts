@@ -76,8 +76,7 @@ export function actionParamIssue(action: AlertAction, params: AlertRuleParams, p
   for (const param of Object.keys(WIRE) as Array<keyof AlertRuleParams>) {
     const field = `${prefix}.${WIRE[param]}`;
     const set = params[param] !== null;
-    if (set && !takes(action, param))
-      return { field, rule: `is not taken by ${action} (only by ${takers(param).join(', ')})` };
+    if (set && !takes(action, param)) return { field, rule: `is not taken by ${action} (only by ${takers(param).join(', ')})` };
     if (!set && requires(action, param)) {
       const why = param === 'window' ? ' (its end is the daily deadline)' : '';
       return { field, rule: `is required for ${action}${why}` };
@@ -96,12 +95,7 @@ export type ParamPatch = { [K in keyof AlertRuleParams]?: AlertRuleParams[K] };
  * moving `idle` to `checks_in` should not demand `interval: null`. `battery_low` without a threshold
  * gets the default {@link DEFAULT_BATTERY_THRESHOLD}; any other action keeps none.
  */
-export function mergeParams(
-  stored: AlertRuleParams,
-  storedAction: AlertAction,
-  patch: ParamPatch,
-  action: AlertAction,
-): AlertRuleParams {
+export function mergeParams(stored: AlertRuleParams, storedAction: AlertAction, patch: ParamPatch, action: AlertAction): AlertRuleParams {
   const out = { ...stored };
   for (const param of Object.keys(WIRE) as Array<keyof AlertRuleParams>) {
     const sent = patch[param];
@@ -127,6 +121,7 @@ export function isHhmm(v: unknown): v is number {
  * @returns the broken rule or null
  */
 export function windowIssue(window: AlertWindow, prefix = 'data.window'): FieldIssue | null {
-  if (window.start >= window.end) return { field: `${prefix}.end`, rule: `must be after start (${window.start}); overnight windows are not supported` };
+  if (window.start >= window.end)
+    return { field: `${prefix}.end`, rule: `must be after start (${window.start}); overnight windows are not supported` };
   return null;
 }

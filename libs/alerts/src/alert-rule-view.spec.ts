@@ -36,7 +36,12 @@ describe('alertRuleView', () => {
       tsCreated: 1000,
       tsSaved: 1000,
     });
-    expect(alertRuleView(rule({ action: 'idle', interval: 60000, updatedAt: 2000 }))).toMatchObject({ interval: 60000, tsSaved: 2000, actionCode: 7, type: 2 });
+    expect(alertRuleView(rule({ action: 'idle', interval: 60000, updatedAt: 2000 }))).toMatchObject({
+      interval: 60000,
+      tsSaved: 2000,
+      actionCode: 7,
+      type: 2,
+    });
   });
 
   it('battery_low always shows its threshold (15 by default); none shows type 0', () => {
@@ -57,6 +62,10 @@ describe('alertFiringView', () => {
       message: 'm',
       ts: 5,
     });
-    expect(alertFiringView({ ...base, placeId: 'P', zoneId: 'Z', checkType: 'IN' })).toMatchObject({ placeUid: 'P', zoneId: 'Z', checkType: 'IN' });
+    expect(alertFiringView({ ...base, placeId: 'P', zoneId: 'Z', checkType: 'IN' })).toMatchObject({
+      placeUid: 'P',
+      zoneId: 'Z',
+      checkType: 'IN',
+    });
   });
 });
