@@ -1,5 +1,5 @@
 import { ALERT_ACTION_NAMES, ALERT_ACTIONS } from './alert-actions';
-import { actionParamIssue, AlertRuleParams, isHhmm, mergeParams, takes, windowIssue, withDefaults } from './alert-rule-rules';
+import { actionParamIssue, AlertRuleParams, endsAfterStart, isHhmm, mergeParams, takes, withDefaults } from './alert-rule-rules';
 
 const NONE: AlertRuleParams = { placeId: null, zoneId: null, interval: null, threshold: null, window: null };
 const WINDOW = { days: [1, 2, 3], start: 800, end: 1700 };
@@ -101,9 +101,11 @@ describe('HHMM and windows', () => {
   it.each([0, 1, 59, 100, 830, 1730, 2359])('%p is a time of day', (v) => expect(isHhmm(v)).toBe(true));
   it.each([-1, 60, 99, 1260, 2400, 2360, 8.5, '0800', null])('%p is not', (v) => expect(isHhmm(v)).toBe(false));
 
-  it('start must be before end, the same day', () => {
-    expect(windowIssue({ days: [1], start: 800, end: 1700 })).toBeNull();
-    expect(windowIssue({ days: [1], start: 1700, end: 1700 })?.field).toBe('data.window.end');
-    expect(windowIssue({ days: [1], start: 2200, end: 600 })?.rule).toContain('overnight');
+  it('start must be before end, the same day; non-HHMM values are left to their own rule', () => {
+    expect(endsAfterStart(800, 1700)).toBe(true);
+    expect(endsAfterStart(1700, 1700)).toBe(false);
+    expect(endsAfterStart(2200, 600)).toBe(false);
+    expect(endsAfterStart('x', 600)).toBe(true);
+    expect(endsAfterStart(800, 2400)).toBe(true);
   });
 });

@@ -116,12 +116,13 @@ export function isHhmm(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2359 && v % 100 < 60;
 }
 
+/** The rule {@link endsAfterStart} checks, as errors state it (on `window.end`). */
+export const WINDOW_ORDER_RULE = 'must be after start (the same day: overnight windows are not supported)';
+
 /**
- * A window's rules beyond its fields' own: `start` before `end` (same day; no overnight windows).
- * @returns the broken rule or null
+ * A window's order rule: `start` before `end`, the same day (no overnight windows). Values that are
+ * not HHMM pass here — their own rule names them.
  */
-export function windowIssue(window: AlertWindow, prefix = 'data.window'): FieldIssue | null {
-  if (window.start >= window.end)
-    return { field: `${prefix}.end`, rule: `must be after start (${window.start}); overnight windows are not supported` };
-  return null;
+export function endsAfterStart(start: unknown, end: unknown): boolean {
+  return !isHhmm(start) || !isHhmm(end) || start < end;
 }

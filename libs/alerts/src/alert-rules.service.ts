@@ -63,6 +63,9 @@ export class AlertRulesService {
    *   invalid naming the field and the rule it broke
    */
   async editAlert(ctx: AuthContext, dto: EditAlertDto): Promise<AlertRuleView> {
+    // targets don't depend on the stored rule: resolved before the row is locked
+    const members = dto.members && (await this.refs.memberIds(ctx.companyId, dto.members, 'data.members'));
+    const teams = dto.teams && (await this.refs.teamIds(ctx.companyId, dto.teams, 'data.teams'));
     return this.dataSource.transaction(async (manager) => {
       const rule = await this.lockLive(manager, ctx.companyId, dto.id);
       if (!rule) throw notFound(`data.id: alert rule ${dto.id}`);
@@ -75,8 +78,8 @@ export class AlertRulesService {
       if (dto.title !== undefined) next.title = dto.title;
       if (dto.description !== undefined) next.description = dto.description;
       if (dto.active !== undefined) next.active = dto.active;
-      if (dto.members !== undefined) next.members = await this.refs.memberIds(ctx.companyId, dto.members, 'data.members');
-      if (dto.teams !== undefined) next.teams = await this.refs.teamIds(ctx.companyId, dto.teams, 'data.teams');
+      if (members) next.members = members;
+      if (teams) next.teams = teams;
       await manager.getRepository(AlertRule).save(next);
       return alertRuleView(next);
     });

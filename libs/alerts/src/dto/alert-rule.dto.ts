@@ -18,12 +18,14 @@ import {
 } from 'class-validator';
 import { ALERT_ACTION_NAMES } from '../alert-actions';
 import {
+  endsAfterStart,
   isHhmm,
   MAX_ALERT_INTERVAL_MS,
   MAX_BATTERY_THRESHOLD,
   MIN_ALERT_INTERVAL_MS,
   MIN_BATTERY_THRESHOLD,
   ParamPatch,
+  WINDOW_ORDER_RULE,
 } from '../alert-rule-rules';
 import type { AlertWindow } from '../entities/alert-rule.entity';
 
@@ -58,10 +60,7 @@ export class AlertWindowDto implements AlertWindow {
   start: number;
 
   @Rule(isHhmm, HHMM_RULE)
-  @Rule((v, args) => {
-    const start = (args.object as { start?: unknown }).start;
-    return !isHhmm(v) || !isHhmm(start) || v > start;
-  }, 'must be after start (the same day: overnight windows are not supported)')
+  @Rule((end, args) => endsAfterStart((args.object as { start?: unknown }).start, end), WINDOW_ORDER_RULE)
   end: number;
 }
 
