@@ -7,6 +7,7 @@ import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { WebhooksModule } from '@app/webhooks';
+import { ZonesModule } from '@app/zones';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ActionAuthGuard } from './envelope/action-auth.guard';
@@ -35,10 +36,11 @@ import { TracksController } from './locations/tracks.controller';
 import { DispatchActionsController } from './dispatch/dispatch.controller';
 import { AutoassignController } from './dispatch/autoassign.controller';
 import { ClusterMapShareController, DistributeController } from './dispatch/distribute.controller';
+import { ZonesActionsController } from './zones/zones.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule, DispatchAssignModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule, DispatchAssignModule, ZonesModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
@@ -57,6 +59,7 @@ import { ClusterMapShareController, DistributeController } from './dispatch/dist
     DistributeController,
     AutoassignController,
     ClusterMapShareController,
+    ZonesActionsController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
