@@ -66,7 +66,7 @@ describe('toJobView', () => {
     });
   });
 
-  it('linkedZones is the row\'s derived list of covering zones, as read', () => {
+  it("linkedZones is the row's derived list of covering zones, as read", () => {
     expect(toJobView(jobRow()).linkedZones).toBe('');
     expect(toJobView(jobRow({ linkedZones: 'Z1,Z2' })).linkedZones).toBe('Z1,Z2');
   });
