@@ -34,7 +34,7 @@ export class ZonesService {
       id,
       companyId: ctx.companyId,
       name: dto.name,
-      polygon: dto.polygon as GeoJsonPolygon,
+      polygon: dto.polygon,
       danger: patch.danger ?? false,
       teams: patch.teams ?? [],
       color: patch.color ?? '',
@@ -59,7 +59,7 @@ export class ZonesService {
     if (dto.name !== undefined) patch.name = dto.name;
     if (dto.polygon !== undefined) {
       await this.assertPolygonValid(dto.polygon, 'data.polygon');
-      patch.polygon = dto.polygon as GeoJsonPolygon;
+      patch.polygon = dto.polygon;
     }
     return this.repo.transaction(async (db) => {
       if (!(await this.repo.lockLive(db, ctx.companyId, [dto.id])).has(dto.id)) throw invalid('data.id', 'no such zone');
@@ -128,8 +128,8 @@ export class ZonesService {
    * PostGIS' rules of a polygon (validity, area).
    * @throws DomainError invalid naming `field` with PostGIS' reason, or the area found
    */
-  private async assertPolygonValid(polygon: GeoJsonPolygon | object, field: string): Promise<void> {
-    const issue = polygonInspectionIssue(await this.repo.inspectPolygon(polygon as GeoJsonPolygon));
+  private async assertPolygonValid(polygon: GeoJsonPolygon, field: string): Promise<void> {
+    const issue = polygonInspectionIssue(await this.repo.inspectPolygon(polygon));
     if (issue) throw invalid(`${field}${issue.path}`, issue.rule);
   }
 

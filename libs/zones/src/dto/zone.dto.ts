@@ -1,7 +1,7 @@
 import { ColorOrEmpty, invalid, Optional } from '@app/core';
-import type { Polygon } from 'typeorm';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Length } from 'class-validator';
 import { polygonShapeIssue } from '../zone-polygon';
+import type { GeoJsonPolygon } from '../zone-view';
 
 /** Zones one getzones / deletezone call may name. */
 export const MAX_ZONE_IDS = 1000;
@@ -12,7 +12,7 @@ export const MAX_ZONE_TEAMS = 1000;
  * Checks a polygon's GeoJSON shape ({@link polygonShapeIssue}).
  * @throws DomainError invalid naming the exact part (`data.polygon.coordinates[0][3][1]`) and the rule
  */
-function assertPolygonShape(value: unknown, field: string): asserts value is Polygon {
+function assertPolygonShape(value: unknown, field: string): asserts value is GeoJsonPolygon {
   const issue = polygonShapeIssue(value);
   if (issue) throw invalid(`${field}${issue.path}`, issue.rule);
 }
@@ -48,7 +48,7 @@ export class CreateZoneDto extends ZoneWritableFields {
 
   /** a GeoJSON Polygon, `[lng, lat]` degrees (docs/zones.md "Polygon rules") */
   @IsObject({ message: 'must be a GeoJSON Polygon {"type": "Polygon", "coordinates": [[[lng, lat], …]]}' })
-  polygon: Polygon;
+  polygon: GeoJsonPolygon;
 
   completeValidation(prefix: string): void {
     assertPolygonShape(this.polygon, `${prefix}.polygon`);
@@ -68,7 +68,7 @@ export class EditZoneDto extends ZoneWritableFields {
 
   @Optional()
   @IsObject({ message: 'must be a GeoJSON Polygon {"type": "Polygon", "coordinates": [[[lng, lat], …]]}' })
-  polygon?: Polygon;
+  polygon?: GeoJsonPolygon;
 
   completeValidation(prefix: string): void {
     if (this.polygon !== undefined) assertPolygonShape(this.polygon, `${prefix}.polygon`);
