@@ -1,3 +1,4 @@
+import { teamsListedIn } from '@app/members';
 import { LatLng, query, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -170,13 +171,7 @@ export class ZonesRepository {
   }
 
   /** Which of `teamIds` a live zone of the company lists. */
-  async teamsInUse(db: Queryable, companyId: string, teamIds: readonly number[]): Promise<number[]> {
-    const rows = await query<{ team: number }>(
-      db,
-      `SELECT DISTINCT t::int AS team FROM zones z, jsonb_array_elements_text(z.teams) t
-        WHERE z.company_id = $1 AND z.deleted_at IS NULL AND t::int = ANY($2::int[])`,
-      [companyId, [...teamIds]],
-    );
-    return rows.map((r) => r.team);
+  teamsInUse(db: Queryable, companyId: string, teamIds: readonly number[]): Promise<number[]> {
+    return teamsListedIn(db, 'zones', companyId, teamIds);
   }
 }

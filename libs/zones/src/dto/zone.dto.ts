@@ -1,4 +1,4 @@
-import { ColorOrEmpty, invalid, Optional } from '@app/core';
+import { ColorOrEmpty, invalid, NamedTarget, namedTargets, Optional } from '@app/core';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Length } from 'class-validator';
 import { polygonShapeIssue } from '../zone-polygon';
 import type { GeoJsonPolygon } from '../zone-view';
@@ -86,10 +86,7 @@ export class GetZonesDto {
 }
 
 /** A zone a deletezone call names, with the field an error about it names. */
-export interface ZoneTarget {
-  id: string;
-  field: string;
-}
+export type ZoneTarget = NamedTarget;
 
 /** deletezone (our extension): `id | ids`, exactly one. */
 export class DeleteZoneDto {
@@ -110,13 +107,6 @@ export class DeleteZoneDto {
 
   /** @throws DomainError invalid naming `id` or `ids` when neither or both are sent, or `ids` is empty */
   completeValidation(prefix: string): void {
-    if (this.id !== undefined && this.ids !== undefined) throw invalid(`${prefix}.ids`, 'send id or ids, not both');
-    if (this.id !== undefined) {
-      this.targets = [{ id: this.id, field: `${prefix}.id` }];
-      return;
-    }
-    if (this.ids === undefined) throw invalid(`${prefix}.id`, 'is required (or ids)');
-    if (!this.ids.length) throw invalid(`${prefix}.ids`, 'must name at least one zone');
-    this.targets = this.ids.map((id, i) => ({ id, field: `${prefix}.ids[${i}]` }));
+    this.targets = namedTargets(prefix, this.id, this.ids, ['id', 'ids'], 'zone');
   }
 }
