@@ -32,7 +32,7 @@ export interface PlacesFigures {
   iterations: number;
   ours: { p50: number; p95: number };
   baseline: { p50: number; p95: number };
-  /** `PlacesService.getPlacesJson` called in-process — the statement the action runs, rendered by PostgreSQL (no HTTP, auth or pipe) */
+  /** `PlacesService.getPlaces` called in-process (no HTTP, auth, pipe or JSON) */
   service: { p50: number; p95: number };
   explain: string;
 }
@@ -134,7 +134,7 @@ export async function benchPlaces(cfg: PlacesBenchConfig): Promise<PlacesFigures
   } as AuthContext;
   const service = async () => {
     const t = performance.now();
-    await places.getPlacesJson(ctx, { max: cfg.max });
+    await places.getPlaces(ctx, { max: cfg.max });
     return { ms: performance.now() - t };
   };
 
@@ -188,7 +188,7 @@ export function placesReport(f: PlacesFigures): { text: string; failed: number }
       ],
       [`${label}: p50 ms`, fmt(f.ours.p50, 2), fmt(f.baseline.p50, 2), `${(f.ours.p50 / f.baseline.p50).toFixed(2)}×`, '—', 'info'],
       [
-        `${label}: PlacesService.getPlacesJson in-process (the statement, rendered by PostgreSQL) p50 / p95 ms`,
+        `${label}: PlacesService.getPlaces in-process p50 / p95 ms`,
         `${fmt(f.service.p50, 2)} / ${fmt(f.service.p95, 2)}`,
         `${fmt(f.baseline.p50, 2)} / ${fmt(f.baseline.p95, 2)}`,
         `${(f.service.p50 / f.baseline.p50).toFixed(2)}×`,
