@@ -3,7 +3,7 @@ import { PlaceView, PlaceViewSource, toPlaceView } from './place-view';
 
 /**
  * The columns of `places p` every place read selects (with `creatorId`; the creator's name is joined
- * after, by {@link PLACE_CREATOR_JOIN}). bigint columns are cast to float8 so `pg` answers numbers;
+ * after, by {@link PLACE_CREATOR_NAME_SQL}). bigint columns are cast to float8 so `pg` answers numbers;
  * the position is read as `lat`/`lng` degrees.
  */
 export const PLACE_FIELDS_SQL = `p.id, p.name, p.address, p.city, p.state, p.postalcode, p.country_code AS "countryCode",
@@ -12,13 +12,15 @@ export const PLACE_FIELDS_SQL = `p.id, p.name, p.address, p.city, p.state, p.pos
   p.creator_id AS "creatorId"`;
 
 /**
- * The creator's name of rows `k` with {@link PLACE_FIELDS_SQL}, for the company `$1`: a documented
- * read model across domains — `members` (owned by `@app/members`) is read for `name` only, scoped by
- * the company (docs/places-and-geo.md).
+ * The creator's name of a row `k` with {@link PLACE_FIELDS_SQL}, for the company `$1`, as a select
+ * item (`"creatorName"`): one primary-key lookup per row. (A join let the planner hash every member of
+ * the company for each read — 5,000 members cost ~2 ms before the first place.) A documented read
+ * model across domains: `members` (owned by `@app/members`) is read for `name` only, scoped by the
+ * company (docs/places-and-geo.md).
  */
-export const PLACE_CREATOR_JOIN = `LEFT JOIN members m ON m.id = k."creatorId" AND m.company_id = $1`;
+export const PLACE_CREATOR_NAME_SQL = `(SELECT m.name FROM members m WHERE m.id = k."creatorId" AND m.company_id = $1) AS "creatorName"`;
 
-/** A row of {@link PLACE_FIELDS_SQL} with the creator's name (`m.name AS "creatorName"`). */
+/** A row of {@link PLACE_FIELDS_SQL} with the creator's name ({@link PLACE_CREATOR_NAME_SQL}). */
 export type PlaceRow = Omit<PlaceViewSource, 'location'> & {
   lat: number | null;
   lng: number | null;
@@ -103,8 +105,8 @@ export function getPlacesSql(f: PlacesFilter): [string, unknown[]] {
   WHERE ${where} AND p.location IS NULL
   ORDER BY p.name, p.id LIMIT $4
 )
-SELECT k.*, m.name AS "creatorName"
-FROM (SELECT * FROM near UNION ALL SELECT * FROM by_name UNION ALL SELECT * FROM unlocated) k ${PLACE_CREATOR_JOIN}
+SELECT k.*, ${PLACE_CREATOR_NAME_SQL}
+FROM (SELECT * FROM near UNION ALL SELECT * FROM by_name UNION ALL SELECT * FROM unlocated) k
 ORDER BY k.grp, k.dist, k.name, k.id
 LIMIT $4`;
   return [sql, params];

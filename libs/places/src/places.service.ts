@@ -7,7 +7,7 @@ import { CreatePlaceDto, DEFAULT_PLACES_MAX, EditPlaceDto, GetPlacesDto, PlaceTa
 import { Place } from './entities/place.entity';
 import { Geocoder } from './geocoder';
 import { placeVisibility, placeWriteDenial, PlaceWriteAction } from './place-policy';
-import { getPlacesSql, PLACE_FIELDS_SQL, PLACE_CREATOR_JOIN, PlaceRow, toPlaceRowView } from './place-queries';
+import { getPlacesSql, PLACE_FIELDS_SQL, PLACE_CREATOR_NAME_SQL, PlaceRow, toPlaceRowView } from './place-queries';
 import { PlaceView } from './place-view';
 
 /** The columns of `places` a write may set, by the wire field that carries them. */
@@ -235,8 +235,7 @@ export class PlacesService {
     if (!ids.length) return [];
     const rows = await query<PlaceRow>(
       db,
-      `SELECT k.*, m.name AS "creatorName" FROM (SELECT ${PLACE_FIELDS_SQL} FROM places p WHERE p.company_id = $1 AND p.id = ANY($2::text[])) k
-       ${PLACE_CREATOR_JOIN}`,
+      `SELECT k.*, ${PLACE_CREATOR_NAME_SQL} FROM (SELECT ${PLACE_FIELDS_SQL} FROM places p WHERE p.company_id = $1 AND p.id = ANY($2::text[])) k`,
       [companyId, [...new Set(ids)]],
     );
     const byId = new Map(rows.map((r) => [r.id, toPlaceRowView(r)]));

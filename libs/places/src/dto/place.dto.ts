@@ -1,18 +1,6 @@
 import { ColorOrEmpty, EmailOrEmpty, LatLngDto, namedTargets, Optional, PhoneOrEmpty, Rule } from '@app/core';
 import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsObject,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 /** getplaces `max`: default and largest value (CONTRACTS.md "Places, check-ins, clock"). */
 export const DEFAULT_PLACES_MAX = 500;
