@@ -16,7 +16,10 @@ export const FIX_ACTIONS: readonly AlertAction[] = ['enters_zone', 'leaves_zone'
 /** m: fixes less accurate than this don't count for zones. */
 export const ZONE_MAX_ACC_M = 100;
 
-/** ms: a state older than this before a task's first fix is not caught up from; evaluation restarts at the task's fixes. */
+/**
+ * ms: how far before a task's first fix a fresh (or long-unused) state starts: far enough that tasks
+ * of one upload running out of order still see each other's fixes, not the member's whole history.
+ */
 export const STALE_STATE_MS = 3_600_000;
 
 const CLASS: Record<string, FenceZone> = { i: 'in', e: 'edge', o: 'out' };
@@ -66,8 +69,8 @@ export class AlertsFixConsumer implements FixConsumer, OnModuleInit {
     if (!company) return [];
     const locked = await this.repo.lockState(db, companyId, memberId);
     const rules = await this.repo.rulesForMember(db, companyId, memberId, FIX_ACTIONS);
-    // a fresh or long-idle state starts from this task's fixes, not from the member's whole history
-    const afterTs = locked.evaluatedTs < task.fromTs - STALE_STATE_MS ? task.fromTs - 1 : locked.evaluatedTs;
+    // a fresh or long-unused state starts shortly before this task's fixes, not at the member's whole history
+    const afterTs = Math.max(locked.evaluatedTs, task.fromTs - STALE_STATE_MS);
     const state = locked.state;
 
     const zoneRules = rules.filter((r) => r.action === 'enters_zone' || r.action === 'leaves_zone' || r.action === 'enters_danger_zone');
