@@ -242,9 +242,9 @@ describe('alert evaluation', () => {
       ...stay(CENTER, t0, 65, 200, 50), // inside North from 65 s (dwell 60 s) → enters at 65 s
       ...stay(CENTER, t0, 205, 400, 160), // in the 20 m band outside: still in
       ...stay(CENTER, t0, 405, 500, 60),
-      ...stay(CENTER, t0, 505, 560, 400), // beyond from 505 s → leaves at 505 s
-      ...stay(CENTER, t0, 565, 600, 40), // back inside for 35 s (< dwell): no entry
-      ...stay(CENTER, t0, 605, 700, 500),
+      ...stay(CENTER, t0, 505, 600, 400), // beyond from 505 s for the dwell → leaves at 505 s
+      ...stay(CENTER, t0, 605, 640, 40), // back inside for 35 s (< dwell): no entry
+      ...stay(CENTER, t0, 645, 700, 500),
       ...stay(nearCenter, t0, 705, 900, 160), // Near miss: only its band, never inside
       ...stay(quarryCenter, t0, 905, 1000, 0), // the danger zone: enters at 905 s
       ...stay(quarryCenter, t0, 1005, 1100, 600),
