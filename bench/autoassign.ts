@@ -42,9 +42,13 @@ const CITIES: Array<{ name: string; lat: number; lng: number; jobs: number; work
   { name: 'Dubrovnik', lat: 42.65, lng: 18.094, jobs: 0.07, workers: 0.1, sigmaKm: 4 },
 ];
 
-
 /** The bench's instance: jobs and workers around the cities, fixed seed. */
-export function autoassignInstance(seed = SEED, nJobs = JOBS, nWorkers = WORKERS, capacity = CAPACITY): { jobs: AssignJob[]; workers: AssignWorker[] } {
+export function autoassignInstance(
+  seed = SEED,
+  nJobs = JOBS,
+  nWorkers = WORKERS,
+  capacity = CAPACITY,
+): { jobs: AssignJob[]; workers: AssignWorker[] } {
   const rnd = mulberry32(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
   const around = (weight: 'jobs' | 'workers'): GeoPoint => {
@@ -167,7 +171,11 @@ async function starOptimum(jobs: AssignJob[], workers: AssignWorker[]): Promise<
     }
     const reported = model.getObjectiveValue();
     if (Math.abs(reported - objective) > 1e-6 * Math.max(1, objective)) throw new Error(`HiGHS objective ${reported} ≠ Σ c·x ${objective}`);
-    return { objective, ms, status: `${status === highs.constants.modelStatus.optimal ? 'optimal' : `status ${status}`}${fractional ? `, ${fractional} fractional x` : ''}` };
+    return {
+      objective,
+      ms,
+      status: `${status === highs.constants.modelStatus.optimal ? 'optimal' : `status ${status}`}${fractional ? `, ${fractional} fractional x` : ''}`,
+    };
   } finally {
     model.dispose();
   }
@@ -195,7 +203,9 @@ export async function runAutoassignBench(log: (line: string) => void = (l) => pr
   times.sort((a, b) => a - b);
   const p50 = times[Math.floor((times.length - 1) / 2)];
   const max = times[times.length - 1];
-  log(`ours: ${Object.keys(ours.assigned).length} assigned, ${Object.keys(ours.unassigned).length} unassigned, ${ours.moves} moves, converged ${ours.converged}`);
+  log(
+    `ours: ${Object.keys(ours.assigned).length} assigned, ${Object.keys(ours.unassigned).length} unassigned, ${ours.moves} moves, converged ${ours.converged}`,
+  );
 
   const oursRoutes = routeObjective(jobs, workers, ours.assigned);
   const greedyRoutes = routeObjective(jobs, workers, greedy);

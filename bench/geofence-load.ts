@@ -49,7 +49,7 @@ function run(cfg: GeofenceLoadConfig, stopped: Promise<void>): Promise<GeofenceL
       const p = pos[phone];
       p.lat += (Math.random() - 0.5) * 0.0002;
       p.lng += (Math.random() - 0.5) * 0.0002;
-      locations.push({ ts: Math.round(first + i * step), lat: p.lat, lng: p.lng, acc: 8, spd: 5 });
+      locations.push({ ts: Math.round(first + i * step), lat: p.lat, lng: p.lng, acc: 8, spd: 5, bat: 80 });
     }
     for (let i = 1; i < locations.length; i++) if (locations[i].ts <= locations[i - 1].ts) locations[i].ts = locations[i - 1].ts + 1;
     lastTs[phone] = locations[locations.length - 1].ts;
@@ -105,7 +105,15 @@ function run(cfg: GeofenceLoadConfig, stopped: Promise<void>): Promise<GeofenceL
     const elapsedMs = performance.now() - t0;
     while (inFlight > 0) await new Promise((r) => setTimeout(r, 20));
     agent.destroy();
-    return { requests, fixes: requests * cfg.batch, errors, skipped, firstError, elapsedMs, fixesPerSecond: ((requests * cfg.batch) / elapsedMs) * 1000 };
+    return {
+      requests,
+      fixes: requests * cfg.batch,
+      errors,
+      skipped,
+      firstError,
+      elapsedMs,
+      fixesPerSecond: ((requests * cfg.batch) / elapsedMs) * 1000,
+    };
   })();
 }
 

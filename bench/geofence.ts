@@ -55,8 +55,116 @@ export async function closeGeofence(): Promise<void> {
   opened.worker = undefined;
 }
 
-export async function benchGeofence(opts: { api: TestApi; pool: pg.Pool; log: (line: string) => void }): Promise<GeofenceFigures> {
-  const { api, pool, log } = opts;
+/**
+ * The alerts scenario (issue #12's benchmark, `BENCH_ONLY=alerts`): `zones` squares of about 300 m on
+ * the phones' grid (one in ten a danger zone) and `rules` active alert rules targeting every worker, a
+ * mix of all twelve firing actions; the probe then measures its own `enters_zone` rule's
+ * `alerttriggered` reaching the outbox instead of the place check-in.
+ */
+export interface AlertsScenario {
+  zones: number;
+  rules: number;
+}
+
+/** The twelve firing actions, cycled through by the scenario's rules. */
+const RULE_ACTIONS = [
+  'enters_zone',
+  'leaves_zone',
+  'enters_danger_zone',
+  'battery_low',
+  'checks_in',
+  'checks_out',
+  'checks_any',
+  'idle',
+  'no_connection_to_device',
+  'no_check_in',
+  'no_check_out',
+  'no_check_any',
+] as const;
+
+/** A closed square ring of half-side `half` degrees around a point, as WKT for `ST_GeogFromText`. */
+function squareWkt(lat: number, lng: number, half: number): string {
+  const ring = [
+    [lng - half, lat - half],
+    [lng + half, lat - half],
+    [lng + half, lat + half],
+    [lng - half, lat + half],
+    [lng - half, lat - half],
+  ];
+  return `SRID=4326;POLYGON((${ring.map(([x, y]) => `${x} ${y}`).join(', ')}))`;
+}
+
+/** Inserts the scenario's zones and rules (SQL: set-up only), and the probe's zone and rule. */
+async function seedAlerts(
+  pool: pg.Pool,
+  companyId: string,
+  probe: { memberId: string; lat: number; lng: number },
+  scenario: AlertsScenario,
+) {
+  const now = Date.now();
+  const zoneIds: string[] = [];
+  const dangerIds: string[] = [];
+  for (let i = 0; i < scenario.zones; i++) {
+    const id = newId();
+    const danger = i % 10 === 0;
+    zoneIds.push(id);
+    if (danger) dangerIds.push(id);
+    const lat = CENTER.lat + (Math.random() - 0.5) * 0.1;
+    const lng = CENTER.lng + (Math.random() - 0.5) * 0.1;
+    await pool.query(
+      `INSERT INTO zones (id, company_id, name, polygon, danger, created_at) VALUES ($1, $2, $3, ST_GeogFromText($4), $5, $6)`,
+      [id, companyId, `Zone ${i}`, squareWkt(lat, lng, 0.0015), danger, now],
+    );
+  }
+  const insertRule = (
+    action: string,
+    fields: { zoneId?: string | null; members?: string[]; interval?: number | null; window?: object | null },
+  ) =>
+    pool.query(
+      `INSERT INTO alert_rules (id, company_id, title, action, members, zone_id, interval, "window", created_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::jsonb, $9) RETURNING id`,
+      [
+        newId(),
+        companyId,
+        `Rule ${action}`,
+        action,
+        JSON.stringify(fields.members ?? []),
+        fields.zoneId ?? null,
+        fields.interval ?? null,
+        fields.window ? JSON.stringify(fields.window) : null,
+        now,
+      ],
+    );
+  for (let i = 0; i < scenario.rules; i++) {
+    const action = RULE_ACTIONS[i % RULE_ACTIONS.length];
+    const zoneId =
+      action === 'enters_zone' || action === 'leaves_zone'
+        ? zoneIds[i % zoneIds.length]
+        : action === 'enters_danger_zone' && i % 2 === 0 && dangerIds.length
+          ? dangerIds[i % dangerIds.length]
+          : null;
+    const interval = action === 'idle' || action === 'no_connection_to_device' ? 3_600_000 : null;
+    const window = action.startsWith('no_check') ? { days: [1, 2, 3, 4, 5, 6, 7], start: 0, end: 2359 } : null;
+    await insertRule(action, { zoneId, interval, window });
+  }
+  const probeZone = newId();
+  await pool.query(`INSERT INTO zones (id, company_id, name, polygon, created_at) VALUES ($1, $2, 'Probe zone', ST_GeogFromText($3), $4)`, [
+    probeZone,
+    companyId,
+    squareWkt(probe.lat, probe.lng, 0.002),
+    now,
+  ]);
+  const rule = await insertRule('enters_zone', { zoneId: probeZone, members: [probe.memberId] });
+  return { probeRuleId: rule.rows[0].id as string };
+}
+
+export async function benchGeofence(opts: {
+  api: TestApi;
+  pool: pg.Pool;
+  log: (line: string) => void;
+  alerts?: AlertsScenario;
+}): Promise<GeofenceFigures> {
+  const { api, pool, log, alerts } = opts;
   const cfg = GEOFENCE_CONFIG;
   const company = await createCompany(api, { name: 'Bench geofence' });
   const edit = await action(api, 'editcompany', { checkin_dwell_seconds: 0 }, { key: company.key });
@@ -85,6 +193,10 @@ export async function benchGeofence(opts: { api: TestApi; pool: pg.Pool; log: (l
   const keys: string[] = [];
   for (let i = 0; i < cfg.phones; i++) keys.push((await createMember(api, company, { role: 'worker' })).key);
   const probe = await createMember(api, company, { role: 'worker' });
+  const probeRule = alerts
+    ? (log(`geofence: ${alerts.zones} zones and ${alerts.rules} alert rules`),
+      await seedAlerts(pool, company.companyUid, { memberId: probe.uid, ...probePlace }, alerts))
+    : undefined;
   await pool.query('ANALYZE');
 
   const workerArgs = (process.env.BENCH_GEOFENCE_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -134,13 +246,30 @@ export async function benchGeofence(opts: { api: TestApi; pool: pg.Pool; log: (l
       () => true,
       () => false,
     );
-  log(`geofence: ${cfg.samples} probe check-ins`);
+  /** Waits for the probe rule's firing at `ts` and its `alerttriggered` outbox row. */
+  const alerted = (ts: number) =>
+    waitFor(
+      `alert at ${ts}`,
+      async () =>
+        (
+          await pool.query(
+            `SELECT 1 FROM alert_firings f JOIN outbox_events o ON o.company_id = f.company_id AND o.form_id = f.id
+              WHERE f.company_id = $1 AND f.rule_id = $2 AND f.member_id = $3 AND f.ts = $4`,
+            [company.companyUid, probeRule!.probeRuleId, probe.uid, ts],
+          )
+        ).rowCount! > 0,
+      { timeoutMs: PROBE_TIMEOUT_MS, intervalMs: 5 },
+    ).then(
+      () => true,
+      () => false,
+    );
+  log(`geofence: ${cfg.samples} probe ${probeRule ? 'zone entries (alerts)' : 'check-ins'}`);
   let timedOut = 0;
   for (let i = 0; i < cfg.samples && timedOut < 3; i++) {
     const sent = performance.now();
     const ts = await push(probePlace.lat, probePlace.lng);
     httpMs.push(performance.now() - sent);
-    const seen = await outboxed(`${probe.uid}-${probePlace.id}-${ts}`);
+    const seen = probeRule ? await alerted(ts) : await outboxed(`${probe.uid}-${probePlace.id}-${ts}`);
     latencies.push(performance.now() - sent);
     if (!seen) {
       timedOut += 1;

@@ -57,7 +57,10 @@ export const ingestLoadChildren = new Set<ChildProcess>();
 
 function runLoad(cfg: IngestLoadConfig): Promise<IngestLoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(require.resolve('./locations-load'), [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(require.resolve('./locations-load'), [], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     ingestLoadChildren.add(child);
     child.once('exit', () => ingestLoadChildren.delete(child));
     child.once('message', (msg: IngestLoadResult | { error: string }) => ('error' in msg ? reject(new Error(msg.error)) : resolve(msg)));
@@ -85,7 +88,19 @@ async function rawInsertLoad(pool: pg.Pool, companyId: string, baseTs: number): 
       lat.push(46 + phone / 1000 + k * 1e-5);
     }
     const fill = <T>(v: T) => new Array<T>(BATCH).fill(v);
-    await pool.query(INSERT, [companyId, `BASEPHONE${String(phone).padStart(4, '0')}`, Date.now(), ts, lat, fill(14.5), fill(5), fill(90), fill(3.2), fill(300), fill(80)]);
+    await pool.query(INSERT, [
+      companyId,
+      `BASEPHONE${String(phone).padStart(4, '0')}`,
+      Date.now(),
+      ts,
+      lat,
+      fill(14.5),
+      fill(5),
+      fill(90),
+      fill(3.2),
+      fill(300),
+      fill(80),
+    ]);
   };
   const phase = async (ms: number) => {
     const end = performance.now() + ms;
@@ -145,7 +160,16 @@ async function startBaselineServer(pool: pg.Pool, companyId: string): Promise<{ 
 async function serviceSplit(api: TestApi, pool: pg.Pool, companyId: string, memberId: string, baseTs: number, samples = 200) {
   const ingest = api.app.get(IngestService);
   const batch = (i: number) =>
-    Array.from({ length: BATCH }, (_, j) => ({ ts: baseTs + (i * BATCH + j) * 50, lat: 46, lng: 14.5, acc: 5, dir: 90, spd: 3.2, elv: 300, bat: 80 }));
+    Array.from({ length: BATCH }, (_, j) => ({
+      ts: baseTs + (i * BATCH + j) * 50,
+      lat: 46,
+      lng: 14.5,
+      acc: 5,
+      dir: 90,
+      spd: 3.2,
+      elv: 300,
+      bat: 80,
+    }));
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const service: number[] = [];
   const raw: number[] = [];
@@ -157,7 +181,19 @@ async function serviceSplit(api: TestApi, pool: pg.Pool, companyId: string, memb
     const b = batch(samples + i);
     const t1 = performance.now();
     const f = <K extends keyof (typeof b)[0]>(k: K) => b.map((x) => x[k]);
-    await pool.query(INSERT, [companyId, 'BASESPLIT', Date.now(), f('ts'), f('lat'), f('lng'), f('acc'), f('dir'), f('spd'), f('elv'), f('bat')]);
+    await pool.query(INSERT, [
+      companyId,
+      'BASESPLIT',
+      Date.now(),
+      f('ts'),
+      f('lat'),
+      f('lng'),
+      f('acc'),
+      f('dir'),
+      f('spd'),
+      f('elv'),
+      f('bat'),
+    ]);
     raw.push(performance.now() - t1);
   }
   return { service: median(service), raw: median(raw), samples };
@@ -170,7 +206,12 @@ export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (lin
   const keysService = api.app.get(ApiKeysService);
   for (let p = 0; p < PHONES; p++) {
     const username = uniqueUsername(`phone${p}`);
-    const res = await action(api, 'createaccount', { name: `Phone ${p}`, username, password: 'correct horse battery' }, { key: company.key });
+    const res = await action(
+      api,
+      'createaccount',
+      { name: `Phone ${p}`, username, password: 'correct horse battery' },
+      { key: company.key },
+    );
     if (res.body.status !== 0) throw new Error(`createaccount failed: ${JSON.stringify(res.body)}`);
     keys.push((await keysService.issue(username)).apiKey);
   }
@@ -196,10 +237,19 @@ export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (lin
   const baseline = await startBaselineServer(pool, company.companyUid);
   try {
     const fakeDevices = devices.map((_, i) => `BASEDEV${String(i).padStart(4, '0')}`);
-    const osmandBase = await runLoad({ ...common, url: baseline.url, mode: 'osmand', phones: fakeDevices, baseTs: now - 5 * 3_600_000, stepMs: 50 });
+    const osmandBase = await runLoad({
+      ...common,
+      url: baseline.url,
+      mode: 'osmand',
+      phones: fakeDevices,
+      baseTs: now - 5 * 3_600_000,
+      stepMs: 50,
+    });
     if (osmandBase.errors) throw new Error(`baseline http load: ${osmandBase.errors} errors, first: ${osmandBase.firstError}`);
     log(`ingest: node:http + insert ${fmt(osmandBase.fixesPerS, 0)} fixes/s`);
-    const [owner] = (await pool.query<{ id: string }>(`SELECT id FROM members WHERE company_id = $1 AND role = 'worker' LIMIT 1`, [company.companyUid])).rows;
+    const [owner] = (
+      await pool.query<{ id: string }>(`SELECT id FROM members WHERE company_id = $1 AND role = 'worker' LIMIT 1`, [company.companyUid])
+    ).rows;
     const split = await serviceSplit(api, pool, company.companyUid, owner.id, now - 20 * 3_600_000);
     return {
       push: { ours: side(pushOurs), baseline: pushBase },
@@ -237,7 +287,14 @@ export function ingestReport(f: IngestFigures): { rows: string[][]; notes: strin
       '—',
       'info',
     ],
-    ['pushlocations: latency p50 / p99 ms', `${fmt(f.push.ours.p50, 2)} / ${fmt(f.push.ours.p99, 2)}`, `${fmt(f.push.baseline.p50, 2)} / ${fmt(f.push.baseline.p99, 2)}`, '—', '—', 'info'],
+    [
+      'pushlocations: latency p50 / p99 ms',
+      `${fmt(f.push.ours.p50, 2)} / ${fmt(f.push.ours.p99, 2)}`,
+      `${fmt(f.push.baseline.p50, 2)} / ${fmt(f.push.baseline.p99, 2)}`,
+      '—',
+      '—',
+      'info',
+    ],
     [
       `/osmand 1 fix a request: fixes/s, c=${f.concurrency} (baseline: node:http + the insert)`,
       fmt(f.osmand.ours.fixesPerS, 0),
@@ -246,7 +303,14 @@ export function ingestReport(f: IngestFigures): { rows: string[][]; notes: strin
       `≥ ${INGEST_TARGETS.osmandShare * 100} %`,
       pass(osmandOk),
     ],
-    ['/osmand: latency p50 / p99 ms', `${fmt(f.osmand.ours.p50, 2)} / ${fmt(f.osmand.ours.p99, 2)}`, `${fmt(f.osmand.baseline.p50, 2)} / ${fmt(f.osmand.baseline.p99, 2)}`, '—', '—', 'info'],
+    [
+      '/osmand: latency p50 / p99 ms',
+      `${fmt(f.osmand.ours.p50, 2)} / ${fmt(f.osmand.ours.p99, 2)}`,
+      `${fmt(f.osmand.baseline.p50, 2)} / ${fmt(f.osmand.baseline.p99, 2)}`,
+      '—',
+      '—',
+      'info',
+    ],
   ];
   const notes = [
     `ingest: ${f.durationMs / 1000} s per side after a warm-up, ${f.push.ours.requests} pushlocations calls / ${f.push.baseline.requests} raw inserts, ` +

@@ -113,7 +113,16 @@ function runLoad(cfg: IngestLoadConfig): Promise<IngestLoadResult> {
     agent.destroy();
     latencies.sort((a, b) => a - b);
     const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
-    return { requests: latencies.length, fixes, errors, firstError, elapsedMs, fixesPerS: (fixes / elapsedMs) * 1000, p50: at(50), p99: at(99) };
+    return {
+      requests: latencies.length,
+      fixes,
+      errors,
+      firstError,
+      elapsedMs,
+      fixesPerS: (fixes / elapsedMs) * 1000,
+      p50: at(50),
+      p99: at(99),
+    };
   })();
 }
 

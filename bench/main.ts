@@ -13,7 +13,9 @@ import pg from 'pg';
 import { createCompany, createMember, startApi, TestApi } from '../test/support/api';
 import { benchCreateJobs, CreateJobsFigures } from './createjobs';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
+import { alertsReport, benchAlerts } from './alerts';
 import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
+import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
@@ -306,6 +308,7 @@ function cleanup(): Promise<void> {
     await within(closeRuns(), 20_000);
     await within(closeGeofence(), 20_000);
     await within(closeOptimizeRoute(), 20_000);
+    await within(closeRouteWebhooks(), 20_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -330,7 +333,10 @@ async function main(): Promise<number> {
     log(`api on ${api.url}`);
     const [{ server_version: serverVersion }] = (await pool.query<{ server_version: string }>('SHOW server_version')).rows;
     if (ONLY_PLACES) return await runPlacesOnly(api, pool, serverVersion);
-    if (process.env.BENCH_ONLY === 'optimizeroute') return await runOptimizeRouteOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'optimizeroute')
+      return await runOptimizeRouteOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'routewebhooks')
+      return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);
@@ -350,11 +356,13 @@ async function main(): Promise<number> {
       return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
     }
 
-    if (ONLY_GEOFENCE) {
-      const g = geofenceReport(await benchGeofence({ api, pool, log }));
+    if (ONLY_GEOFENCE || process.env.BENCH_ONLY === 'alerts') {
+      const g = ONLY_GEOFENCE
+        ? geofenceReport(await benchGeofence({ api, pool, log }))
+        : alertsReport(await benchAlerts({ api, pool, log }));
       const table = markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], g.rows);
       process.stdout.write(
-        `\nFieldwork bench (geofence) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
+        `\nFieldwork bench (${process.env.BENCH_ONLY}) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${serverVersion}, ` +
           `${os.cpus().length} CPUs, load average ${LOAD_AT_START} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)\n\n${table}\n\n${g.notes.join('\n')}\n`,
       );
       log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -53,61 +53,104 @@ function scatter(n: number, seed: number): Array<{ lat: number; lng: number }> {
   return Array.from({ length: n }, () => ({ lat: 46.0511 + rnd() * 0.05, lng: 14.5051 + rnd() * 0.075 }));
 }
 
+/** One worker-day to optimize: its worker's username, its day (YYYYMMDD) and its jobs' points. */
+export interface RouteDay {
+  worker: string;
+  day: number;
+  points: Array<{ lat: number; lng: number }>;
+}
+
+/** The depot every bench worker starts its route from (`route_start_*`). */
+const DEPOT = { lat: 46.02, lng: 14.45 };
+
 /**
- * Seeds one worker-day per call (warm-ups + iterations; sizes cycling 10…60 jobs, scattered over a
- * city, numbered in creation order), then times each call, followed by the solver alone on the same
- * points and options.
+ * Seeds `calls` worker-days in a new company (6 workers starting at {@link DEPOT}; day sizes cycling
+ * 10…60 jobs, scattered over a city, numbered in creation order; tomorrow onwards, so no
+ * latest-location start) through createaccount/editaccount/createjobs.
+ * @returns the company's API key and the worker-days, in seeding order
  */
-export async function benchOptimizeRoute(opts: { api: TestApi; pool: pg.Pool; log: (line: string) => void }): Promise<OptimizeRouteFigures> {
-  const { api, log } = opts;
-  opened.worker = await startWorker('bench optimizeroute worker', { NODE_ENV: 'production' }, (sql, params) => opts.pool.query(sql, params));
+export async function seedRouteDays(api: TestApi, pool: pg.Pool, calls: number): Promise<{ key: string; days: RouteDay[] }> {
   const zone = 'Europe/Ljubljana';
   const company = await createCompany(api, { name: 'Bench optimizeroute', timezone: zone });
-  const depot = { lat: 46.02, lng: 14.45 };
-  const calls = OPTIMIZE_ROUTE_CONFIG.warmups + OPTIMIZE_ROUTE_CONFIG.iterations;
   const workersNeeded = 6;
   const workers: string[] = [];
   for (let i = 0; i < workersNeeded; i++) {
     const m = await createMember(api, company, { role: 'worker' });
     const res = await post(
       `${api.url}/api/editaccount`,
-      JSON.stringify({ data: { uid: m.uid, route_start_lat: depot.lat, route_start_lng: depot.lng } }),
+      JSON.stringify({ data: { uid: m.uid, route_start_lat: DEPOT.lat, route_start_lng: DEPOT.lng } }),
       { 'api-key': company.key },
     );
     if (!res.text.startsWith('{"status":0')) throw new Error(`editaccount answered ${res.status}: ${res.text.slice(0, 300)}`);
     workers.push(m.username);
   }
-  // one worker-day per call: worker k % 6, a day of its own (tomorrow onwards: no latest-location start)
+  // one worker-day per call: worker k % 6, a day of its own
   const today = dayInZone(Date.now(), zone);
-  const dayAfter = (d: number) => dayInZone(Date.UTC(Math.floor(today / 10000), Math.floor(today / 100) % 100 - 1, today % 100, 12) + d * 86_400_000, zone);
-  const instances = Array.from({ length: calls }, (_, k) => ({
+  const dayAfter = (d: number) =>
+    dayInZone(Date.UTC(Math.floor(today / 10000), (Math.floor(today / 100) % 100) - 1, today % 100, 12) + d * 86_400_000, zone);
+  const days = Array.from({ length: calls }, (_, k) => ({
     worker: workers[k % workersNeeded],
     day: dayAfter(1 + Math.floor(k / workersNeeded)),
     points: scatter(SIZES[k % SIZES.length], 1000 + k),
   }));
-  const jobs = instances.flatMap((x) =>
-    x.points.map((p, i) => ({ destinationName: `Stop ${i + 1}`, destinationLat: p.lat, destinationLng: p.lng, day: x.day, worker: x.worker, number: i + 1 })),
+  const jobs = days.flatMap((x) =>
+    x.points.map((p, i) => ({
+      destinationName: `Stop ${i + 1}`,
+      destinationLat: p.lat,
+      destinationLng: p.lng,
+      day: x.day,
+      worker: x.worker,
+      number: i + 1,
+    })),
   );
   for (let at = 0; at < jobs.length; at += 1000) {
-    const res = await post(`${api.url}/api/createjobs`, JSON.stringify({ data: { jobs: jobs.slice(at, at + 1000) } }), { 'api-key': company.key });
-    if (res.status !== 200 || !res.text.startsWith('{"status":0')) throw new Error(`seeding createjobs answered ${res.status}: ${res.text.slice(0, 300)}`);
+    const res = await post(`${api.url}/api/createjobs`, JSON.stringify({ data: { jobs: jobs.slice(at, at + 1000) } }), {
+      'api-key': company.key,
+    });
+    if (res.status !== 200 || !res.text.startsWith('{"status":0'))
+      throw new Error(`seeding createjobs answered ${res.status}: ${res.text.slice(0, 300)}`);
   }
-  await opts.pool.query('ANALYZE jobs');
-  log(`optimizeroute: ${calls} worker-days seeded (${jobs.length} jobs)`);
+  await pool.query('ANALYZE jobs');
+  return { key: company.key, days };
+}
+
+/** `POST /api/optimizeroute` for one worker-day; throws unless it answers status 0. @returns ms */
+export async function optimizeRouteCall(api: TestApi, key: string, x: RouteDay): Promise<number> {
+  const t0 = performance.now();
+  const res = await post(`${api.url}/api/optimizeroute`, JSON.stringify({ data: { day: x.day, account: x.worker } }), { 'api-key': key });
+  const ms = performance.now() - t0;
+  if (res.status !== 200 || !res.text.startsWith('{"status":0'))
+    throw new Error(`optimizeroute answered ${res.status}: ${res.text.slice(0, 300)}`);
+  return ms;
+}
+
+/**
+ * Seeds one worker-day per call (warm-ups + iterations, {@link seedRouteDays}), then times each call,
+ * followed by the solver alone on the same points and options.
+ */
+export async function benchOptimizeRoute(opts: {
+  api: TestApi;
+  pool: pg.Pool;
+  log: (line: string) => void;
+}): Promise<OptimizeRouteFigures> {
+  const { api, log } = opts;
+  opened.worker = await startWorker('bench optimizeroute worker', { NODE_ENV: 'production' }, (sql, params) =>
+    opts.pool.query(sql, params),
+  );
+  const calls = OPTIMIZE_ROUTE_CONFIG.warmups + OPTIMIZE_ROUTE_CONFIG.iterations;
+  const { key, days: instances } = await seedRouteDays(api, opts.pool, calls);
+  log(`optimizeroute: ${calls} worker-days seeded (${instances.reduce((n, x) => n + x.points.length, 0)} jobs)`);
 
   const ours: number[] = [];
   const solver: number[] = [];
   let jobsSum = 0;
   for (let k = 0; k < calls; k++) {
     const x = instances[k];
-    const t0 = performance.now();
-    const res = await post(`${api.url}/api/optimizeroute`, JSON.stringify({ data: { day: x.day, account: x.worker } }), { 'api-key': company.key });
-    const ms = performance.now() - t0;
-    if (res.status !== 200 || !res.text.startsWith('{"status":0')) throw new Error(`optimizeroute answered ${res.status}: ${res.text.slice(0, 300)}`);
+    const ms = await optimizeRouteCall(api, key, x);
     // the solver alone, on what the action solved: the depot as the pinned start, then the jobs
     const plan = planRoute(
       x.points.map((p, i) => ({ id: String(i), tsDoneSuccess: 0, tsDoneFailed: 0, lat: p.lat, lng: p.lng })),
-      { start: depot, end: null, startSource: 'member', endSource: 'open', closed: false },
+      { start: DEPOT, end: null, startSource: 'member', endSource: 'open', closed: false },
     );
     const s0 = performance.now();
     solveTour(geodesicMatrix(plan.points), plan.options!);
@@ -126,10 +169,23 @@ export async function benchOptimizeRoute(opts: { api: TestApi; pool: pg.Pool; lo
 /** The table rows and notes of the figures. */
 export function optimizeRouteReport(f: OptimizeRouteFigures): { rows: string[][]; notes: string[]; failed: number } {
   const ok = f.ours.p95 <= OPTIMIZE_ROUTE_CONFIG.targetP95Ms;
-  const row = (label: string, a: number, b: number, target: string, pass: string) => [label, fmt(a), fmt(b), `${(a / b).toFixed(2)}×`, target, pass];
+  const row = (label: string, a: number, b: number, target: string, pass: string) => [
+    label,
+    fmt(a),
+    fmt(b),
+    `${(a / b).toFixed(2)}×`,
+    target,
+    pass,
+  ];
   return {
     rows: [
-      row('optimizeroute, a typical day (10–60 jobs), whole action: p95 ms', f.ours.p95, f.solver.p95, `≤ ${OPTIMIZE_ROUTE_CONFIG.targetP95Ms} ms`, ok ? 'PASS' : 'FAIL'),
+      row(
+        'optimizeroute, a typical day (10–60 jobs), whole action: p95 ms',
+        f.ours.p95,
+        f.solver.p95,
+        `≤ ${OPTIMIZE_ROUTE_CONFIG.targetP95Ms} ms`,
+        ok ? 'PASS' : 'FAIL',
+      ),
       row('optimizeroute, whole action: p50 ms', f.ours.p50, f.solver.p50, '—', 'info'),
       row('optimizeroute, whole action: max ms', f.ours.max, f.solver.max, '—', 'info'),
     ],
@@ -160,7 +216,9 @@ export async function runOptimizeRouteOnly(opts: {
     const header =
       `Fieldwork bench (optimizeroute) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${opts.serverVersion}, ` +
       `${os.cpus().length} CPUs, load average ${opts.loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
-    process.stdout.write(`\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`);
+    process.stdout.write(
+      `\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`,
+    );
     return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {
     await closeOptimizeRoute();

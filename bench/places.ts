@@ -53,7 +53,6 @@ WHERE p.company_id = $1 AND p.deleted_at IS NULL AND p.location IS NOT NULL
 ORDER BY p.location <-> ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography
 LIMIT $4`;
 
-
 /**
  * Seeds `n` places of a company by SQL (one INSERT from arrays): positions uniform within ±0.5° of
  * the centre (about 110 × 77 km), 1 % without a location, realistic text fields.

@@ -42,7 +42,15 @@ export async function benchTracks(opts: { api: TestApi; pool: pg.Pool; log: (lin
   await pool.query(
     `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, elv, received_at)
      SELECT $1, $2, u.ts, u.lat, u.lng, u.elv, $3 FROM unnest($4::bigint[], $5::float8[], $6::float8[], $7::int[]) AS u(ts, lat, lng, elv)`,
-    [company.companyUid, member.uid, Date.now(), fixes.map((f) => f.ts), fixes.map((f) => f.lat), fixes.map((f) => f.lng), fixes.map((f) => f.elv)],
+    [
+      company.companyUid,
+      member.uid,
+      Date.now(),
+      fixes.map((f) => f.ts),
+      fixes.map((f) => f.lat),
+      fixes.map((f) => f.lng),
+      fixes.map((f) => f.elv),
+    ],
   );
   const builder = api.app.get(TrackBuilder);
   const from = fixes[0].ts;
@@ -54,17 +62,19 @@ export async function benchTracks(opts: { api: TestApi; pool: pg.Pool; log: (lin
     try {
       await client.query('BEGIN');
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`tracks:${company.companyUid}:${member.uid}`]);
-      await client.query(`SELECT ts, lat, lng, acc, dir, spd, elv, bat FROM location_fixes WHERE company_id = $1 AND member_id = $2 AND ts >= $3 ORDER BY ts`, [
+      await client.query(
+        `SELECT ts, lat, lng, acc, dir, spd, elv, bat FROM location_fixes WHERE company_id = $1 AND member_id = $2 AND ts >= $3 ORDER BY ts`,
+        [company.companyUid, member.uid, -1],
+      );
+      await client.query(
+        `SELECT ts FROM clock_events WHERE company_id = $1 AND member_id = $2 AND tracking = false AND ts >= $3 ORDER BY ts`,
+        [company.companyUid, member.uid, -1],
+      );
+      await client.query(`SELECT * FROM tracks WHERE company_id = $1 AND member_id = $2 AND start_ts >= $3 ORDER BY start_ts`, [
         company.companyUid,
         member.uid,
         -1,
       ]);
-      await client.query(`SELECT ts FROM clock_events WHERE company_id = $1 AND member_id = $2 AND tracking = false AND ts >= $3 ORDER BY ts`, [
-        company.companyUid,
-        member.uid,
-        -1,
-      ]);
-      await client.query(`SELECT * FROM tracks WHERE company_id = $1 AND member_id = $2 AND start_ts >= $3 ORDER BY start_ts`, [company.companyUid, member.uid, -1]);
       await client.query('COMMIT');
     } finally {
       client.release();
@@ -106,9 +116,18 @@ export function tracksReport(f: TrackFigures): { rows: string[][]; notes: string
         `≤ ${TRACKS_TARGET_RATIO}×`,
         ok ? 'PASS' : 'FAIL',
       ],
-      ['tracks: fixes rebuilt per second (one member, sequential)', fmt((f.fixes / f.ours) * 1000, 0), fmt((f.fixes / f.baseline) * 1000, 0), '—', '—', 'info'],
+      [
+        'tracks: fixes rebuilt per second (one member, sequential)',
+        fmt((f.fixes / f.ours) * 1000, 0),
+        fmt((f.fixes / f.baseline) * 1000, 0),
+        '—',
+        '—',
+        'info',
+      ],
     ],
-    notes: [`tracks: ${f.iterations} timed pairs after 5 warm-ups, alternating; a rebuild that changes nothing (the steady state of a repeated or retried task).`],
+    notes: [
+      `tracks: ${f.iterations} timed pairs after 5 warm-ups, alternating; a rebuild that changes nothing (the steady state of a repeated or retried task).`,
+    ],
     failed: ok ? 0 : 1,
   };
 }

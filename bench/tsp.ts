@@ -64,7 +64,18 @@ const ms = (xs: number[]) => `${mean(xs).toFixed(0)} (max ${Math.max(...xs).toFi
 
 function table(rows: Row[], budgetLabel: (r: Row) => string): string {
   return markdownTable(
-    ['instance', 'n', 'optimum (baseline)', 'budget ms', 'best gap', 'mean gap', 'worst gap', 'runs optimal', 'time used ms, mean (max)', 'time to best ms, mean (max)'],
+    [
+      'instance',
+      'n',
+      'optimum (baseline)',
+      'budget ms',
+      'best gap',
+      'mean gap',
+      'worst gap',
+      'runs optimal',
+      'time used ms, mean (max)',
+      'time to best ms, mean (max)',
+    ],
     rows.map((r) => [
       r.name,
       String(r.n),
@@ -98,10 +109,15 @@ export function benchTsp(log: (line: string) => void, print: (text: string) => v
     ...fixed
       .filter((r) => r.n <= 439)
       .map((r): [string, boolean] => [`1 s: mean gap ≤ 0.3 % on ${r.name} (${pct(mean(r.gaps))})`, mean(r.gaps) <= 0.3]),
-    ...fixed.filter((r) => r.name === 'pr1002').map((r): [string, boolean] => [`2 s: pr1002 ≤ 2.5 % (worst ${pct(Math.max(...r.gaps))})`, Math.max(...r.gaps) <= 2.5]),
+    ...fixed
+      .filter((r) => r.name === 'pr1002')
+      .map((r): [string, boolean] => [`2 s: pr1002 ≤ 2.5 % (worst ${pct(Math.max(...r.gaps))})`, Math.max(...r.gaps) <= 2.5]),
     ...byDefault
       .filter((r) => r.n <= 250)
-      .map((r): [string, boolean] => [`default budget: ≤ 0.5 % on ${r.name} (worst ${pct(Math.max(...r.gaps))})`, Math.max(...r.gaps) <= 0.5]),
+      .map((r): [string, boolean] => [
+        `default budget: ≤ 0.5 % on ${r.name} (worst ${pct(Math.max(...r.gaps))})`,
+        Math.max(...r.gaps) <= 0.5,
+      ]),
   ];
   // geodesic matrix cost (n² inverse problems through geographiclib)
   const pts = Array.from({ length: 300 }, (_, i) => ({ lat: 48 + ((i * 7919) % 1000) / 1000, lng: 11 + ((i * 104729) % 1000) / 1000 }));
@@ -116,7 +132,10 @@ export function benchTsp(log: (line: string) => void, print: (text: string) => v
     `1 s each (pr1002: 2 s):\n\n${table(fixed, (r) => (r.name === 'pr1002' ? '2000' : '1000'))}\n\n` +
     `The action's default budget (defaultTourBudgetMs(n); the search stops earlier when kicks stop improving):\n\n` +
     `${table(byDefault, (r) => String(defaultTourBudgetMs(r.n)))}\n\n` +
-    `${markdownTable(['target', 'pass/fail'], checks.map(([label, ok]) => [label, ok ? 'pass' : 'FAIL']))}\n\n` +
+    `${markdownTable(
+      ['target', 'pass/fail'],
+      checks.map(([label, ok]) => [label, ok ? 'pass' : 'FAIL']),
+    )}\n\n` +
     `geodesicMatrix, 300 points (44,850 inverse problems, geographiclib-geodesic): ${geoMs.toFixed(0)} ms\n`;
   print(text);
   return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 
 /**
  * The subset of an OpenAPI 3.0 schema object the converter reads (what our generator emits:
- * `type`, `enum`, `nullable`, `$ref`, `allOf`/`anyOf`/`oneOf`, string, number, array and object
+ * `type`, `enum`, `nullable`, `$ref`, `allOf`/`anyOf`/`oneOf`, string, number, array (with `uniqueItems`) and object
  * keywords). A schema with none of them (only a `description`) accepts any JSON value.
  */
 export interface Schema {
@@ -24,6 +24,7 @@ export interface Schema {
   items?: Schema;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
@@ -83,10 +84,17 @@ function describedArbitrary(s: Schema): fc.Arbitrary<unknown> | undefined {
   const d = s.description ?? '';
   const orNull = /or null/.test(d) ? [fc.constant(null)] : [];
   if (/IANA time-zone/.test(d)) return fc.constantFrom('UTC', 'Europe/Ljubljana', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham');
-  if (/YYYY-MM-DD/.test(d)) return fc.oneof(days.map((t) => t.toISOString().slice(0, 10)), ...orNull);
+  if (/YYYY-MM-DD/.test(d))
+    return fc.oneof(
+      days.map((t) => t.toISOString().slice(0, 10)),
+      ...orNull,
+    );
   if (/YYYYMMDD/.test(d)) {
     const special = [0, -1].filter((n) => d.includes(` ${n} `) || d.includes(`${n} (`));
-    return fc.oneof(days.map((t) => Number(t.toISOString().slice(0, 10).replace(/-/g, ''))), ...(special.length ? [fc.constantFrom(...special)] : []));
+    return fc.oneof(
+      days.map((t) => Number(t.toISOString().slice(0, 10).replace(/-/g, ''))),
+      ...(special.length ? [fc.constantFrom(...special)] : []),
+    );
   }
   return undefined;
 }
@@ -114,7 +122,14 @@ function numberArbitrary(s: Schema): fc.Arbitrary<number> {
     return fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
   }
   return fc.oneof(
-    fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true, minExcluded: !!s.exclusiveMinimum, maxExcluded: !!s.exclusiveMaximum }),
+    fc.double({
+      min: lo,
+      max: hi,
+      noNaN: true,
+      noDefaultInfinity: true,
+      minExcluded: !!s.exclusiveMinimum,
+      maxExcluded: !!s.exclusiveMaximum,
+    }),
     fc.integer({ min: Math.ceil(Math.max(lo, -2147483648)), max: Math.floor(Math.min(hi, 2147483647)) }),
   );
 }
@@ -178,11 +193,12 @@ function baseArbitrary(s: Schema, components: Components, opts: GenerateOptions,
       return numberArbitrary(s);
     case 'boolean':
       return fc.boolean();
-    case 'array':
-      return fc.array(s.items ? arbitraryOf(s.items, components, opts, depth + 1) : anyJson, {
-        minLength: s.minItems ?? 0,
-        maxLength: Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? MAX_ITEMS, MAX_ITEMS)),
-      });
+    case 'array': {
+      const items = s.items ? arbitraryOf(s.items, components, opts, depth + 1) : anyJson;
+      const length = { minLength: s.minItems ?? 0, maxLength: Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? MAX_ITEMS, MAX_ITEMS)) };
+      // `uniqueItems` (class-validator's ArrayUnique): equal as JSON = the same item
+      return s.uniqueItems ? fc.uniqueArray(items, { ...length, selector: (v) => JSON.stringify(v) }) : fc.array(items, length);
+    }
     case 'object':
       return objectArbitrary(s, components, opts, depth);
     case undefined:

@@ -1,3 +1,4 @@
+import { AlertsModule } from '@app/alerts';
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { DispatchModule } from '@app/dispatch/nest';
@@ -35,10 +36,11 @@ import { TracksController } from './locations/tracks.controller';
 import { DispatchActionsController } from './dispatch/dispatch.controller';
 import { AutoassignController } from './dispatch/autoassign.controller';
 import { ClusterMapShareController, DistributeController } from './dispatch/distribute.controller';
+import { AlertsActionsController } from './alerts/alerts.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule, DispatchAssignModule],
+  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule, DispatchAssignModule, AlertsModule],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
@@ -57,6 +59,7 @@ import { ClusterMapShareController, DistributeController } from './dispatch/dist
     DistributeController,
     AutoassignController,
     ClusterMapShareController,
+    AlertsActionsController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

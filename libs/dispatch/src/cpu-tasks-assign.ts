@@ -20,6 +20,8 @@ export interface ClusterTaskInput {
   k: number;
   groups?: number[];
   seed?: number;
+  /** ms the search may take (`clusterPoints`' `budgetMs`: no new restart after it); unset = all restarts */
+  budgetMs?: number;
 }
 
 /** The clusters and their map preview. */
@@ -57,7 +59,12 @@ export function clusterTask(input: ClusterTaskInput): ClusterTaskOutput {
     input.points.forEach((p, i) => members[assignment[i]].push(p));
     centers = members.map((m) => sphericalMean(m));
   } else {
-    ({ assignment, centers } = clusterPoints(input.points, { k: input.k, method: input.method, seed: input.seed }));
+    ({ assignment, centers } = clusterPoints(input.points, {
+      k: input.k,
+      method: input.method,
+      seed: input.seed,
+      budgetMs: input.budgetMs,
+    }));
   }
   return { assignment, centers, svg: renderClusterSvg({ points: input.points, assignment, centers }) };
 }

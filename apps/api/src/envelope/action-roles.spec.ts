@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { AuthContext, DomainError, mayCallAction, Role } from '@app/core';
+import { ALERT_ACTION_ROLES } from '@app/alerts';
 import { DISPATCH_ACTION_ROLES } from '@app/dispatch/nest';
 import { DISPATCH_ASSIGN_ACTION_ROLES } from '@app/dispatch/nest/autoassign-roles';
 import { JOB_ACTION_ROLES } from '@app/jobs';
@@ -45,6 +46,11 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['optimizeroute', true, true, true],
     ['distributejobs', true, true, false],
     ['autoassign', true, true, false],
+    ['createalert', true, false, false],
+    ['editalert', true, false, false],
+    ['deletealert', true, false, false],
+    ['getalerts', true, true, false],
+    ['getalertfirings', true, true, false],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -68,6 +74,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
       ...TRACK_ACTION_ROLES,
       ...DISPATCH_ACTION_ROLES,
       ...DISPATCH_ASSIGN_ACTION_ROLES,
+      ...ALERT_ACTION_ROLES,
     };
     expect(ACTION_ROLES).toEqual(slices);
   });

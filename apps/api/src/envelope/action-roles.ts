@@ -1,4 +1,5 @@
 import { mergeActionRoles } from '@app/core';
+import { ALERT_ACTION_ROLES } from '@app/alerts';
 import { DISPATCH_ACTION_ROLES } from '@app/dispatch/nest';
 import { DISPATCH_ASSIGN_ACTION_ROLES } from '@app/dispatch/nest/autoassign-roles';
 import { JOB_ACTION_ROLES } from '@app/jobs';
@@ -23,6 +24,7 @@ export const ACTION_ROLES = mergeActionRoles(
   TRACK_ACTION_ROLES,
   DISPATCH_ACTION_ROLES,
   DISPATCH_ASSIGN_ACTION_ROLES,
+  ALERT_ACTION_ROLES,
 );
 
 /** The name of an action the api serves. */

@@ -4,9 +4,35 @@
  * or connections in the threads). Add a domain's CPU tasks to the table; the compiler checks it
  * against {@link CpuTasks}.
  */
+import { setPriority } from 'node:os';
+import { isWorkerThread, workerData } from 'piscina';
 import { CpuTaskName, CpuTasks, spin } from '@app/core/worker-results/cpu-tasks';
 import { solveTourTask } from '@app/dispatch/cpu-tasks';
 import { assignTask, clusterTask } from '@app/dispatch/cpu-tasks-assign';
+
+/** What the pool hands each thread (piscina's `workerData`). */
+export interface CpuThreadData {
+  /** the nice value the thread gives itself (`CPU_POOL_NICE`) */
+  nice: number;
+}
+
+/**
+ * Lowers the calling thread's scheduling priority to `nice`. On Linux `setpriority(PRIO_PROCESS, 0)`
+ * — what `os.setPriority(n)` calls — acts on the calling thread only (setpriority(2), "BUGS": the nice
+ * value is per thread there), so the worker's event loop keeps its priority. Where the OS refuses
+ * (raising needs privileges; lowering never does) the thread runs on unchanged.
+ * @returns whether the priority was set
+ */
+export function lowerThreadPriority(nice: number): boolean {
+  try {
+    setPriority(nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (isWorkerThread) lowerThreadPriority((workerData as CpuThreadData | undefined)?.nice ?? 0);
 
 type CpuFunctions = { [N in CpuTaskName]: (input: CpuTasks[N]['input']) => CpuTasks[N]['output'] };
 

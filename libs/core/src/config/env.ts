@@ -274,6 +274,17 @@ export class AppConfig {
   @Max(256)
   CPU_POOL_THREADS = 0;
 
+  /**
+   * Nice value (0–19) each CPU pool thread gives itself at start: route search and clustering yield
+   * the cores to the event loops (webhook delivery, the api) whenever both want them. Linux applies
+   * `setpriority` per thread; where the OS refuses, the thread keeps the process's priority.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(19)
+  CPU_POOL_NICE = 10;
+
   /** Days location fixes are kept; older monthly partitions of `location_fixes` are dropped whole. */
   @Transform(toInt)
   @IsInt()

@@ -223,3 +223,58 @@ export function balancedKMeans(
   centres.set(best!.centres);
   return { assignment: best!.assignment, cost: best!.cost };
 }
+
+/** What {@link randomSwap} may spend: at most `trials` swaps, none started after `deadline` (a `performance.now()` ms). */
+export interface SwapLimits {
+  trials: number;
+  deadline?: number;
+}
+
+/**
+ * Random swap for the capacitated problem (P. Fränti, "Efficiency of random swap clustering", Journal
+ * of Big Data 5:13, 2018): repeatedly move one centre, chosen uniformly, onto a point drawn with
+ * probability ∝ its squared distance to its own centre (the k-means++ draw, so the moved centre lands
+ * where the spread is), re-balance from there with a few {@link balancedKMeans} rounds, and keep the
+ * result only when its cost is lower. The alternation alone stops in the local optimum of its start
+ * (on uneven data several times the best spread); a swap escapes it by re-placing a whole cluster.
+ *
+ * @param centres packed centres of the solution `start` (length 3k), overwritten with the best found.
+ * @param start that solution (every cluster non-empty, none above `capacity`).
+ * @param random a seeded generator in [0, 1) (deterministic for a seed when `deadline` does not cut it).
+ * @returns the best solution found: never costlier than `start`, same capacity.
+ */
+export function randomSwap(
+  v: Float64Array,
+  n: number,
+  k: number,
+  centres: Float64Array,
+  capacity: number,
+  start: { assignment: Int32Array; cost: number },
+  random: () => number,
+  limits: SwapLimits,
+): { assignment: Int32Array; cost: number } {
+  let best = start;
+  const weight = new Float64Array(n);
+  for (let trial = 0; trial < limits.trials && k > 1; trial++) {
+    if (limits.deadline !== undefined && performance.now() >= limits.deadline) break;
+    let total = 0;
+    for (let p = 0; p < n; p++) total += weight[p] = chord2(v, p, centres, best.assignment[p]);
+    let r = random() * total;
+    let p = 0;
+    while (p < n - 1 && (r -= weight[p]) > 0) p++;
+    const j = Math.min(k - 1, Math.floor(random() * k));
+    const trialCentres = centres.slice();
+    trialCentres[3 * j] = v[3 * p];
+    trialCentres[3 * j + 1] = v[3 * p + 1];
+    trialCentres[3 * j + 2] = v[3 * p + 2];
+    const candidate = balancedKMeans(v, n, k, trialCentres, capacity, SWAP_ROUNDS);
+    if (candidate.cost < best.cost) {
+      best = candidate;
+      centres.set(trialCentres);
+    }
+  }
+  return best;
+}
+
+/** Rounds of {@link balancedKMeans} after a swap: most of a swap's gain shows within a few. */
+const SWAP_ROUNDS = 4;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import type { GeoPoint } from '../types';
-import { balancedCapacity, capacitatedAssign } from './balance';
+import { balancedCapacity, balancedKMeans, capacitatedAssign, randomSwap } from './balance';
 import { clusterPoints } from './cluster-points';
 import { chord2 } from './kmeans';
 import { mulberry32 } from '../random';
@@ -166,6 +166,39 @@ describe('capacitatedAssign', () => {
     expect(balancedCapacity(100, 10)).toBe(11);
     expect(balancedCapacity(2000, 20)).toBe(110);
     expect(balancedCapacity(7, 3)).toBe(3);
+  });
+});
+
+describe('randomSwap', () => {
+  it('never raises the cost, keeps the capacity and every cluster, and escapes a bad start on uneven data', () => {
+    // one big town and four small ones: the alternation from centres all in the big town gets stuck
+    const { points } = blobs(
+      [
+        { lat: 45.8, lng: 16.0 },
+        { lat: 43.5, lng: 16.4 },
+        { lat: 45.3, lng: 14.4 },
+        { lat: 45.55, lng: 18.7 },
+        { lat: 42.65, lng: 18.1 },
+      ],
+      40,
+      3,
+      11,
+    );
+    for (let i = 0; i < 120; i++) points.push({ lat: 45.8 + ((i % 11) - 5) * 0.01, lng: 16.0 + ((i % 7) - 3) * 0.01 });
+    const n = points.length;
+    const k = 6;
+    const v = toUnitVectors(points);
+    const cap = balancedCapacity(n, k);
+    const centres = toUnitVectors(Array.from({ length: k }, (_, j) => ({ lat: 45.8 + j * 0.001, lng: 16.0 })));
+    const start = balancedKMeans(v, n, k, centres, cap);
+    const swapped = randomSwap(v, n, k, centres.slice(), cap, start, mulberry32(5), { trials: 40 });
+    expect(swapped.cost).toBeLessThan(start.cost * 0.9);
+    const sizes = sizesOf(Array.from(swapped.assignment), k);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(cap);
+    expect(sizes.every((s) => s > 0)).toBe(true);
+    // the same seed, the same answer; no trials, the start itself
+    expect(randomSwap(v, n, k, centres.slice(), cap, start, mulberry32(5), { trials: 40 }).cost).toBe(swapped.cost);
+    expect(randomSwap(v, n, k, centres.slice(), cap, start, mulberry32(5), { trials: 0 })).toBe(start);
   });
 });
 

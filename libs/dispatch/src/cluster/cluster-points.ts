@@ -1,6 +1,6 @@
 import { distanceM } from '@app/core/geo/geodesic';
 import type { GeoPoint } from '../types';
-import { balancedCapacity, balancedKMeans } from './balance';
+import { balancedCapacity, balancedKMeans, randomSwap } from './balance';
 import { seedKMeansPlusPlus, sphericalKMeans } from './kmeans';
 import { mulberry32, restartSeed } from '../random';
 import { toGeoPoint, toUnitVectors } from './sphere';
@@ -43,6 +43,8 @@ export interface ClusterResult {
  */
 export const DEFAULT_RESTARTS = 10;
 
+/** `size`: random swaps tried on the best balanced solution (fewer when `budgetMs` runs out). */
+export const SIZE_SWAPS = 30;
 /** `size` also balances from this many fresh k-means++ seeds besides the best unbalanced solutions. */
 const SIZE_FRESH_STARTS = 3;
 
@@ -59,7 +61,8 @@ const RESCORED = 3;
  *   (Dhillon, Guan & Kogan, ICDM 2002); `restarts` seeds, the best kept.
  * - `size`: from the best few `distance` solutions and a few fresh seeds, alternates an exact capacitated assignment
  *   (min-cost transportation by successive shortest paths, balance.ts) with centre updates, so no
- *   cluster exceeds ⌈1.1 · n / k⌉ at the least extra spread that alternation finds.
+ *   cluster exceeds ⌈1.1 · n / k⌉; then up to {@link SIZE_SWAPS} random swaps (Fränti 2018, balance.ts
+ *   `randomSwap`) move one centre at a time out of the alternation's local optimum.
  *
  * Restarts are ranked by their spherical cost Σ |u − c|² (squared chords on the unit sphere, which for
  * a region ≤ 1,000 km across is the squared great-circle distance within 0.1 %); the best
@@ -107,7 +110,14 @@ export function clusterPoints(points: readonly GeoPoint[], opts: ClusterOptions)
       const { assignment, cost } = balancedKMeans(v, n, k, centres, capacity);
       balanced = keepBest(balanced, { assignment, centres, cost }, RESCORED);
     }
-    kept = balanced;
+    // the alternation stops in its start's local optimum: random swaps from the best one
+    const top = balanced[0];
+    const swapCentres = top.centres.slice();
+    const swapped = randomSwap(v, n, k, swapCentres, capacity, top, mulberry32(restartSeed(seed, restarts + SIZE_FRESH_STARTS)), {
+      trials: SIZE_SWAPS,
+      deadline: opts.budgetMs !== undefined ? started + opts.budgetMs : undefined,
+    });
+    kept = swapped === top ? balanced : keepBest(balanced, { ...swapped, centres: swapCentres }, RESCORED);
   }
 
   let best: ClusterResult | undefined;

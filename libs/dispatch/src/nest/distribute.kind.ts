@@ -102,7 +102,13 @@ export class DistributeJobsKind implements OnModuleInit {
       });
       out = await ctx.cpu.run('dispatch.cluster', { points, method: 'groups', k: keys.size, groups });
     } else {
-      out = await ctx.cpu.run('dispatch.cluster', { points, method: params.method, k: params.regions!, seed: SEED });
+      out = await ctx.cpu.run('dispatch.cluster', {
+        points,
+        method: params.method,
+        k: params.regions!,
+        seed: SEED,
+        budgetMs: clusterBudgetMs(ctx.writeBy, Date.now()),
+      });
     }
     const clusters: DistributeCluster[] = out.centers.map((c) => ({
       center_lat: c.lat,
@@ -113,4 +119,15 @@ export class DistributeJobsKind implements OnModuleInit {
     out.assignment.forEach((k, i) => clusters[k].jobs.push(jobs[i].id));
     return { clusters, svg: out.svg };
   }
+}
+
+/**
+ * The clustering's time budget, ms: half of what is left before the run's write deadline (`writeBy`,
+ * ms epoch), at least 1 s — the restarts stop there, leaving the rest for the SVG, the write and
+ * slack. Small inputs finish all their restarts long before it (2,000 jobs × 20 regions: well under
+ * 1 s); `size` at 5,000 jobs × 100 regions would otherwise run past `DISPATCH_TIMEOUT_MS`
+ * (docs/clustering.md). The first restart (and `size`'s first balancing) always runs whole.
+ */
+export function clusterBudgetMs(writeBy: number, now: number): number {
+  return Math.max(1000, Math.floor((writeBy - now) / 2));
 }

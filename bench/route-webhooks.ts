@@ -1,0 +1,160 @@
+/**
+ * Issue #11's last figure (`BENCH_ONLY=routewebhooks`): webhook latency — an `editjobs` call → the
+ * `jobupdated` delivery's receipt at a `node:http` receiver on loopback — while `optimizeroute` runs
+ * continuously in another company, against the same measurement with the worker idle, in the same run
+ * and through the same ONE built worker (its webhook delivery and its dispatch queue/CPU pool share the
+ * process). Target: busy p99 ≤ 1.5× idle p99.
+ */
+import os from 'node:os';
+import pg from 'pg';
+import { action, createCompany, TestApi } from '../test/support/api';
+import { Child } from '../test/support/proc-child';
+import { WebhookReceiver } from '../test/support/webhook-receiver';
+import { startWorker } from '../test/support/worker';
+import { optimizeRouteCall, seedRouteDays } from './optimize-route';
+import { fmt, markdownTable, percentile } from './stats';
+
+const envInt = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+};
+
+export const ROUTE_WEBHOOKS_CONFIG = {
+  /** timed edits per phase (idle, busy) */
+  edits: envInt('BENCH_ROUTE_WEBHOOK_EDITS', 200),
+  warmups: 20,
+  /** worker-days the background optimizeroute loop cycles through (10–60 jobs each) */
+  routeDays: 12,
+  /** concurrent optimizeroute loops (each back to back) */
+  routeLoops: envInt('BENCH_ROUTE_WEBHOOK_LOOPS', 1),
+  targetRatio: 1.5,
+};
+
+export interface RouteWebhookFigures {
+  idle: { p50: number; p99: number; max: number };
+  busy: { p50: number; p99: number; max: number };
+  /** optimizeroute calls completed during the busy phase, and their p50 ms */
+  routeCalls: number;
+  routeP50: number;
+}
+
+const opened: { worker?: Child; receiver?: WebhookReceiver } = {};
+
+/** Stops the worker child and the receiver. Safe to call twice. */
+export async function closeRouteWebhooks(): Promise<void> {
+  const { worker, receiver } = opened;
+  opened.worker = undefined;
+  opened.receiver = undefined;
+  await worker?.stop('SIGTERM', 10_000).catch(() => undefined);
+  await receiver?.close().catch(() => undefined);
+}
+
+export async function benchRouteWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (line: string) => void }): Promise<RouteWebhookFigures> {
+  const { api, pool, log } = opts;
+  const cfg = ROUTE_WEBHOOKS_CONFIG;
+  opened.worker = await startWorker('bench route-webhooks worker', { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params));
+  const receiver = await new WebhookReceiver().start();
+  opened.receiver = receiver;
+  const route = await seedRouteDays(api, pool, cfg.routeDays);
+  const hooked = await createCompany(api, { name: 'Bench route webhooks' });
+  const set = await action(api, 'setwebhooks', { job_updated: { url: `${receiver.url}/updated` } }, { key: hooked.key });
+  if (set.body.status !== 0) throw new Error(`setwebhooks: ${JSON.stringify(set.body)}`);
+  const created = await action<{ status: number; jobs: Array<{ id: string }> }>(
+    api,
+    'createjobs',
+    { jobs: [{ destinationName: 'Probe job', destinationText: 'Trg republike 1, Ljubljana' }] },
+    { key: hooked.key },
+  );
+  if (created.body.status !== 0) throw new Error(`createjobs: ${JSON.stringify(created.body)}`);
+  const jobId = created.body.jobs[0].id;
+  log(`route-webhooks: ${cfg.routeDays} worker-days seeded; probe job ${jobId}`);
+
+  let seq = 0;
+  /** One edit → its delivery's receipt, ms (sent → received). */
+  const probe = async (): Promise<number> => {
+    const marker = `probe-${++seq}-${Date.now()}`;
+    const before = receiver.received.length;
+    const t0 = performance.now();
+    const res = await action(api, 'editjobs', { jobs: { [jobId]: { textDispatcher: marker } } }, { key: hooked.key });
+    if (res.body.status !== 0) throw new Error(`editjobs: ${JSON.stringify(res.body)}`);
+    for (;;) {
+      for (let i = before; i < receiver.received.length; i++) if (receiver.received[i].body.includes(marker)) return performance.now() - t0;
+      if (performance.now() - t0 > 30_000) throw new Error(`no delivery of ${marker} within 30 s`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
+  const phase = async (label: string) => {
+    for (let i = 0; i < cfg.warmups; i++) await probe();
+    const ms: number[] = [];
+    for (let i = 0; i < cfg.edits; i++) ms.push(await probe());
+    log(`route-webhooks: ${label} phase, ${ms.length} edits`);
+    return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: Math.max(...ms) };
+  };
+
+  const idle = await phase('idle');
+  let running = true;
+  const routeMs: number[] = [];
+  const loops = Array.from({ length: cfg.routeLoops }, async (_, l) => {
+    for (let k = l; running; k++) routeMs.push(await optimizeRouteCall(api, route.key, route.days[k % route.days.length]));
+  });
+  await new Promise((r) => setTimeout(r, 1000)); // the loop under way
+  const busy = await phase('busy (optimizeroute running)').finally(() => (running = false));
+  await Promise.all(loops);
+  await closeRouteWebhooks();
+  return { idle, busy, routeCalls: routeMs.length, routeP50: percentile(routeMs, 50) };
+}
+
+/** The table rows and notes of the figures. */
+export function routeWebhooksReport(f: RouteWebhookFigures): { rows: string[][]; notes: string[]; failed: number } {
+  const ratio = f.busy.p99 / f.idle.p99;
+  const ok = ratio <= ROUTE_WEBHOOKS_CONFIG.targetRatio;
+  return {
+    rows: [
+      [
+        'webhook editjobs → receipt while optimizeroute runs: p99 ms',
+        fmt(f.busy.p99),
+        fmt(f.idle.p99),
+        `${fmt(ratio, 2)}×`,
+        `≤ ${ROUTE_WEBHOOKS_CONFIG.targetRatio}×`,
+        ok ? 'PASS' : 'FAIL',
+      ],
+      [
+        'webhook editjobs → receipt while optimizeroute runs: p50 ms',
+        fmt(f.busy.p50),
+        fmt(f.idle.p50),
+        `${fmt(f.busy.p50 / f.idle.p50, 2)}×`,
+        '—',
+        'info',
+      ],
+    ],
+    notes: [
+      `route-webhooks: ${ROUTE_WEBHOOKS_CONFIG.edits} timed editjobs calls per phase (after ${ROUTE_WEBHOOKS_CONFIG.warmups} warm-ups), one at a time, each timed from the call to its jobupdated delivery's receipt; ` +
+        `baseline = the same with the worker otherwise idle. During the busy phase ${ROUTE_WEBHOOKS_CONFIG.routeLoops} loop(s) called optimizeroute back to back in another company ` +
+        `(${f.routeCalls} calls over ${ROUTE_WEBHOOKS_CONFIG.routeDays} worker-days of 10–60 jobs, p50 ${fmt(f.routeP50)} ms), through the same ONE built worker. ` +
+        `Max idle ${fmt(f.idle.max)} ms, busy ${fmt(f.busy.max)} ms.`,
+    ],
+    failed: ok ? 0 : 1,
+  };
+}
+
+/** `BENCH_ONLY=routewebhooks`: this part alone with the run's header. @returns the exit code */
+export async function runRouteWebhooksOnly(opts: {
+  api: TestApi;
+  pool: pg.Pool;
+  serverVersion: string;
+  loadAtStart: string;
+  log: (line: string) => void;
+}): Promise<number> {
+  try {
+    const r = routeWebhooksReport(await benchRouteWebhooks(opts));
+    const header =
+      `Fieldwork bench (routewebhooks) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${opts.serverVersion}, ` +
+      `${os.cpus().length} CPUs, load average ${opts.loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+    process.stdout.write(
+      `\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`,
+    );
+    return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+  } finally {
+    await closeRouteWebhooks();
+  }
+}
