@@ -14,8 +14,8 @@ import { withRedis } from './support/durability-redis';
  * Alert evaluation end to end (issue #12 §3, CONTRACTS.md "Alerts and zones"): fixes pushed through
  * `pushlocations`, evaluated by the BUILT worker (the `alerts` fix consumer, the geofence's check
  * listener, the clock's `tick` enqueued through the real queue with a chosen `now`), `alert_triggered`
- * delivered to a real webhook receiver. Rules and zones are inserted with SQL (their actions are built
- * in parallel). Needs `npm run build` (scripts/test.sh).
+ * delivered to a real webhook receiver. Rules are created through `createalert`; zones are inserted
+ * with SQL (createzone is built in parallel). Needs `npm run build` (scripts/test.sh).
  */
 const PREFIX = `fieldwork-alerts-${process.pid}`;
 process.env.QUEUE_PREFIX = PREFIX;
@@ -108,30 +108,28 @@ describe('alert evaluation', () => {
     return { c, ws, path };
   }
 
-  /** Inserts a rule (SQL: createalert is built in parallel); created a week ago unless told. */
+  /**
+   * Creates a rule through `createalert` (real HTTP), then backdates its creation to a week ago unless
+   * told (SQL, test set-up only: the clock never looks for deadlines before a rule existed).
+   */
   async function addRule(c: TestCompany, act: string, f: RuleFields = {}): Promise<string> {
-    const id = newId();
-    await db.query(
-      `INSERT INTO alert_rules (id, company_id, title, description, action, members, teams, place_id, zone_id, "interval", threshold, "window", active, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::jsonb, $13, $14)`,
-      [
-        id,
-        c.companyUid,
-        f.title ?? `Rule ${act}`,
-        `About ${act}`,
-        act,
-        JSON.stringify(f.members ?? []),
-        JSON.stringify(f.teams ?? []),
-        f.placeId ?? null,
-        f.zoneId ?? null,
-        f.interval ?? null,
-        f.threshold ?? null,
-        f.window ? JSON.stringify(f.window) : null,
-        f.active ?? true,
-        f.createdAt ?? Date.now() - 7 * 24 * 3_600_000,
-      ],
-    );
-    return id;
+    const body: Record<string, unknown> = { action: act, title: f.title ?? `Rule ${act}`, description: `About ${act}` };
+    if (f.members) body.members = f.members;
+    if (f.teams) body.teams = f.teams;
+    if (f.placeId) body.placeUid = f.placeId;
+    if (f.zoneId) body.zoneId = f.zoneId;
+    if (f.interval) body.interval = f.interval;
+    if (f.threshold) body.threshold = f.threshold;
+    if (f.window) body.window = f.window;
+    if (f.active !== undefined) body.active = f.active;
+    const res = await action<{ id: string }>(api, 'createalert', body, { key: c.key });
+    expect(res.body).toMatchObject({ status: 0 });
+    await db.query(`UPDATE alert_rules SET created_at = $3 WHERE company_id = $1 AND id = $2`, [
+      c.companyUid,
+      res.body.id,
+      f.createdAt ?? Date.now() - 7 * 24 * 3_600_000,
+    ]);
+    return res.body.id;
   }
 
   /** Inserts a square zone of half side `half` m around `center`. */
@@ -231,7 +229,7 @@ describe('alert evaluation', () => {
     const quarry = await addZone(c, 'Quarry', quarryCenter, 150, true);
     const nearCenter = offset(CENTER, 1000, 180);
     const near = await addZone(c, 'Near miss', nearCenter, 150);
-    const enters = await addRule(c, 'enters_zone', { zoneId: north, interval: null });
+    const enters = await addRule(c, 'enters_zone', { zoneId: north });
     const leaves = await addRule(c, 'leaves_zone', { zoneId: north });
     const danger = await addRule(c, 'enters_danger_zone');
     const nearRule = await addRule(c, 'enters_zone', { zoneId: near });
@@ -413,7 +411,7 @@ describe('alert evaluation', () => {
     expect(data(deliveredFor(path, noAny)[0]).alert.message).toBe(`${b.name} has not checked in or out by 09:00`);
   });
 
-  it('no_check_*: not on days outside the window, not for deadlines before the rule existed; a missed tick fires late', async () => {
+  it('no_check_*: not on days outside the window, not for deadlines before the rule existed, not at a deleted place; a missed tick fires late', async () => {
     const { c, ws, path } = await setup();
     const [w] = ws;
     const day = yesterday();
@@ -422,12 +420,17 @@ describe('alert evaluation', () => {
     const otherDays = await addRule(c, 'no_check_in', { window: { days: ALL_DAYS.filter((d) => d !== iso), start: 800, end: 900 } });
     const tooNew = await addRule(c, 'no_check_in', { window: { days: ALL_DAYS, start: 800, end: 900 }, createdAt: deadline + 1000 });
     const late = await addRule(c, 'no_check_in', { window: { days: ALL_DAYS, start: 800, end: 900 } });
+    // a rule whose place was deleted watches nothing
+    const gone = await addPlace(c, 'Gone', CENTER);
+    const atGone = await addRule(c, 'no_check_in', { window: { days: ALL_DAYS, start: 800, end: 900 }, placeId: gone.id });
+    expect((await action(api, 'deleteplace', { uid: gone.id }, { key: c.key })).body.status).toBe(0);
     await tick(deadline + 5 * 3_600_000); // five hours late: the lookback still sees 09:00
     await receiver.waitFor(path, 1);
     await quiet();
     expect(deliveredFor(path, late)).toHaveLength(1);
     expect(deliveredFor(path, otherDays)).toHaveLength(0);
     expect(deliveredFor(path, tooNew)).toHaveLength(0);
+    expect(deliveredFor(path, atGone)).toHaveLength(0);
     expect(data(deliveredFor(path, late)[0]).member.uid).toBe(w.uid);
   });
 
@@ -503,14 +506,16 @@ describe('alert evaluation', () => {
     const other = await setup(1);
     const day = yesterday();
     const window = { days: ALL_DAYS, start: 800, end: 900 };
+    expect((await action(api, 'editcompany', { teams_config: [{ id: 7, name: 'North' }] }, { key: c.key })).body.status).toBe(0);
     await db.query(`UPDATE members SET teams = '[7]' WHERE company_id = $1 AND id = $2`, [c.companyUid, b.uid]);
     const forA = await addRule(c, 'no_check_in', { window, members: [a.uid] });
     const forTeam = await addRule(c, 'no_check_in', { window, teams: [7] });
     const inactive = await addRule(c, 'no_check_in', { window, active: false });
     const everyone = await addRule(c, 'no_check_in', { window });
     await db.query(`UPDATE members SET active_status = 'deactivated' WHERE company_id = $1 AND id = $2`, [c.companyUid, d.uid]);
-    // the other company's rule names this company's member and zone: never fires for them
-    const foreign = await addRule(other.c, 'no_check_in', { window, members: [a.uid] });
+    // the other company's rule made to name this company's member (SQL: createalert refuses it): never fires for them
+    const foreign = await addRule(other.c, 'no_check_in', { window });
+    await db.query(`UPDATE alert_rules SET members = jsonb_build_array($2::text) WHERE id = $1`, [foreign, a.uid]);
     await tick(onDay(day, 900) + MIN);
     await receiver.waitFor(path, 4);
     await quiet();

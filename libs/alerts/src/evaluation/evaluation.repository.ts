@@ -152,7 +152,8 @@ export class EvaluationRepository {
    * `no_check_*` for one rule and one window period: the members the rule targets (existing by the
    * deadline) with no check-in row in [`start`, `deadline`] (ms) — `in_ts` for `in`, `out_ts` for
    * `out`, either for `any` — at the rule's place when it names one, else anywhere; members already
-   * fired for occurrence `occurrence` are left out.
+   * fired for occurrence `occurrence` are left out. A rule whose place has been deleted watches
+   * nothing: no member.
    */
   async membersWithoutCheck(
     db: Queryable,
@@ -167,6 +168,7 @@ export class EvaluationRepository {
       db,
       `SELECT m.id FROM alert_rules r JOIN members m ON m.company_id = r.company_id
         WHERE r.company_id = $1 AND r.id = $2 AND ${TARGETS_SQL} AND m.created_at <= $4
+          AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM places p WHERE p.company_id = $1 AND p.id = $5 AND p.deleted_at IS NULL))
           AND NOT EXISTS (SELECT 1 FROM checkins c WHERE c.company_id = $1 AND c.member_id = m.id AND ${inPeriod}
                            AND ($5::text IS NULL OR c.place_id = $5))
           AND NOT EXISTS (SELECT 1 FROM alert_firings a WHERE a.company_id = $1 AND a.rule_id = r.id AND a.member_id = m.id AND a.occurrence = $6)`,
