@@ -290,6 +290,22 @@ describe('alert evaluation', () => {
     // the firing's id is the form id
     const [row] = await db.query(`SELECT id FROM alert_firings WHERE company_id = $1 AND rule_id = $2`, [c.companyUid, leaves]);
     expect(deliveredFor(path, leaves)[0].form.id).toBe(row.id);
+    // stored for the report and getalertfirings
+    const listed = await action<{ firings: unknown[] }>(api, 'getalertfirings', { ruleId: leaves }, { key: c.key });
+    expect(listed.body).toEqual({
+      status: 0,
+      firings: [
+        {
+          id: row.id,
+          ruleId: leaves,
+          action: 'leaves_zone',
+          memberUid: w.uid,
+          zoneId: north,
+          message: `${w.name} left zone North depot at ${hhmm(t0 + 505_000)}`,
+          ts: t0 + 505_000,
+        },
+      ],
+    });
   });
 
   it('battery_low fires below the threshold once, re-arms at threshold + 2, and a fix without bat changes nothing', async () => {
