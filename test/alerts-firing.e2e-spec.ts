@@ -1,5 +1,7 @@
-import { dayInZone, newId, QueueName, TaskProducer, zonedDayTimeToMs } from '@app/core';
-import { Place } from '@app/places';
+import { AlertsClock, AlertsFixConsumer, EvaluationRepository, FiringWriter } from '@app/alerts/evaluation';
+import { dayInZone, newId, OutboxService, QueueName, TaskProducer, zonedDayTimeToMs } from '@app/core';
+import { FixConsumerRegistry } from '@app/locations';
+import { Place, PlacesService } from '@app/places';
 import { Queue } from 'bullmq';
 import { Geodesic } from 'geographiclib-geodesic';
 import { DataSource } from 'typeorm';
@@ -208,6 +210,8 @@ describe('alert evaluation', () => {
     );
   }
 
+  /** The evaluation's firing writer, built in the test process over the api's services. */
+  const writer = () => new FiringWriter(api.app.get(OutboxService), api.app.get(PlacesService));
   const data = (r: Received) => JSON.parse(r.form.data);
   const firings = (c: TestCompany) =>
     db.query(
@@ -290,6 +294,23 @@ describe('alert evaluation', () => {
     // the firing's id is the form id
     const [row] = await db.query(`SELECT id FROM alert_firings WHERE company_id = $1 AND rule_id = $2`, [c.companyUid, leaves]);
     expect(deliveredFor(path, leaves)[0].form.id).toBe(row.id);
+    // idempotent: the consumer run again (twice) for the same fixes writes nothing new
+    const count = async () =>
+      (
+        await db.query(
+          `SELECT (SELECT count(*) FROM alert_firings WHERE company_id = $1)::int AS firings,
+                  (SELECT count(*) FROM outbox_events WHERE company_id = $1)::int AS events,
+                  (SELECT row_to_json(s)::text FROM alert_member_states s WHERE company_id = $1) AS state`,
+          [c.companyUid],
+        )
+      )[0];
+    const before = await count();
+    const consumer = new AlertsFixConsumer(db, new FixConsumerRegistry(), new EvaluationRepository(), writer(), api.app.get(OutboxService));
+    const task = { companyId: c.companyUid, memberId: w.uid, fromTs: fixes[0].ts, toTs: fixes[fixes.length - 1].ts };
+    await consumer.onFixes(task);
+    await consumer.onFixes(task);
+    expect(await count()).toEqual(before);
+
     // stored for the report and getalertfirings
     const listed = await action<{ firings: unknown[] }>(api, 'getalertfirings', { ruleId: leaves }, { key: c.key });
     expect(listed.body).toEqual({
@@ -555,7 +576,10 @@ describe('alert evaluation', () => {
     try {
       const rule = await addRule(c, 'no_check_any', { window: { days: ALL_DAYS, start: 800, end: 900 } });
       const now = onDay(yesterday(), 900) + MIN;
-      await Promise.all(Array.from({ length: 8 }, () => tick(now)));
+      // eight ticks through the queue (both workers take them) and, at the same time, six ticks racing
+      // in this process on a pool of connections: each occurrence still stored and announced once
+      const clock = new AlertsClock(db, new EvaluationRepository(), writer(), api.app.get(OutboxService));
+      await Promise.all([...Array.from({ length: 8 }, () => tick(now)), ...Array.from({ length: 6 }, () => clock.tick(now))]);
       await receiver.waitFor(path, 5);
       await quiet();
       const stored = (await firings(c)) as Array<{ ruleId: string; memberId: string }>;

@@ -17,9 +17,10 @@ const CHECK_OF = { no_check_in: 'in', no_check_out: 'out', no_check_any: 'any' }
 
 /**
  * The time-driven alert rules (`no_check_*`, `idle`, `no_connection_to_device`), evaluated at `now`
- * by the repeatable `tick` task. Each rule's firings are written in one transaction per rule; an
- * occurrence already stored is skipped (and the unique key settles two workers racing), so any number
- * of ticks for the same `now`, on any number of workers, fire each occurrence once.
+ * by the repeatable `tick` task. Candidates are read without a transaction (occurrences already
+ * stored are left out); a rule with candidates writes them in one transaction of its own, where the
+ * unique key settles two workers racing — so any number of ticks for the same `now`, on any number of
+ * workers, fire each occurrence once.
  */
 @Injectable()
 export class AlertsClock {
@@ -38,7 +39,9 @@ export class AlertsClock {
     let fired = 0;
     for (const { rule, company } of rules) {
       try {
-        const published = await this.dataSource.transaction(async (db) => this.writer.write(db, company, await this.evaluate(rule, company, now)));
+        const found = await this.evaluate(rule, company, now);
+        if (!found.length) continue; // the common case: no transaction at all
+        const published = await this.dataSource.transaction((db) => this.writer.write(db, company, found));
         fired += published.length;
         this.outbox.wake(published);
       } catch (err) {

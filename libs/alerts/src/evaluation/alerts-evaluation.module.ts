@@ -6,6 +6,7 @@ import { AlertsFixConsumer } from './alerts-fix-consumer';
 import { AlertsCheckListener } from './check-listener';
 import { EvaluationRepository } from './evaluation.repository';
 import { FiringWriter } from './firing-writer';
+import { RulesCache } from './rules-cache';
 
 /**
  * Alert evaluation in the worker (docs/alerts-evaluation.md): the `alerts` fix consumer (zones,
@@ -15,7 +16,7 @@ import { FiringWriter } from './firing-writer';
  */
 @Module({
   imports: [LocationsModule, GeofenceModule, PlacesModule],
-  providers: [EvaluationRepository, FiringWriter, AlertsFixConsumer, AlertsCheckListener, AlertsClock],
+  providers: [EvaluationRepository, RulesCache, FiringWriter, AlertsFixConsumer, AlertsCheckListener, AlertsClock],
   exports: [AlertsClock, FiringWriter],
 })
 export class AlertsEvaluationModule {}

@@ -4,7 +4,9 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DEFAULT_BATTERY_THRESHOLD } from '../alert-actions';
+import type { AlertRule } from '../entities/alert-rule.entity';
 import { AlertFixState, EvaluationRepository } from './evaluation.repository';
+import { RulesCache } from './rules-cache';
 import { FiringInput, FiringWriter } from './firing-writer';
 import { advanceStill, evaluateBattery } from './fix-rules';
 import { rulesForZoneTransition } from './zone-rules';
@@ -27,8 +29,9 @@ const CLASS: Record<string, FenceZone> = { i: 'in', e: 'edge', o: 'out' };
 /**
  * The `alerts` fix consumer (event-driven `enters_zone`, `leaves_zone`, `enters_danger_zone`,
  * `battery_low`; and the still period `idle` reads). For a `fixes` task:
- * 1. Cheap path: one indexed read of the live rules of those actions that target the member; none →
- *    nothing else runs (no lock, no state), so ingestion costs ~nothing in a company without rules.
+ * 1. Cheap path: the live rules of those actions that target the member, from the {@link RulesCache}
+ *    (one small statement); none → nothing else runs (no lock, no state), so ingestion costs ~nothing
+ *    in a company without rules.
  * 2. Otherwise, in ONE transaction: lock the member's `alert_member_states` row, read its fixes newer
  *    than the last evaluated (up to now) and, in the same statement, the candidate zones classified
  *    per fix (covered / within the 20 m band / beyond), run the geofence engine over them with the
@@ -46,6 +49,8 @@ export class AlertsFixConsumer implements FixConsumer, OnModuleInit {
     private readonly repo: EvaluationRepository,
     private readonly writer: FiringWriter,
     private readonly outbox: OutboxService,
+    /** absent: a cache of its own (tests that build the consumer by hand) */
+    private readonly rulesCache: RulesCache = new RulesCache(repo),
   ) {}
 
   onModuleInit(): void {
@@ -53,22 +58,22 @@ export class AlertsFixConsumer implements FixConsumer, OnModuleInit {
   }
 
   async onFixes(task: FixesTask): Promise<void> {
-    const rules = await this.repo.rulesForMember(this.dataSource, task.companyId, task.memberId, FIX_ACTIONS);
+    const rules = await this.rulesCache.rulesForMember(this.dataSource, task.companyId, task.memberId, FIX_ACTIONS);
     if (!rules.length) return;
-    const published = await this.dataSource.transaction((db) => this.evaluate(db, task, Date.now()));
+    const published = await this.dataSource.transaction((db) => this.evaluate(db, task, rules, Date.now()));
     this.outbox.wake(published);
   }
 
   /**
-   * Evaluates the member's new fixes up to `now` (ms) in transaction `db` (rules re-read under the lock).
+   * Evaluates the member's new fixes up to `now` (ms) in transaction `db` with `rules` (the live rules
+   * of {@link FIX_ACTIONS} targeting the member, read just before).
    * @returns the ids of the outbox events appended
    */
-  async evaluate(db: EntityManager, task: FixesTask, now: number): Promise<string[]> {
+  async evaluate(db: EntityManager, task: FixesTask, rules: readonly AlertRule[], now: number): Promise<string[]> {
     const { companyId, memberId } = task;
     const company = await this.repo.company(db, companyId);
     if (!company) return [];
     const locked = await this.repo.lockState(db, companyId, memberId);
-    const rules = await this.repo.rulesForMember(db, companyId, memberId, FIX_ACTIONS);
     // a fresh or long-unused state starts shortly before this task's fixes, not at the member's whole history
     const afterTs = Math.max(locked.evaluatedTs, task.fromTs - STALE_STATE_MS);
     const state = locked.state;

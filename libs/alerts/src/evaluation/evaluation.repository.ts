@@ -40,7 +40,8 @@ const RULE_JSON = `json_build_object('id', r.id, 'companyId', r.company_id, 'tit
 /**
  * SQL: rule `r` targets member `m` (CONTRACTS.md "Alerts and zones"): `r.members` lists it, or one of
  * `r.teams` is among its teams; neither set = every worker (role worker) of the company. The member
- * must be active (deactivated members never fire).
+ * must be active (deactivated members never fire). `ruleTargets` (targets.ts) is the same rule in
+ * memory, for cached rules.
  */
 export const TARGETS_SQL = `(m.company_id = r.company_id AND m.active_status = 'active' AND
   CASE WHEN jsonb_array_length(r.members) = 0 AND jsonb_array_length(r.teams) = 0 THEN m.role = 'worker'
@@ -71,6 +72,14 @@ export class EvaluationRepository {
         WHERE r.company_id = $1 AND r.action = ANY($3::text[]) AND ${LIVE_RULE_SQL} AND ${TARGETS_SQL}`,
       [companyId, memberId, actions],
     );
+    return rows.map((r) => r.rule);
+  }
+
+  /** Every live rule of the company (any action). */
+  async liveCompanyRules(db: Queryable, companyId: string): Promise<AlertRule[]> {
+    const rows = await query<{ rule: AlertRule }>(db, `SELECT ${RULE_JSON} AS rule FROM alert_rules r WHERE r.company_id = $1 AND ${LIVE_RULE_SQL}`, [
+      companyId,
+    ]);
     return rows.map((r) => r.rule);
   }
 
@@ -113,7 +122,8 @@ export class EvaluationRepository {
    * In ONE statement: the member's fixes with `afterTs` < ts ≤ `untilTs` (ascending), and the
    * candidate zones classified against each of them — live zones among `zoneIds` (watched by a rule)
    * or, with `anyDanger`, any live danger zone, that lie within {@link ZONE_BAND_M} of one of the fixes
-   * (the GiST index on `(company_id, polygon)`) or are among `statedIds` (a member inside must be seen
+   * (one GiST probe of `(company_id, polygon)` per fix: a small box each, where one box around the
+   * whole batch would fetch every zone a long drive spans) or are among `statedIds` (a member inside must be seen
    * leaving). Class per fix: `i` when `ST_Covers(polygon, fix)`, `e` when within the band, else `o`.
    * With `classify` false no zone is read.
    */
@@ -129,12 +139,15 @@ export class EvaluationRepository {
       `WITH f AS (
          SELECT ts, lat, lng, acc, bat, ST_SetSRID(ST_MakePoint(lng, lat), 4326)::geography AS g FROM ${LOCATION_FIXES_TABLE}
           WHERE company_id = $1 AND member_id = $2 AND ts > $3 AND ts <= $4),
-       pts AS (SELECT ST_Collect(g::geometry)::geography AS g FROM f),
+       near AS (
+         SELECT DISTINCT z.id FROM f JOIN zones z
+             ON $5::boolean AND z.company_id = $1 AND z.deleted_at IS NULL AND ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M})
+          WHERE z.id = ANY($6::text[]) OR ($7::boolean AND z.danger)),
        z AS (
-         SELECT z.id, z.name, z.danger, z.polygon FROM zones z, pts
+         SELECT z.id, z.name, z.danger, z.polygon FROM zones z
           WHERE $5::boolean AND z.company_id = $1 AND z.deleted_at IS NULL
             AND (z.id = ANY($6::text[]) OR ($7::boolean AND z.danger))
-            AND (z.id = ANY($8::text[]) OR ST_DWithin(z.polygon, pts.g, ${ZONE_BAND_M})))
+            AND (z.id = ANY($8::text[]) OR z.id IN (SELECT id FROM near)))
        SELECT
          (SELECT json_agg(json_build_array(ts::float8, lat, lng, acc, bat) ORDER BY ts) FROM f) AS fixes,
          (SELECT json_agg(json_build_object('id', z.id, 'name', z.name, 'danger', z.danger, 'classes',

@@ -3,6 +3,8 @@ export * from './messages';
 export * from './window';
 export * from './fix-rules';
 export * from './zone-rules';
+export * from './targets';
+export * from './rules-cache';
 export * from './evaluation.repository';
 export * from './firing-writer';
 export * from './check-listener';
