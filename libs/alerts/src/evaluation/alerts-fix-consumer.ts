@@ -71,9 +71,9 @@ export class AlertsFixConsumer implements FixConsumer, OnModuleInit {
    */
   async evaluate(db: EntityManager, task: FixesTask, rules: readonly AlertRule[], now: number): Promise<string[]> {
     const { companyId, memberId } = task;
-    const company = await this.repo.company(db, companyId);
-    if (!company) return [];
     const locked = await this.repo.lockState(db, companyId, memberId);
+    const company = locked.company;
+    if (!company) return [];
     // a fresh or long-unused state starts shortly before this task's fixes, not at the member's whole history
     const afterTs = Math.max(locked.evaluatedTs, task.fromTs - STALE_STATE_MS);
     const state = locked.state;

@@ -5,6 +5,7 @@ import { EntityManager } from 'typeorm';
 import type { AlertRule } from '../entities/alert-rule.entity';
 import { EvaluationRepository } from './evaluation.repository';
 import { FiringInput, FiringWriter } from './firing-writer';
+import { RulesCache } from './rules-cache';
 import { inWindow } from './window';
 
 const CHECK_ACTIONS: readonly AlertAction[] = ['checks_in', 'checks_out', 'checks_any'];
@@ -34,6 +35,7 @@ export class AlertsCheckListener implements PlaceCheckListener, OnModuleInit {
     private readonly registry: PlaceCheckListenerRegistry,
     private readonly repo: EvaluationRepository,
     private readonly writer: FiringWriter,
+    private readonly rulesCache: RulesCache,
   ) {}
 
   onModuleInit(): void {
@@ -41,7 +43,7 @@ export class AlertsCheckListener implements PlaceCheckListener, OnModuleInit {
   }
 
   async onPlaceChecks(db: EntityManager, companyId: string, memberId: string, checks: readonly PlaceCheck[]): Promise<string[]> {
-    const rules = await this.repo.rulesForMember(db, companyId, memberId, CHECK_ACTIONS);
+    const rules = await this.rulesCache.rulesForMember(db, companyId, memberId, CHECK_ACTIONS);
     if (!rules.length) return [];
     const company = await this.repo.company(db, companyId);
     if (!company) return [];

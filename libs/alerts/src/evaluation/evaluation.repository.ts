@@ -95,19 +95,25 @@ export class EvaluationRepository {
   }
 
   /**
-   * Locks the member's state row (creating it when missing: `fresh`) with one upsert whose no-op
-   * `DO UPDATE` takes the row lock, so two tasks for one member never interleave.
+   * Locks the member's state row (creating it when missing) with one upsert whose no-op `DO UPDATE`
+   * takes the row lock, so two tasks for one member never interleave; answers the company's settings
+   * with it (one round trip).
    */
-  async lockState(db: EntityManager, companyId: string, memberId: string): Promise<{ evaluatedTs: number; state: AlertFixState; fresh: boolean }> {
-    const row = await queryOne<{ evaluatedTs: number; state: Partial<AlertFixState> }>(
+  async lockState(
+    db: EntityManager,
+    companyId: string,
+    memberId: string,
+  ): Promise<{ evaluatedTs: number; state: AlertFixState; company: EvaluationCompany | null }> {
+    const row = await queryOne<{ evaluatedTs: number; state: Partial<AlertFixState>; company: EvaluationCompany | null }>(
       db,
       `INSERT INTO alert_member_states AS s (company_id, member_id, evaluated_ts, state, updated_at) VALUES ($1, $2, 0, '{}', ${SQL_NOW_MS})
        ON CONFLICT (company_id, member_id) DO UPDATE SET updated_at = s.updated_at
-       RETURNING s.evaluated_ts::float8 AS "evaluatedTs", s.state`,
+       RETURNING s.evaluated_ts::float8 AS "evaluatedTs", s.state,
+         (SELECT json_build_object('id', c.id, 'timezone', c.timezone, 'dwellSeconds', c.checkin_dwell_seconds) FROM companies c WHERE c.id = $1) AS company`,
       [companyId, memberId],
     );
     const s = row!.state;
-    return { evaluatedTs: row!.evaluatedTs, state: { zones: s.zones ?? {}, battery: s.battery ?? {}, still: s.still ?? null }, fresh: row!.evaluatedTs === 0 };
+    return { evaluatedTs: row!.evaluatedTs, state: { zones: s.zones ?? {}, battery: s.battery ?? {}, still: s.still ?? null }, company: row!.company };
   }
 
   async saveState(db: EntityManager, companyId: string, memberId: string, evaluatedTs: number, state: AlertFixState): Promise<void> {
