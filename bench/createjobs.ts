@@ -140,6 +140,7 @@ function rowOf(
     placeRadius: null,
     defaultRadius: company.defaultRadius,
     timezone: company.timezone,
+    linkedZones: '',
   };
 }
 

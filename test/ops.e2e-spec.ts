@@ -46,18 +46,26 @@ describe('operations', () => {
     const generated = hooks.headers.get('x-request-id');
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
     const bad = await post(proc.url, '/api/getaccounts', { data: {} }, { 'x-request-id': 'not valid!' });
+    // /osmand's device id is a credential: an unknown one is refused, and the line shows no id
+    const device = `dev-secret-${Date.now()}`;
+    expect((await fetch(`${proc.url}/osmand?id=${device}&lat=46.05&lon=14.5`, { method: 'POST' })).status).toBe(400);
     expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    await waitFor('the request lines', async () => proc.child.stdout.includes(generated!) || undefined, {
-      timeoutMs: 5_000,
-      intervalMs: 50,
-    });
+    await waitFor(
+      'the request lines',
+      async () => (proc.child.stdout.includes(generated!) && proc.child.stdout.includes('/osmand?id=')) || undefined,
+      {
+        timeoutMs: 5_000,
+        intervalMs: 50,
+      },
+    );
     const lines = proc.child.stdout.split('\n').filter((l) => l.startsWith('{'));
     expect(lines.length).toBeGreaterThan(3);
     for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
     const line = JSON.parse(lines.find((l) => l.includes('req-ops-1'))!);
     expect(line).toMatchObject({ req: { id: 'req-ops-1', url: '/api/createaccount' }, res: { statusCode: 200 } });
     const all = proc.child.stdout + proc.child.stderr;
-    for (const secret of [company.key, password, headerSecret, 'webhook-header-secret-9876']) expect(all).not.toContain(secret);
+    for (const secret of [company.key, password, headerSecret, 'webhook-header-secret-9876', device]) expect(all).not.toContain(secret);
+    expect(all).toContain('/osmand?id=[redacted]&lat=46.05&lon=14.5');
   });
 
   it('answers with helmet’s headers; CORS is off unless origins are configured', async () => {

@@ -1,4 +1,5 @@
 import { distanceM, newId } from '@app/core';
+import { ApiKeysService } from '@app/members';
 import { PlacesService } from '@app/places';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
@@ -22,7 +23,7 @@ describe('places actions', () => {
   const call = <T = any>(name: string, data: unknown, key: string) => action<T>(api, name, data, { key });
   const create = async (key: string, data: Record<string, unknown>) => {
     const res = await call('createplace', data, key);
-    expect(res.body).toMatchObject({ status: 0 });
+    if (res.body.status !== 0) throw new Error(`createplace ${JSON.stringify(data)}: ${JSON.stringify(res.body)}`);
     return res.body.place;
   };
   const names = async (key: string, data: Record<string, unknown> = {}) => {
@@ -315,6 +316,44 @@ describe('places actions', () => {
       const made = await create(company.key, { name: 'Same', location: LJUBLJANA, extended_data: [{ key: 'k', val: 'v' }] });
       expect((await call('getplaces', {}, company.key)).body).toEqual({ status: 0, places: [made] });
     });
+
+    it('the answer rendered by PostgreSQL is exactly PlacesService.getPlaces’ views, for staff and a worker, every filter', async () => {
+      const company = await createCompany(api);
+      await call(
+        'editcompany',
+        {
+          teams_config: [
+            { id: 1, name: 'One' },
+            { id: 2, name: 'Two' },
+          ],
+          workers_view_places: false,
+        },
+        company.key,
+      );
+      const op = await createMember(api, company, { role: 'operator', name: 'Ölga "O" Operator' });
+      const worker = await createMember(api, company, { role: 'worker', teams: [2] });
+      const places = PlacesPicker();
+      for (const [i, p] of places.entries()) await create(i % 3 ? company.key : op.key, p);
+      // a place without a position (made before positions were required, or by a geocoder that found none)
+      await db.query(`UPDATE places SET location = NULL WHERE company_id = $1 AND name = 'Unlocated site'`, [company.companyUid]);
+      // an edited place (tsSaved ≠ tsCreated) and a deleted one
+      const [first] = (await call('getplaces', { query: 'Ü' }, company.key)).body.places;
+      await call('editplace', { uid: first.uid, phone: '+386 1 234' }, company.key);
+      const gone = (await call('getplaces', { query: 'gone' }, company.key)).body.places[0];
+      await call('deleteplace', { uid: gone.uid }, company.key);
+      await locate(company, worker.uid, { lat: 46.06, lng: 14.51 });
+      const service = api.app.get(PlacesService);
+      const keys = api.app.get(ApiKeysService);
+      const filters = [{}, { max: 3 }, { query: 'site' }, { uids: [first.uid, gone.uid] }, { query: '%' }];
+      for (const key of [company.key, worker.key])
+        for (const dto of filters) {
+          const ctx = await keys.authenticate(key);
+          const res = await call('getplaces', dto, key);
+          const views = await service.getPlaces(ctx, dto);
+          expect(res.body).toEqual({ status: 0, places: views });
+          expect(JSON.parse(await service.getPlacesJson(ctx, dto))).toEqual(views);
+        }
+    });
   });
 
   describe('editplace', () => {
@@ -473,3 +512,23 @@ describe('places actions', () => {
     expect(await names(a.key)).toEqual(['Of A']);
   });
 });
+
+/** Places with every kind of value getplaces renders: extended data, teams, colours, non-ASCII and quotes. */
+function PlacesPicker(): Array<Record<string, unknown>> {
+  return [
+    { name: 'Site Ü "quoted" \\ back', location: { lat: 46.0512, lng: 14.5061 }, radius: 75, color: '#00ff00', teams: [1, 2] },
+    {
+      name: 'Site two',
+      location: { lat: 46.0611, lng: 14.5262 },
+      extended_data: [
+        { key: 'gate', val: 'B' },
+        { key: 'floor', val: '3' },
+      ],
+      teams: [2],
+    },
+    { name: 'Unlocated site', location: { lat: 46.2, lng: 14.3 }, address: 'Somewhere 1', city: 'Kranj', country_code: 'SI' },
+    { name: 'Far site', location: { lat: -33.8688, lng: 151.2093 }, email: 'far@example.test', linkedForms: 'f1,f2' },
+    { name: 'Site gone', location: { lat: 46.05, lng: 14.5 }, teams: [2] },
+    { name: 'Site 100%_literal', location: { lat: 46.0412, lng: 14.4961 } },
+  ];
+}

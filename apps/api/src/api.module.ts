@@ -8,6 +8,7 @@ import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { WebhooksModule } from '@app/webhooks';
+import { ZonesModule } from '@app/zones';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ActionAuthGuard } from './envelope/action-auth.guard';
@@ -37,10 +38,21 @@ import { DispatchActionsController } from './dispatch/dispatch.controller';
 import { AutoassignController } from './dispatch/autoassign.controller';
 import { ClusterMapShareController, DistributeController } from './dispatch/distribute.controller';
 import { AlertsActionsController } from './alerts/alerts.controller';
+import { ZonesActionsController } from './zones/zones.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
-  imports: [MembersModule, JobsModule, WebhooksModule, PlacesModule, LocationsModule, DispatchModule, DispatchAssignModule, AlertsModule],
+  imports: [
+    MembersModule,
+    JobsModule,
+    WebhooksModule,
+    PlacesModule,
+    LocationsModule,
+    DispatchModule,
+    DispatchAssignModule,
+    ZonesModule,
+    AlertsModule,
+  ],
   controllers: [
     MembersActionsController,
     NotificationsActionsController,
@@ -60,6 +72,7 @@ import { AlertsActionsController } from './alerts/alerts.controller';
     AutoassignController,
     ClusterMapShareController,
     AlertsActionsController,
+    ZonesActionsController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

@@ -13,6 +13,7 @@ export * from './auth/policy';
 export * from './validation/validation';
 export * from './validation/rules-check';
 export * from './validation/lat-lng.dto';
+export * from './validation/named-targets';
 export * from './outbox/outbox-event.entity';
 export * from './outbox/outbox-events';
 export * from './outbox/contract-events';

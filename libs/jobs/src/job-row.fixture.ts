@@ -57,6 +57,7 @@ export function jobRow(over: Partial<JobRow> = {}): JobRow {
     placeRadius: null,
     defaultRadius: 100,
     timezone: 'Europe/Ljubljana',
+    linkedZones: '',
     ...over,
   };
 }

@@ -65,6 +65,11 @@ describe('toJobView', () => {
       progress: 'failed',
     });
   });
+
+  it("linkedZones is the row's derived list of covering zones, as read", () => {
+    expect(toJobView(jobRow()).linkedZones).toBe('');
+    expect(toJobView(jobRow({ linkedZones: 'Z1,Z2' })).linkedZones).toBe('Z1,Z2');
+  });
 });
 
 describe('toCompact', () => {

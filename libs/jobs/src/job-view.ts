@@ -3,13 +3,27 @@ import { CustomField } from './entities/job.entity';
 import { Progress, progressOf } from './progress';
 
 /**
+ * A job's `linkedZones` (CONTRACTS.md "Alerts and zones"; docs/zones.md): the ids of the live zones
+ * of its company that cover its destination — `destination_lat/lng` when both are set, else its
+ * place's `location` — comma-joined in id order (= creation order), '' when none or no position.
+ * Derived on every read, so a zone write changes no job and fires no event. A correlated subquery
+ * answered from the GiST index on `zones (company_id, polygon) WHERE deleted_at IS NULL`
+ * (`ST_Covers(geography)`: the boundary counts as covered).
+ */
+export const LINKED_ZONES_SQL = `COALESCE((SELECT string_agg(z.id, ',' ORDER BY z.id) FROM zones z
+    WHERE z.company_id = j.company_id AND z.deleted_at IS NULL
+      AND ST_Covers(z.polygon, COALESCE(CASE WHEN j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL
+        THEN ST_SetSRID(ST_MakePoint(j.destination_lng, j.destination_lat), 4326)::geography END, p.location))), '')`;
+
+/**
  * The SELECT every job read uses (getjobs, events, the connector): the job with its assignee,
  * dispatcher, place and company defaults. bigint columns are cast to float8 so `pg` answers numbers.
  * Append `WHERE …` with `j.company_id = $1` first.
  *
  * A documented read model across domains: the join on `places` (owned by `@app/places`) reads only
- * a place's `name` and `radius`, for the view; writes and lookups go through `PlacesService`
- * (docs/places-and-geo.md).
+ * a place's `name`, `radius` and `location`, for the view; writes and lookups go through
+ * `PlacesService` (docs/places-and-geo.md). `linkedZones` reads `zones` (owned by `@app/zones`):
+ * see {@link LINKED_ZONES_SQL}.
  */
 export const JOB_SELECT_SQL = jobSelectSql('jobs');
 
@@ -33,7 +47,7 @@ export function jobSelectSql(source: string): string {
   j.created_at::float8 AS "createdAt", j.version, j.created_by AS "createdBy", j.created_via AS "createdVia",
   w.username AS "workerUsername", w.name AS "workerName", w.email AS "workerEmail", w.phone AS "workerPhone",
   d.name AS "dispatcherName", p.name AS "placeName", p.radius AS "placeRadius",
-  c.default_radius AS "defaultRadius", c.timezone AS "timezone"
+  c.default_radius AS "defaultRadius", c.timezone AS "timezone", ${LINKED_ZONES_SQL} AS "linkedZones"
 FROM ${source} j
 JOIN companies c ON c.id = j.company_id
 LEFT JOIN members w ON w.id = j.worker_id
@@ -105,6 +119,8 @@ export interface JobRow extends JobColumns {
   placeRadius: number | null;
   defaultRadius: number;
   timezone: string;
+  /** comma-separated ids of the live zones covering the destination ({@link LINKED_ZONES_SQL}) */
+  linkedZones: string;
 }
 
 /** `extra_number_1_key` … `extra_text_4_val`: the worker-input fields, flattened. */
@@ -163,7 +179,8 @@ export const wireJobId = (row: { id: string; isTemplate: boolean }) => (row.isTe
 /**
  * Builds the full job (every field of the spec's Job tables; response-only fields computed as
  * CONTRACTS.md says; fields we cannot derive are always empty: fileNumber, labels, carryOver,
- * linkedForms, linkedZones, confirmationEmails, signature*, jobType, dispatcherUrl, placeUrl).
+ * linkedForms, confirmationEmails, signature*, jobType, dispatcherUrl, placeUrl); `linkedZones` is derived
+ * from the zones ({@link LINKED_ZONES_SQL}).
  * Our extensions: `version`, `progress` and `createdAt` (insert time, database clock, ms).
  */
 export function toJobView(r: JobRow): JobView {
@@ -229,7 +246,7 @@ export function toJobView(r: JobRow): JobView {
     labels: '',
     carryOver: 0,
     linkedForms: '',
-    linkedZones: '',
+    linkedZones: r.linkedZones,
     confirmationEmails: '',
     signatureName: '',
     signatureSvg: '',

@@ -39,6 +39,7 @@ const JOINED_FIELDS = [
   'placeRadius',
   'defaultRadius',
   'timezone',
+  'linkedZones',
 ] as const satisfies ReadonlyArray<keyof JobRow>;
 type JoinedFields = Pick<JobRow, (typeof JOINED_FIELDS)[number]>;
 
@@ -103,6 +104,7 @@ function rowOf(j: Job, joined: JoinedFields): JobRow {
     placeRadius: joined.placeRadius,
     defaultRadius: joined.defaultRadius,
     timezone: joined.timezone,
+    linkedZones: joined.linkedZones,
   };
 }
 

@@ -4,16 +4,36 @@ import { firstTeamInUse, TeamReferences, TeamReferenceSource } from './team-refe
 describe('firstTeamInUse', () => {
   it('nothing used → undefined', () => {
     expect(firstTeamInUse([])).toBeUndefined();
-    expect(firstTeamInUse([{ what: 'members', teams: [] }, { what: 'jobs', teams: [] }])).toBeUndefined();
+    expect(
+      firstTeamInUse([
+        { what: 'members', teams: [] },
+        { what: 'jobs', teams: [] },
+      ]),
+    ).toBeUndefined();
   });
 
   it('names the lowest team id any source uses, with that source', () => {
-    expect(firstTeamInUse([{ what: 'members', teams: [7, 4] }, { what: 'jobs', teams: [3, 9] }])).toEqual({ team: 3, what: 'jobs' });
-    expect(firstTeamInUse([{ what: 'members', teams: [2] }, { what: 'jobs', teams: [5] }])).toEqual({ team: 2, what: 'members' });
+    expect(
+      firstTeamInUse([
+        { what: 'members', teams: [7, 4] },
+        { what: 'jobs', teams: [3, 9] },
+      ]),
+    ).toEqual({ team: 3, what: 'jobs' });
+    expect(
+      firstTeamInUse([
+        { what: 'members', teams: [2] },
+        { what: 'jobs', teams: [5] },
+      ]),
+    ).toEqual({ team: 2, what: 'members' });
   });
 
   it('a team used by several sources is named with the first of them', () => {
-    expect(firstTeamInUse([{ what: 'members', teams: [5] }, { what: 'jobs', teams: [5] }])).toEqual({ team: 5, what: 'members' });
+    expect(
+      firstTeamInUse([
+        { what: 'members', teams: [5] },
+        { what: 'jobs', teams: [5] },
+      ]),
+    ).toEqual({ team: 5, what: 'members' });
   });
 });
 

@@ -1,5 +1,4 @@
-import { query } from '@app/core';
-import { TeamReferenceSource, TeamReferences } from '@app/members';
+import { TeamReferenceSource, TeamReferences, teamsListedIn } from '@app/members';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
@@ -17,13 +16,7 @@ export class PlaceTeamReferences implements TeamReferenceSource, OnModuleInit {
     this.registry.register(this);
   }
 
-  async teamsInUse(manager: EntityManager, companyId: string, teamIds: readonly number[]): Promise<number[]> {
-    const rows = await query<{ team: number }>(
-      manager,
-      `SELECT DISTINCT t::int AS team FROM places p, jsonb_array_elements_text(p.teams) t
-        WHERE p.company_id = $1 AND p.deleted_at IS NULL AND t::int = ANY($2::int[])`,
-      [companyId, [...teamIds]],
-    );
-    return rows.map((r) => r.team);
+  teamsInUse(manager: EntityManager, companyId: string, teamIds: readonly number[]): Promise<number[]> {
+    return teamsListedIn(manager, 'places', companyId, teamIds);
   }
 }

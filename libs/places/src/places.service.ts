@@ -7,7 +7,15 @@ import { CreatePlaceDto, DEFAULT_PLACES_MAX, EditPlaceDto, GetPlacesDto, PlaceTa
 import { Place } from './entities/place.entity';
 import { Geocoder } from './geocoder';
 import { placeVisibility, placeWriteDenial, PlaceWriteAction } from './place-policy';
-import { getPlacesSql, PLACE_FIELDS_SQL, PLACE_CREATOR_JOIN, PlaceRow, toPlaceRowView } from './place-queries';
+import {
+  getPlacesJsonSql,
+  getPlacesSql,
+  PLACE_FIELDS_SQL,
+  PLACE_CREATOR_JOIN,
+  PlaceRow,
+  PlacesFilter,
+  toPlaceRowView,
+} from './place-queries';
 import { PlaceView } from './place-view';
 
 /** The columns of `places` a write may set, by the wire field that carries them. */
@@ -86,16 +94,30 @@ export class PlacesService {
 
   /** getplaces: live places the caller sees, nearest first (see `getPlacesSql`). */
   async getPlaces(ctx: AuthContext, dto: GetPlacesDto): Promise<PlaceView[]> {
+    const [sql, params] = getPlacesSql(await this.placesFilter(ctx, dto));
+    return (await query<PlaceRow>(this.dataSource, sql, params)).map(toPlaceRowView);
+  }
+
+  /**
+   * {@link getPlaces}' answer as JSON array text rendered by PostgreSQL (`getPlacesJsonSql`): the
+   * same places in the same order with the same fields, for the action to send as it is.
+   */
+  async getPlacesJson(ctx: AuthContext, dto: GetPlacesDto): Promise<string> {
+    const [sql, params] = getPlacesJsonSql(await this.placesFilter(ctx, dto));
+    const [row] = await query<{ places: string }>(this.dataSource, sql, params);
+    return row.places;
+  }
+
+  private async placesFilter(ctx: AuthContext, dto: GetPlacesDto): Promise<PlacesFilter> {
     const visibility = await this.visibility(ctx);
-    const [sql, params] = getPlacesSql({
+    return {
       companyId: ctx.companyId,
       memberId: ctx.memberId,
       query: dto.query,
       uids: dto.uids,
       teams: visibility === 'all' ? undefined : visibility.teams,
       max: dto.max ?? DEFAULT_PLACES_MAX,
-    });
-    return (await query<PlaceRow>(this.dataSource, sql, params)).map(toPlaceRowView);
+    };
   }
 
   /**

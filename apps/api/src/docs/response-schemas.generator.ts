@@ -80,10 +80,15 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
     if (!signature) throw new Error(`${controller}.${handler}: no signature`);
     const returned = checker.getReturnTypeOfSignature(signature);
     let answer = checker.getAwaitedType(returned) ?? returned;
-    // `T | PrerenderedJson<T>` (apps/api/src/envelope/prerendered-json.ts) answers T's JSON either way
+    // `T | PrerenderedJson<T>` or `PrerenderedJson<T>` (apps/api/src/envelope/prerendered-json.ts) answers T's JSON
     if (answer.isUnion()) {
       const kept = answer.types.filter((t) => t.getSymbol()?.getName() !== 'PrerenderedJson');
       if (kept.length === 1) answer = kept[0];
+    } else if (answer.getSymbol()?.getName() === 'PrerenderedJson') {
+      // a handler that always answers `PrerenderedJson<T>`: T
+      const [documented] = checker.getTypeArguments(answer as ts.TypeReference);
+      if (!documented) throw new Error(`${controller}.${handler}: PrerenderedJson without its answer type`);
+      answer = documented;
     }
     const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.UseFullyQualifiedType;
     const node = checker.typeToTypeNode(answer, aliasFile, flags);

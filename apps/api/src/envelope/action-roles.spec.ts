@@ -8,6 +8,7 @@ import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@a
 import { ApiKeysService, MEMBER_ACTION_ROLES } from '@app/members';
 import { PLACE_ACTION_ROLES } from '@app/places';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
+import { ZONE_ACTION_ROLES } from '@app/zones';
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitService } from '../ops/rate-limit.service';
@@ -51,6 +52,10 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['deletealert', true, false, false],
     ['getalerts', true, true, false],
     ['getalertfirings', true, true, false],
+    ['getzones', true, true, true],
+    ['createzone', true, true, false],
+    ['editzone', true, true, false],
+    ['deletezone', true, true, false],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -75,6 +80,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
       ...DISPATCH_ACTION_ROLES,
       ...DISPATCH_ASSIGN_ACTION_ROLES,
       ...ALERT_ACTION_ROLES,
+      ...ZONE_ACTION_ROLES,
     };
     expect(ACTION_ROLES).toEqual(slices);
   });

@@ -7,6 +7,7 @@ import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@a
 import { MEMBER_ACTION_ROLES } from '@app/members';
 import { PLACE_ACTION_ROLES } from '@app/places';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
+import { ZONE_ACTION_ROLES } from '@app/zones';
 
 /**
  * The action → roles table the api serves by: each domain's slice, merged (an action listed by two
@@ -25,6 +26,7 @@ export const ACTION_ROLES = mergeActionRoles(
   DISPATCH_ACTION_ROLES,
   DISPATCH_ASSIGN_ACTION_ROLES,
   ALERT_ACTION_ROLES,
+  ZONE_ACTION_ROLES,
 );
 
 /** The name of an action the api serves. */

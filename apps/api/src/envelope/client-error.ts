@@ -54,7 +54,11 @@ export function answerClientErrorsInShape(server: Server): void {
     const { http, text, message } = statusOfParseError(err.code);
     const surface = surfaceOf(pathOfRawRequest(err.rawPacket, socket) ?? '');
     const body = JSON.stringify(
-      surface === 'action' || surface === 'public' ? { status: -1, error: message } : surface === 'connector' ? { error: { message } } : { statusCode: http, message },
+      surface === 'action' || surface === 'public'
+        ? { status: -1, error: message }
+        : surface === 'connector'
+          ? { error: { message } }
+          : { statusCode: http, message },
     );
     socket.end(
       `HTTP/1.1 ${http} ${text}\r\nContent-Type: application/json; charset=utf-8\r\n` +

@@ -22,9 +22,48 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/** `/osmand`'s query parameters that carry the device id — the device's credential (CONTRACTS.md "Traccar Client / OsmAnd"). */
+const DEVICE_ID_PARAMS = /([?&](?:id|deviceid)=)[^&#]*/gi;
+
+/** A request URL for the log: `/osmand`'s device id replaced by `[redacted]`, others as they are. */
+export function loggedUrl(url: string): string {
+  return url.startsWith('/osmand') ? url.replace(DEVICE_ID_PARAMS, '$1[redacted]') : url;
+}
+
+/** What a request log line says of its request (a pino-http `req` as pino-std-serializers gives it). */
+export interface LoggedRequest {
+  id: unknown;
+  method: string;
+  url: string;
+  remoteAddress?: string;
+  userAgent?: string;
+}
+
+/**
+ * The request part of a log line: id, method, URL (device ids redacted), client address and user
+ * agent — not every header. pino builds each request's child logger eagerly, so a smaller object is
+ * also less work on every request, logged or not; and no credential header can reach a line.
+ */
+export function serializeRequest(req: {
+  id: unknown;
+  method: string;
+  url: string;
+  remoteAddress?: string;
+  headers?: Record<string, unknown>;
+}): LoggedRequest {
+  const ua = req.headers?.['user-agent'];
+  return {
+    id: req.id,
+    method: req.method,
+    url: loggedUrl(req.url),
+    remoteAddress: req.remoteAddress,
+    ...(typeof ua === 'string' ? { userAgent: ua } : {}),
+  };
+}
+
 /**
  * JSON logs through nestjs-pino: one line per request with its request id (also answered as
- * `X-Request-Id`), the secrets above redacted.
+ * `X-Request-Id`), the request as {@link serializeRequest} gives it, the secrets above redacted.
  */
 export const ApiLoggerModule = LoggerModule.forRootAsync({
   inject: [AppConfig],
@@ -37,6 +76,7 @@ export const ApiLoggerModule = LoggerModule.forRootAsync({
         res.setHeader('X-Request-Id', id);
         return id;
       },
+      serializers: { req: serializeRequest },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       // health probes every few seconds would drown the log
       autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },

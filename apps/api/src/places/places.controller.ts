@@ -1,5 +1,6 @@
 import { AuthContext } from '@app/core';
-import { CreatePlaceDto, DeletePlaceDto, EditPlaceDto, GetPlacesDto, PlacesService } from '@app/places';
+import { CreatePlaceDto, DeletePlaceDto, EditPlaceDto, GetPlacesDto, PlacesService, PlaceView } from '@app/places';
+import { PrerenderedJson } from '../envelope/prerendered-json';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
 
@@ -14,8 +15,9 @@ export class PlacesActionsController {
   }
 
   @Action('getplaces')
-  async getplaces(@Caller() ctx: AuthContext, @Data() dto: GetPlacesDto) {
-    return { status: 0, places: await this.places.getPlaces(ctx, dto) };
+  async getplaces(@Caller() ctx: AuthContext, @Data() dto: GetPlacesDto): Promise<PrerenderedJson<{ status: 0; places: PlaceView[] }>> {
+    // rendered by PostgreSQL: the same answer as getPlaces' views, without parsing 500 rows and re-serialising them
+    return new PrerenderedJson(`{"status":0,"places":${await this.places.getPlacesJson(ctx, dto)}}`);
   }
 
   @Action('editplace')

@@ -1,4 +1,4 @@
-import { AlertAction, invalid, NullableOptional, Optional, Rule } from '@app/core';
+import { AlertAction, NamedTarget, namedTargets, NullableOptional, Optional, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -208,10 +208,7 @@ export class GetAlertsDto {
 }
 
 /** A rule a deletealert call names, with the field an error about it names. */
-export interface AlertTarget {
-  id: string;
-  field: string;
-}
+export type AlertTarget = NamedTarget;
 
 /** deletealert: `id | ids`, exactly one. The pipe calls {@link completeValidation} once the rules pass. */
 export class DeleteAlertDto {
@@ -232,11 +229,7 @@ export class DeleteAlertDto {
 
   /** @throws DomainError invalid naming `id` or `ids` (both, neither, or an empty `ids`) */
   completeValidation(prefix: string): void {
-    if (this.id !== undefined && this.ids !== undefined) throw invalid(`${prefix}.ids`, 'send id or ids, not both');
-    if (this.id !== undefined) this.targets = [{ id: this.id, field: `${prefix}.id` }];
-    else if (this.ids === undefined) throw invalid(`${prefix}.id`, 'is required (or ids)');
-    else if (!this.ids.length) throw invalid(`${prefix}.ids`, 'must name at least one alert rule');
-    else this.targets = this.ids.map((id, i) => ({ id, field: `${prefix}.ids[${i}]` }));
+    this.targets = namedTargets(prefix, this.id, this.ids, ['id', 'ids'], 'alert rule');
   }
 }
 

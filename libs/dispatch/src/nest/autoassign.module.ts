@@ -1,11 +1,12 @@
 import { JobsModule } from '@app/jobs';
+import { ZonesModule } from '@app/zones';
 import { Module } from '@nestjs/common';
 import { CreateJobsAutoassignKind } from './autoassign-create.kind';
 import { DispatchReadRepository } from './autoassign.repository';
 import { AutoassignKind } from './autoassign.kind';
 import { AutoassignService } from './autoassign.service';
 import { ClusterMapsRepository } from './distribute-maps.repository';
-import { DispatchZoneSource, NoZones } from './distribute-zones';
+import { DispatchZoneSource, ZonesDispatchSource } from './distribute-zones';
 import { DistributeJobsKind } from './distribute.kind';
 import { DistributeService } from './distribute.service';
 
@@ -21,15 +22,15 @@ export class DispatchAssignModule {}
 
 /**
  * The same for the worker: the run kinds `distributejobs`, `autoassign` and `createjobs.autoassign`,
- * registered at init. `DispatchZoneSource` is where issue #12's zones plug in (today {@link NoZones}:
- * no job lies in a zone).
+ * registered at init. `DispatchZoneSource` is the zones' spatial lookup ({@link ZonesDispatchSource},
+ * over `@app/zones`).
  */
 @Module({
-  imports: [JobsModule],
+  imports: [JobsModule, ZonesModule],
   providers: [
     DispatchReadRepository,
     ClusterMapsRepository,
-    { provide: DispatchZoneSource, useClass: NoZones },
+    { provide: DispatchZoneSource, useClass: ZonesDispatchSource },
     DistributeJobsKind,
     AutoassignKind,
     CreateJobsAutoassignKind,

@@ -1,3 +1,4 @@
+import { ZonesService } from '@app/zones';
 import { Injectable } from '@nestjs/common';
 import type { GeoPoint } from '../types';
 
@@ -10,9 +11,8 @@ export interface JobZones {
 }
 
 /**
- * Where dispatch's `zones` method learns a job's zones (CONTRACTS.md "Dispatch"; zones themselves are
- * issue #12's). Plug a real source in by providing this token with another class in
- * `DispatchAssignModule`'s place (e.g. a spatial join of the points on the zones' polygons).
+ * Where dispatch's `zones` method learns a job's zones (CONTRACTS.md "Dispatch"). The worker provides
+ * {@link ZonesDispatchSource}; a test or a bench may provide another class for this token.
  */
 export abstract class DispatchZoneSource {
   /**
@@ -23,12 +23,17 @@ export abstract class DispatchZoneSource {
 }
 
 /**
- * Today's source: zones are not real yet (issue #12 builds them), so no job lies in a zone —
- * distributejobs `zones` then groups by `teamId`, and autoassign `zones` limits by `teamId` only.
+ * The real source: the company's live zones covering each job's position, through
+ * `ZonesService.zonesAt` (one spatial join for all the points; zones in id order, so a job's "first
+ * linked zone" is the oldest zone covering it — the first id of its `linkedZones`). See docs/zones.md.
  */
 @Injectable()
-export class NoZones extends DispatchZoneSource {
-  zonesOf(_companyId: string, points: ReadonlyArray<GeoPoint | null>): Promise<JobZones[]> {
-    return Promise.resolve(points.map(() => ({ zoneIds: [], teams: [] })));
+export class ZonesDispatchSource extends DispatchZoneSource {
+  constructor(private readonly zones: ZonesService) {
+    super();
+  }
+
+  zonesOf(companyId: string, points: ReadonlyArray<GeoPoint | null>): Promise<JobZones[]> {
+    return this.zones.zonesAt(companyId, points);
   }
 }

@@ -1,18 +1,6 @@
-import { ColorOrEmpty, EmailOrEmpty, invalid, LatLngDto, Optional, PhoneOrEmpty, Rule } from '@app/core';
+import { ColorOrEmpty, EmailOrEmpty, LatLngDto, namedTargets, Optional, PhoneOrEmpty, Rule } from '@app/core';
 import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsObject,
-  IsString,
-  Length,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsString, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 /** getplaces `max`: default and largest value (CONTRACTS.md "Places, check-ins, clock"). */
 export const DEFAULT_PLACES_MAX = 500;
@@ -136,11 +124,7 @@ export interface PlaceTarget {
  * @throws DomainError invalid naming `uid` or `uids`
  */
 function placeTargets(dto: { uid?: string; uids?: string[] }, prefix: string): PlaceTarget[] {
-  if (dto.uid !== undefined && dto.uids !== undefined) throw invalid(`${prefix}.uids`, 'send uid or uids, not both');
-  if (dto.uid !== undefined) return [{ uid: dto.uid, field: `${prefix}.uid` }];
-  if (dto.uids === undefined) throw invalid(`${prefix}.uid`, 'is required (or uids)');
-  if (!dto.uids.length) throw invalid(`${prefix}.uids`, 'must name at least one place');
-  return dto.uids.map((uid, i) => ({ uid, field: `${prefix}.uids[${i}]` }));
+  return namedTargets(prefix, dto.uid, dto.uids, ['uid', 'uids'], 'place').map(({ id, field }) => ({ uid: id, field }));
 }
 
 /** deleteplace (our extension): `uid | uids`, exactly one. The pipe calls {@link completeValidation} once the rules pass. */

@@ -37,7 +37,7 @@ export class Zone {
   @Column({ type: 'boolean', default: false })
   danger: boolean;
 
-  /** Teams the zone belongs to (dispatch's `zones` method; a worker sees zones of its teams). */
+  /** Teams the zone belongs to (dispatch's `zones` method: a job in the zone goes to a worker of one of them). Every role sees every zone. */
   @Column({ type: 'jsonb', default: () => `'[]'` })
   teams: number[];
 

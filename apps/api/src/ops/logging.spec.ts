@@ -1,0 +1,27 @@
+import { loggedUrl, serializeRequest } from './logging';
+
+describe('request log lines', () => {
+  it('redact /osmand’s device id, whatever parameter carries it', () => {
+    expect(loggedUrl('/osmand?id=ABC123&lat=46.1&lon=14.5')).toBe('/osmand?id=[redacted]&lat=46.1&lon=14.5');
+    expect(loggedUrl('/osmand/?lat=1&deviceid=x%20y&lon=2')).toBe('/osmand/?lat=1&deviceid=[redacted]&lon=2');
+    expect(loggedUrl('/osmand?ID=a')).toBe('/osmand?ID=[redacted]');
+    expect(loggedUrl('/api/getjobs?id=1')).toBe('/api/getjobs?id=1');
+  });
+
+  it('keep the id, method, URL, address and user agent of a request, no other header', () => {
+    const line = serializeRequest({
+      id: 'r1',
+      method: 'POST',
+      url: '/osmand?id=dev',
+      remoteAddress: '127.0.0.1',
+      headers: { 'user-agent': 'Traccar Client', 'api-key': 'fwk_secret', cookie: 'c' },
+    });
+    expect(line).toEqual({
+      id: 'r1',
+      method: 'POST',
+      url: '/osmand?id=[redacted]',
+      remoteAddress: '127.0.0.1',
+      userAgent: 'Traccar Client',
+    });
+  });
+});
