@@ -16,8 +16,8 @@ import { withRedis } from './support/durability-redis';
  * Alert evaluation end to end (issue #12 §3, CONTRACTS.md "Alerts and zones"): fixes pushed through
  * `pushlocations`, evaluated by the BUILT worker (the `alerts` fix consumer, the geofence's check
  * listener, the clock's `tick` enqueued through the real queue with a chosen `now`), `alert_triggered`
- * delivered to a real webhook receiver. Rules are created through `createalert`; zones are inserted
- * with SQL (createzone is built in parallel). Needs `npm run build` (scripts/test.sh).
+ * delivered to a real webhook receiver. Rules and zones are created through `createalert` and
+ * `createzone`. Needs `npm run build` (scripts/test.sh).
  */
 const PREFIX = `fieldwork-alerts-${process.pid}`;
 process.env.QUEUE_PREFIX = PREFIX;
@@ -66,8 +66,8 @@ function stay(center: { lat: number; lng: number }, t0: number, fromS: number, t
   return out;
 }
 
-/** A square polygon of half side `half` m around `c`, as EWKT. */
-function squareWkt(c: { lat: number; lng: number }, half: number): string {
+/** A square GeoJSON polygon of half side `half` m around `c`. */
+function squarePolygon(c: { lat: number; lng: number }, half: number): { type: 'Polygon'; coordinates: number[][][] } {
   const dLat = half / 111_320;
   const dLng = half / (111_320 * Math.cos((c.lat * Math.PI) / 180));
   const ring = [
@@ -77,7 +77,7 @@ function squareWkt(c: { lat: number; lng: number }, half: number): string {
     [c.lng - dLng, c.lat + dLat],
     [c.lng - dLng, c.lat - dLat],
   ];
-  return `SRID=4326;POLYGON((${ring.map(([x, y]) => `${x} ${y}`).join(', ')}))`;
+  return { type: 'Polygon', coordinates: [ring] };
 }
 
 describe('alert evaluation', () => {
@@ -134,18 +134,11 @@ describe('alert evaluation', () => {
     return res.body.id;
   }
 
-  /** Inserts a square zone of half side `half` m around `center`. */
+  /** Creates a square zone of half side `half` m around `center` through `createzone` (real HTTP). */
   async function addZone(c: TestCompany, name: string, center: { lat: number; lng: number }, half: number, danger = false): Promise<string> {
-    const id = newId();
-    await db.query(`INSERT INTO zones (id, company_id, name, polygon, danger, created_at) VALUES ($1, $2, $3, ST_GeogFromText($4), $5, $6)`, [
-      id,
-      c.companyUid,
-      name,
-      squareWkt(center, half),
-      danger,
-      Date.now(),
-    ]);
-    return id;
+    const res = await action<{ id: string }>(api, 'createzone', { name, polygon: squarePolygon(center, half), danger }, { key: c.key });
+    expect(res.body).toMatchObject({ status: 0 });
+    return res.body.id;
   }
 
   async function addPlace(c: TestCompany, name: string, center: { lat: number; lng: number }, radius = 100): Promise<Place> {
@@ -238,6 +231,10 @@ describe('alert evaluation', () => {
     const danger = await addRule(c, 'enters_danger_zone');
     const nearRule = await addRule(c, 'enters_zone', { zoneId: near });
     const none = await addRule(c, 'none');
+    // a zone deleted (deletezone) under a rule: the rule watches nothing
+    const gone = await addZone(c, 'Gone', CENTER, 300);
+    const goneRule = await addRule(c, 'enters_zone', { zoneId: gone });
+    expect((await action(api, 'deletezone', { id: gone }, { key: c.key })).body.status).toBe(0);
     const t0 = Date.now() - 60 * MIN;
     const fixes = [
       ...stay(CENTER, t0, 0, 60, 600), // approaching
@@ -259,6 +256,7 @@ describe('alert evaluation', () => {
     expect(got).toHaveLength(4);
     expect(deliveredFor(path, nearRule)).toHaveLength(0);
     expect(deliveredFor(path, none)).toHaveLength(0);
+    expect(deliveredFor(path, goneRule)).toHaveLength(0);
 
     const stored = await firings(c);
     expect(stored.map((f: { ruleId: string; occurrence: string }) => [f.ruleId, f.occurrence])).toEqual([
