@@ -24,14 +24,30 @@ export class RulesCache {
 
   /** The live rules of `actions` targeting the member (none for an unknown or deactivated member). */
   async rulesForMember(db: Queryable, companyId: string, memberId: string, actions: readonly AlertAction[]): Promise<AlertRule[]> {
-    const row = await queryOne<{ stamp: string; member: TargetMember | null }>(
+    return (await this.lookup(db, companyId, memberId, actions)).rules;
+  }
+
+  /**
+   * {@link rulesForMember}, and in the same statement the ts (ms) up to which the member's fixes have
+   * been evaluated by the alerts consumer (`alert_member_states.evaluated_ts`, 0 = none): a queued
+   * task whose fixes are already covered can then stop before opening a transaction.
+   */
+  async lookup(
+    db: Queryable,
+    companyId: string,
+    memberId: string,
+    actions: readonly AlertAction[],
+  ): Promise<{ rules: AlertRule[]; evaluatedTs: number }> {
+    const row = await queryOne<{ stamp: string; member: TargetMember | null; evaluatedTs: number | null }>(
       db,
       `SELECT (SELECT count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text FROM alert_rules WHERE company_id = $1) AS stamp,
               (SELECT json_build_object('id', id, 'role', role, 'teams', teams, 'active', active_status = 'active')
-                 FROM members WHERE company_id = $1 AND id = $2) AS member`,
+                 FROM members WHERE company_id = $1 AND id = $2) AS member,
+              (SELECT evaluated_ts::float8 FROM alert_member_states WHERE company_id = $1 AND member_id = $2) AS "evaluatedTs"`,
       [companyId, memberId],
     );
-    if (!row?.member || row.stamp.startsWith('0:')) return [];
+    const evaluatedTs = row?.evaluatedTs ?? 0;
+    if (!row?.member || row.stamp.startsWith('0:')) return { rules: [], evaluatedTs };
     let cached = this.byCompany.get(companyId);
     if (!cached || cached.stamp !== row.stamp) {
       if (this.byCompany.size >= MAX_COMPANIES) this.byCompany.clear();
@@ -39,6 +55,6 @@ export class RulesCache {
       this.byCompany.set(companyId, cached);
     }
     const member = row.member;
-    return cached.rules.filter((r) => actions.includes(r.action) && ruleTargets(r, member));
+    return { rules: cached.rules.filter((r) => actions.includes(r.action) && ruleTargets(r, member)), evaluatedTs };
   }
 }
