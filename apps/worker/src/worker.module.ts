@@ -1,3 +1,4 @@
+import { AlertsEvaluationModule } from '@app/alerts/evaluation';
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { DispatchWorkerModule } from '@app/dispatch/nest';
@@ -8,6 +9,7 @@ import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
 import { CpuPool } from './cpu/cpu-pool';
 import { HeartbeatService } from './heartbeat.service';
+import { AlertsProcessor } from './processors/alerts.processor';
 import { LocationsProcessor } from './processors/locations.processor';
 import { TracksProcessor } from './processors/tracks.processor';
 import { MaintenanceProcessor } from './processors/maintenance.processor';
@@ -26,6 +28,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
     WebhooksModule,
     LocationsModule,
     GeofenceModule,
+    AlertsEvaluationModule,
     DispatchWorkerModule,
     DispatchAssignWorkerModule,
   ],
@@ -40,6 +43,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
     ReportRunsProcessor,
     LocationsProcessor,
     TracksProcessor,
+    AlertsProcessor,
   ],
 })
 export class WorkerModule {}

@@ -5,6 +5,7 @@ import { ApiKey, Company, Member } from '@app/members';
 import { Place } from '@app/places';
 import { AlertFiring, AlertRule } from '@app/alerts';
 import { Zone } from '@app/zones';
+import { AlertMemberState } from '@app/alerts/evaluation/entities/alert-member-state.entity';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@app/webhooks';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
@@ -29,6 +30,7 @@ export const ENTITIES = [
   Zone,
   AlertRule,
   AlertFiring,
+  AlertMemberState,
   WebhookEndpoint,
   WebhookSecret,
   WebhookDelivery,

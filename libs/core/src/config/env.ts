@@ -150,6 +150,17 @@ export class AppConfig {
   @Max(3600000)
   WEBHOOK_RECONCILE_MS = 30000;
 
+  /**
+   * ms between two runs of the time-driven alert evaluation (`no_check_*`, `idle`,
+   * `no_connection_to_device`); every worker also re-creates the schedule at this period, so a Redis
+   * that lost it gets it back (docs/alerts-evaluation.md).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  @Max(86_400_000)
+  ALERTS_TICK_MS = 60000;
+
   /** Days outbox events and delivery attempts are kept. */
   @Transform(toInt)
   @IsInt()

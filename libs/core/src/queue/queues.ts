@@ -17,6 +17,8 @@ export const QueueName = {
   Locations: 'locations',
   /** Track building, debounced per member and run one at a time per worker (the locations work). */
   Tracks: 'tracks',
+  /** Time-driven alert evaluation (the alerts work): a repeatable `tick`. */
+  Alerts: 'alerts',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -60,6 +62,14 @@ export interface TaskPayloads {
      * every second costs one rebuild per delay, not one per call. Idempotent like `fixes`.
      */
     build: { companyId: string; memberId: string; fromTs: number; toTs: number };
+  };
+  [QueueName.Alerts]: {
+    /**
+     * evaluate the time-driven alert rules of every company at `now` (ms; absent = the clock when it
+     * runs — tests pass their own). Repeatable (a scheduler with a fixed id, re-created by every
+     * worker); safe to run twice or on two workers at once (firings are unique per occurrence).
+     */
+    tick: { now?: number };
   };
 }
 
@@ -121,6 +131,11 @@ export const TASK_OPTIONS: { [Q in QueueName]: QueueTaskOptions<Q> } = {
   [QueueName.Tracks]: {
     defaults: DEFAULT_TASK_OPTIONS,
     tasks: { build: { attempts: 5, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } } },
+  },
+  [QueueName.Alerts]: {
+    defaults: DEFAULT_TASK_OPTIONS,
+    // a tick is re-run by the next one anyway (it catches up over a lookback): few retries, not kept
+    tasks: { tick: { attempts: 2, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } } },
   },
 };
 

@@ -12,6 +12,7 @@ import { AddTrackBuildState1795720000000 } from './1795720000000-AddTrackBuildSt
 import { AddCompanyLocation1795700000000 } from './1795700000000-AddCompanyLocation';
 import { CreateClusterMaps1795705000000 } from './1795705000000-CreateClusterMaps';
 import { CreateZonesAndAlerts1795730000000 } from './1795730000000-CreateZonesAndAlerts';
+import { CreateAlertMemberStates1795750000000 } from './1795750000000-CreateAlertMemberStates';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   CreateClusterMaps1795705000000,
   AddTrackBuildState1795720000000,
   CreateZonesAndAlerts1795730000000,
+  CreateAlertMemberStates1795750000000,
 ];

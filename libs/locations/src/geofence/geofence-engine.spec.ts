@@ -2,6 +2,7 @@ import { distanceM } from '@app/core';
 import fc from 'fast-check';
 import { Geodesic } from 'geographiclib-geodesic';
 import {
+  ClassifiedFence,
   evaluateGeofences,
   FenceState,
   Geofence,
@@ -171,6 +172,64 @@ describe('evaluateGeofences', () => {
     const copy = structuredClone(states);
     evaluateGeofences(states, [place], run(5, 100, 10), RULES);
     expect(states).toEqual(copy);
+  });
+
+  describe('classified fences (the zone decided by the caller: alert zones)', () => {
+    /** A fence whose zone of each fix is read from `zones` by the fix's ts (T0-relative seconds). */
+    const classifiedBy = (zones: Record<number, 'in' | 'edge' | 'out'>, maxAcc?: number): ClassifiedFence => ({
+      key: 'z:1',
+      classify: (fix) => zones[(fix.ts - T0) / 1000] ?? 'out',
+      ...(maxAcc !== undefined ? { maxAcc } : {}),
+    });
+    const zonesOf = (spec: Array<[number, number, 'in' | 'edge' | 'out']>) => {
+      const out: Record<number, 'in' | 'edge' | 'out'> = {};
+      for (const [from, to, z] of spec) for (let s = from; s <= to; s += 5) out[s] = z;
+      return out;
+    };
+
+    it('enters after the dwell and leaves after the dwell beyond, from the given classification, not the distance', () => {
+      const zones = zonesOf([
+        [0, 55, 'out'],
+        [60, 300, 'in'],
+        [305, 500, 'out'],
+      ]);
+      // the fixes' positions (all 5000 m away) are not what decides
+      const out = evaluateGeofences({}, [classifiedBy(zones)], run(0, 500, 5000), RULES);
+      expect(out.transitions).toEqual([
+        { key: 'z:1', kind: 'in', ts: T0 + 60_000 },
+        { key: 'z:1', kind: 'out', ts: T0 + 305_000, inTs: T0 + 60_000 },
+      ]);
+    });
+
+    it('edge fixes (the band outside the polygon) keep a member in and never start an entry', () => {
+      const zones = zonesOf([
+        [0, 100, 'edge'],
+        [105, 200, 'in'],
+        [205, 400, 'edge'],
+        [405, 420, 'in'],
+      ]);
+      const out = evaluateGeofences({}, [classifiedBy(zones)], run(0, 420, 0), RULES);
+      expect(out.transitions).toEqual([{ key: 'z:1', kind: 'in', ts: T0 + 105_000 }]);
+      expect(out.states['z:1']).toMatchObject({ inside: true, inTs: T0 + 105_000 });
+    });
+
+    it('maxAcc drops inaccurate fixes; without it every fix counts; an infinite gap never closes a visit', () => {
+      const zones = zonesOf([[0, 100, 'in']]);
+      expect(evaluateGeofences({}, [classifiedBy(zones, 50)], run(0, 100, 0, 5, 80), RULES).transitions).toEqual([]);
+      expect(evaluateGeofences({}, [classifiedBy(zones)], run(0, 100, 0, 5, 80), RULES).transitions).toHaveLength(1);
+      const inside = { 'z:1': { inside: true, inTs: T0, runTs: null, lastInTs: T0, lastTs: T0 } };
+      const later = [{ ...fixAt(0, 0), ts: T0 + 5 * 3_600_000 }];
+      const never = evaluateGeofences(inside, [{ key: 'z:1', classify: () => 'in' as const }], later, { ...RULES, gapMs: Infinity });
+      expect(never.transitions).toEqual([]);
+      const gap = evaluateGeofences(inside, [{ key: 'z:1', classify: () => 'in' as const }], later, RULES);
+      expect(gap.transitions[0]).toMatchObject({ kind: 'out', gap: true });
+    });
+
+    it('runs beside circular fences in one call', () => {
+      const zones = zonesOf([[0, 100, 'in']]);
+      const out = evaluateGeofences({}, [place, classifiedBy(zones)], run(0, 100, 10), RULES);
+      expect(out.transitions.map((t) => t.key).sort()).toEqual(['p:1', 'z:1']);
+    });
   });
 
   describe('properties', () => {

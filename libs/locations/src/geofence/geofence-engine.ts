@@ -27,6 +27,23 @@ export interface Geofence {
   until?: number;
 }
 
+/**
+ * A fence whose zone of a fix is decided by the caller instead of by the distance to a centre: e.g. an
+ * alert zone, a polygon classified by PostGIS (`ST_Covers` → `in`, within a band → `edge`, else
+ * `out`). `maxAcc` (m): fixes whose `acc` exceeds it don't count (absent = every fix counts). `key`,
+ * `from` and `until` as {@link Geofence}.
+ */
+export interface ClassifiedFence {
+  key: string;
+  classify: (fix: GeofenceFix) => Zone;
+  maxAcc?: number;
+  from?: number;
+  until?: number;
+}
+
+/** What {@link evaluateGeofences} runs the rule over: a circle around a centre, or a fence classified by the caller. */
+export type Fence = Geofence | ClassifiedFence;
+
 /** A fix as the rule reads it: `ts` ms, degrees, `acc` m (null = unknown, counts). */
 export interface GeofenceFix {
   ts: number;
@@ -63,7 +80,10 @@ export interface GeofenceTransition {
   gap?: boolean;
 }
 
-/** The rule's settings: dwell (ms; the company's `checkin_dwell_seconds` × 1000) and the gap (ms). */
+/**
+ * The rule's settings: dwell (ms; the company's `checkin_dwell_seconds` × 1000) and the gap (ms;
+ * `Infinity` = a visit is never closed by silence, only by fixes beyond).
+ */
 export interface GeofenceRules {
   dwellMs: number;
   gapMs: number;
@@ -89,13 +109,15 @@ export function zoneOf(distance: number, radius: number): Zone {
 /**
  * Runs the geofence rule over `fixes` (ascending `ts`, all newer than anything evaluated before) for
  * every fence of `fences`, starting from `states` (not modified). Per fence, fix by fix:
- * 1. A fix counts only when its `acc` is null or ≤ the radius, and its ts is in [`from`, `until`).
+ * 1. A fix counts only when its `acc` is null or ≤ the radius (a {@link ClassifiedFence}: ≤ its
+ *    `maxAcc`, when set), and its ts is in [`from`, `until`).
  * 2. Gap: when the fence has a pending run or an open visit and this fix comes ≥ `gapMs` after the
  *    fence's last counted fix, an open visit is closed (`out`, `gap: true`) at its last fix inside,
  *    and a pending run is forgotten; the fix is then read from the outside state.
  * 3. Zone by geodesic distance ({@link distanceM}, WGS84 — what PostGIS geography answers, so the
  *    evaluator's `ST_DWithin` candidate search and this rule agree at the boundary): `in` ≤ radius;
- *    `out` > radius + max(20 m, 25 % of radius); `edge` between them.
+ *    `out` > radius + max(20 m, 25 % of radius); `edge` between them. A {@link ClassifiedFence}'s
+ *    zone is what its `classify` answers for the fix.
  * 4. Outside: an `in` fix starts a run (`runTs`) if none is pending, and when it comes ≥ `dwellMs`
  *    after `runTs` the member is *in* with entry time `runTs` (dwell 0: at once). An `out` fix drops
  *    the run. An `edge` fix changes nothing (neither starts, confirms nor drops a run).
@@ -108,7 +130,7 @@ export function zoneOf(distance: number, radius: number): Zone {
  */
 export function evaluateGeofences(
   states: Readonly<Record<string, FenceState>>,
-  fences: readonly Geofence[],
+  fences: readonly Fence[],
   fixes: readonly GeofenceFix[],
   rules: GeofenceRules,
   distance: (a: LatLng, b: LatLng) => number = distanceM,
@@ -124,8 +146,10 @@ export function evaluateGeofences(
   for (const fence of fences) {
     const prior = states[fence.key];
     const s: FenceState = prior ? { ...prior } : { inside: false, inTs: null, runTs: null, lastInTs: null, lastTs: 0 };
+    const classified = 'classify' in fence ? fence : undefined;
+    const maxAcc = classified ? (classified.maxAcc ?? Infinity) : (fence as Geofence).radius;
     for (const fix of fixes) {
-      if (fix.acc !== null && fix.acc > fence.radius) continue;
+      if (fix.acc !== null && fix.acc > maxAcc) continue;
       if ((fence.from !== undefined && fix.ts < fence.from) || (fence.until !== undefined && fix.ts >= fence.until)) continue;
       if ((s.inside || s.runTs !== null) && fix.ts - s.lastTs >= rules.gapMs) {
         if (s.inside) {
@@ -137,7 +161,7 @@ export function evaluateGeofences(
         s.runTs = null;
       }
       s.lastTs = fix.ts;
-      const zone = zoneOf(distance(fix, fence.center), fence.radius);
+      const zone = classified ? classified.classify(fix) : zoneOf(distance(fix, (fence as Geofence).center), (fence as Geofence).radius);
       if (!s.inside) {
         if (zone === 'in') {
           s.runTs ??= fix.ts;

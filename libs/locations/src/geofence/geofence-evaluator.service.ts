@@ -1,12 +1,13 @@
 import { OutboxEventInput, OutboxEventKeys, outboxEvent, OutboxService, zonedDayTimeToMs } from '@app/core';
 import { JobsService } from '@app/jobs';
 import { PlacesService } from '@app/places';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers';
 import { evaluateGeofences, Geofence, GeofenceTransition, VISIT_GAP_MS } from './geofence-engine';
 import { CheckInTarget, GeofenceRepository } from './geofence.repository';
+import { PlaceCheck, PlaceCheckListenerRegistry } from './place-check-listeners';
 
 type PlaceCheckAction = 'placecheckin' | 'placecheckout';
 
@@ -27,7 +28,8 @@ function targetOf(key: string): CheckInTarget {
  * last evaluated (up to now), gathers the candidate fences (live places near the fixes or with a
  * state, the member's jobs of the fixes' days), runs {@link evaluateGeofences}, and writes what it
  * decided: `checkins` rows, `placecheckin`/`placecheckout` events, automatic job checks through
- * {@link JobsService.recordAutoCheck}; then the state and `evaluated_ts`. Delivery is woken after the
+ * {@link JobsService.recordAutoCheck}, the place checks handed to the {@link PlaceCheckListenerRegistry}
+ * (alert rules); then the state and `evaluated_ts`. Delivery is woken after the
  * commit. Running a task twice changes nothing (the second run finds no fix newer than the first's).
  */
 @Injectable()
@@ -41,6 +43,8 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     private readonly jobs: JobsService,
     private readonly places: PlacesService,
     private readonly outbox: OutboxService,
+    /** absent where no one listens (tests that build the evaluator by hand) */
+    @Optional() private readonly checkListeners?: PlaceCheckListenerRegistry,
   ) {}
 
   onModuleInit(): void {
@@ -98,6 +102,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     const who = placeIds.length ? await this.repo.member(db, companyId, memberId) : undefined;
     const events: OutboxEventInput<PlaceCheckAction>[] = [];
     const published: string[] = [];
+    const checks: PlaceCheck[] = [];
     for (const t of transitions) {
       const target = targetOf(t.key);
       if (t.kind === 'in') await this.repo.openCheckIn(db, companyId, memberId, target, t.ts);
@@ -105,6 +110,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
       if (target.placeId !== undefined) {
         const place = placeViews.get(target.placeId);
         if (!place || !who) continue;
+        checks.push({ placeId: target.placeId, kind: t.kind, ts: t.ts });
         const action: PlaceCheckAction = t.kind === 'in' ? 'placecheckin' : 'placecheckout';
         events.push(
           outboxEvent(PLACE_CHECK_EVENT_KEYS, action, {
@@ -120,6 +126,8 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
       }
     }
     published.push(...(await this.outbox.appendMany(db, events)));
+    // after the place events: a listener's events (alerts) follow the checks they react to
+    if (this.checkListeners) published.push(...(await this.checkListeners.notify(db, companyId, memberId, checks)));
     return published;
   }
 }

@@ -1,0 +1,238 @@
+import { AlertAction, query, queryOne, Queryable, SQL_NOW_MS } from '@app/core';
+import { LOCATION_FIXES_TABLE } from '@app/locations';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { AlertRule } from '../entities/alert-rule.entity';
+import type { RuleFix, StillPeriod } from './fix-rules';
+import type { FenceState } from '@app/locations';
+
+/** Company settings the evaluation needs: its id (the payload's `companyUid`), IANA zone, dwell (s). */
+export interface EvaluationCompany {
+  id: string;
+  timezone: string;
+  dwellSeconds: number;
+}
+
+/** `alert_member_states.state`: zone visits by zone id (the geofence engine's states), battery by rule id, the still period. */
+export interface AlertFixState {
+  zones: Record<string, FenceState>;
+  battery: Record<string, { low: boolean }>;
+  still: StillPeriod | null;
+}
+
+/** A candidate zone with its class for each fix of the batch (`i` covered, `e` within the 20 m band, `o` beyond), in fix order. */
+export interface ClassifiedZone {
+  id: string;
+  name: string;
+  danger: boolean;
+  classes: string;
+}
+
+/** m: the band outside a zone's polygon that still counts as "still in" (CONTRACTS.md "Alerts and zones"). */
+export const ZONE_BAND_M = 20;
+
+/** A rule as one JSON object with the entity's property names (bigints as JSON numbers). */
+const RULE_JSON = `json_build_object('id', r.id, 'companyId', r.company_id, 'title', r.title, 'description', r.description,
+  'action', r.action, 'members', r.members, 'teams', r.teams, 'placeId', r.place_id, 'zoneId', r.zone_id,
+  'interval', r."interval", 'threshold', r.threshold, 'window', r."window", 'active', r.active,
+  'createdAt', r.created_at, 'updatedAt', r.updated_at, 'deletedAt', r.deleted_at)`;
+
+/**
+ * SQL: rule `r` targets member `m` (CONTRACTS.md "Alerts and zones"): `r.members` lists it, or one of
+ * `r.teams` is among its teams; neither set = every worker (role worker) of the company. The member
+ * must be active (deactivated members never fire). `ruleTargets` (targets.ts) is the same rule in
+ * memory, for cached rules.
+ */
+export const TARGETS_SQL = `(m.company_id = r.company_id AND m.active_status = 'active' AND
+  CASE WHEN jsonb_array_length(r.members) = 0 AND jsonb_array_length(r.teams) = 0 THEN m.role = 'worker'
+       ELSE r.members ? m.id OR EXISTS (SELECT 1 FROM jsonb_array_elements(r.teams) t(v) WHERE m.teams @> jsonb_build_array(t.v)) END)`;
+
+/** SQL: rule `r` is live (active, not deleted). */
+const LIVE_RULE_SQL = `r.active AND r.deleted_at IS NULL`;
+
+/**
+ * The evaluation's SQL, every statement scoped by company. Besides its own table
+ * (`alert_member_states`) and `alert_firings`, it reads — a documented read model
+ * (docs/alerts-evaluation.md) — `alert_rules` and `zones` (the rule and zone helpers' tables),
+ * `companies` (zone, dwell), `members` (targets, names), `location_fixes`, `member_locations`
+ * (tracking state, latest fix) and `checkins` (the geofence's visits).
+ */
+@Injectable()
+export class EvaluationRepository {
+  /** The company's evaluation settings; undefined for an unknown id. */
+  company(db: Queryable, companyId: string): Promise<EvaluationCompany | undefined> {
+    return queryOne(db, `SELECT id, timezone, checkin_dwell_seconds AS "dwellSeconds" FROM companies WHERE id = $1`, [companyId]);
+  }
+
+  /** The live rules of `actions` that target the member (none when it is deactivated or unknown). */
+  async rulesForMember(db: Queryable, companyId: string, memberId: string, actions: readonly AlertAction[]): Promise<AlertRule[]> {
+    const rows = await query<{ rule: AlertRule }>(
+      db,
+      `SELECT ${RULE_JSON} AS rule FROM alert_rules r JOIN members m ON m.company_id = r.company_id AND m.id = $2
+        WHERE r.company_id = $1 AND r.action = ANY($3::text[]) AND ${LIVE_RULE_SQL} AND ${TARGETS_SQL}`,
+      [companyId, memberId, actions],
+    );
+    return rows.map((r) => r.rule);
+  }
+
+  /** Every live rule of the company (any action). */
+  async liveCompanyRules(db: Queryable, companyId: string): Promise<AlertRule[]> {
+    const rows = await query<{ rule: AlertRule }>(db, `SELECT ${RULE_JSON} AS rule FROM alert_rules r WHERE r.company_id = $1 AND ${LIVE_RULE_SQL}`, [
+      companyId,
+    ]);
+    return rows.map((r) => r.rule);
+  }
+
+  /** The live rules of `actions` of every company, with the company's settings. */
+  async liveRules(db: Queryable, actions: readonly AlertAction[]): Promise<Array<{ rule: AlertRule; company: EvaluationCompany }>> {
+    return query(
+      db,
+      `SELECT ${RULE_JSON} AS rule, json_build_object('id', c.id, 'timezone', c.timezone, 'dwellSeconds', c.checkin_dwell_seconds) AS company
+         FROM alert_rules r JOIN companies c ON c.id = r.company_id
+        WHERE r.action = ANY($1::text[]) AND ${LIVE_RULE_SQL} ORDER BY r.company_id, r.id`,
+      [actions],
+    );
+  }
+
+  /**
+   * Locks the member's state row (creating it when missing) with one upsert whose no-op `DO UPDATE`
+   * takes the row lock, so two tasks for one member never interleave; answers the company's settings
+   * with it (one round trip).
+   */
+  async lockState(
+    db: EntityManager,
+    companyId: string,
+    memberId: string,
+  ): Promise<{ evaluatedTs: number; state: AlertFixState; company: EvaluationCompany | null }> {
+    const row = await queryOne<{ evaluatedTs: number; state: Partial<AlertFixState>; company: EvaluationCompany | null }>(
+      db,
+      `INSERT INTO alert_member_states AS s (company_id, member_id, evaluated_ts, state, updated_at) VALUES ($1, $2, 0, '{}', ${SQL_NOW_MS})
+       ON CONFLICT (company_id, member_id) DO UPDATE SET updated_at = s.updated_at
+       RETURNING s.evaluated_ts::float8 AS "evaluatedTs", s.state,
+         (SELECT json_build_object('id', c.id, 'timezone', c.timezone, 'dwellSeconds', c.checkin_dwell_seconds) FROM companies c WHERE c.id = $1) AS company`,
+      [companyId, memberId],
+    );
+    const s = row!.state;
+    return { evaluatedTs: row!.evaluatedTs, state: { zones: s.zones ?? {}, battery: s.battery ?? {}, still: s.still ?? null }, company: row!.company };
+  }
+
+  async saveState(db: EntityManager, companyId: string, memberId: string, evaluatedTs: number, state: AlertFixState): Promise<void> {
+    await query(
+      db,
+      `UPDATE alert_member_states SET evaluated_ts = $3, state = $4::jsonb, updated_at = ${SQL_NOW_MS} WHERE company_id = $1 AND member_id = $2`,
+      [companyId, memberId, evaluatedTs, JSON.stringify(state)],
+    );
+  }
+
+  /**
+   * In ONE statement: the member's fixes with `afterTs` < ts ≤ `untilTs` (ascending), and the
+   * candidate zones classified against each of them — live zones among `zoneIds` (watched by a rule)
+   * or, with `anyDanger`, any live danger zone, that lie within {@link ZONE_BAND_M} of one of the fixes
+   * (one GiST probe of `(company_id, polygon)` per fix: a small box each, where one box around the
+   * whole batch would fetch every zone a long drive spans) or are among `statedIds` (a member inside must be seen
+   * leaving). Class per fix: `i` when `ST_Covers(polygon, fix)`, `e` when within the band, else `o`.
+   * With `classify` false no zone is read.
+   */
+  async loadFixesAndZones(
+    db: EntityManager,
+    companyId: string,
+    memberId: string,
+    range: { afterTs: number; untilTs: number },
+    zones: { classify: boolean; zoneIds: string[]; anyDanger: boolean; statedIds: string[] },
+  ): Promise<{ fixes: RuleFix[]; zones: ClassifiedZone[] }> {
+    const row = await queryOne<{ fixes: Array<[number, number, number, number | null, number | null]> | null; zones: ClassifiedZone[] | null }>(
+      db,
+      `WITH f AS (
+         SELECT ts, lat, lng, acc, bat, ST_SetSRID(ST_MakePoint(lng, lat), 4326)::geography AS g FROM ${LOCATION_FIXES_TABLE}
+          WHERE company_id = $1 AND member_id = $2 AND ts > $3 AND ts <= $4),
+       near AS (
+         SELECT DISTINCT z.id FROM f JOIN zones z
+             ON $5::boolean AND z.company_id = $1 AND z.deleted_at IS NULL AND ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M})
+          WHERE z.id = ANY($6::text[]) OR ($7::boolean AND z.danger)),
+       z AS (
+         SELECT z.id, z.name, z.danger, z.polygon FROM zones z
+          WHERE $5::boolean AND z.company_id = $1 AND z.deleted_at IS NULL
+            AND (z.id = ANY($6::text[]) OR ($7::boolean AND z.danger))
+            AND (z.id = ANY($8::text[]) OR z.id IN (SELECT id FROM near)))
+       SELECT
+         (SELECT json_agg(json_build_array(ts::float8, lat, lng, acc, bat) ORDER BY ts) FROM f) AS fixes,
+         (SELECT json_agg(json_build_object('id', z.id, 'name', z.name, 'danger', z.danger, 'classes',
+                 (SELECT string_agg(CASE WHEN ST_Covers(z.polygon, f.g) THEN 'i' WHEN ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M}) THEN 'e' ELSE 'o' END, '' ORDER BY f.ts) FROM f)))
+            FROM z) AS zones`,
+      [companyId, memberId, range.afterTs, range.untilTs, zones.classify, zones.zoneIds, zones.anyDanger, zones.statedIds],
+    );
+    return {
+      fixes: (row?.fixes ?? []).map(([ts, lat, lng, acc, bat]) => ({ ts, lat, lng, acc, bat })),
+      zones: row?.zones ?? [],
+    };
+  }
+
+  /**
+   * `no_check_*` for one rule and one window period: the members the rule targets (existing by the
+   * deadline) with no check-in row in [`start`, `deadline`] (ms) — `in_ts` for `in`, `out_ts` for
+   * `out`, either for `any` — at the rule's place when it names one, else anywhere; members already
+   * fired for occurrence `occurrence` are left out. A rule whose place has been deleted watches
+   * nothing: no member.
+   */
+  async membersWithoutCheck(
+    db: Queryable,
+    rule: AlertRule,
+    check: 'in' | 'out' | 'any',
+    period: { start: number; deadline: number },
+    occurrence: string,
+  ): Promise<string[]> {
+    const column = check === 'in' ? 'c.in_ts' : 'c.out_ts';
+    const inPeriod = check === 'any' ? `(c.in_ts BETWEEN $3 AND $4 OR c.out_ts BETWEEN $3 AND $4)` : `${column} BETWEEN $3 AND $4`;
+    const rows = await query<{ id: string }>(
+      db,
+      `SELECT m.id FROM alert_rules r JOIN members m ON m.company_id = r.company_id
+        WHERE r.company_id = $1 AND r.id = $2 AND ${TARGETS_SQL} AND m.created_at <= $4
+          AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM places p WHERE p.company_id = $1 AND p.id = $5 AND p.deleted_at IS NULL))
+          AND NOT EXISTS (SELECT 1 FROM checkins c WHERE c.company_id = $1 AND c.member_id = m.id AND ${inPeriod}
+                           AND ($5::text IS NULL OR c.place_id = $5))
+          AND NOT EXISTS (SELECT 1 FROM alert_firings a WHERE a.company_id = $1 AND a.rule_id = r.id AND a.member_id = m.id AND a.occurrence = $6)`,
+      [rule.companyId, rule.id, period.start, period.deadline, rule.placeId, occurrence],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * `idle` for one rule at `now` (ms): targeted members tracking (`member_locations.tracking_status`)
+   * whose still period (`alert_member_states.state.still`, evaluated up to their latest fix) began
+   * at least `interval` ago and has not fired yet (occurrence = its start).
+   */
+  async idleMembers(db: Queryable, rule: AlertRule, now: number): Promise<Array<{ memberId: string; since: number }>> {
+    return query(
+      db,
+      `SELECT m.id AS "memberId", (s.state->'still'->>'since')::float8 AS since
+         FROM alert_rules r JOIN members m ON m.company_id = r.company_id
+         JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
+         JOIN alert_member_states s ON s.company_id = m.company_id AND s.member_id = m.id
+        WHERE r.company_id = $1 AND r.id = $2 AND ${TARGETS_SQL}
+          AND l.tracking_status AND l.ts IS NOT NULL AND s.evaluated_ts >= l.ts
+          AND s.state->'still'->>'since' IS NOT NULL AND (s.state->'still'->>'since')::bigint <= $3::bigint - r."interval"
+          AND NOT EXISTS (SELECT 1 FROM alert_firings a WHERE a.company_id = $1 AND a.rule_id = r.id AND a.member_id = m.id
+                           AND a.occurrence = s.state->'still'->>'since')`,
+      [rule.companyId, rule.id, now],
+    );
+  }
+
+  /**
+   * `no_connection_to_device` for one rule at `now` (ms): targeted members with tracking on whose
+   * latest fix (`member_locations.ts`) is at least `interval` old, not fired yet for that fix
+   * (occurrence = its ts).
+   */
+  async silentMembers(db: Queryable, rule: AlertRule, now: number): Promise<Array<{ memberId: string; lastTs: number }>> {
+    return query(
+      db,
+      `SELECT m.id AS "memberId", l.ts::float8 AS "lastTs"
+         FROM alert_rules r JOIN members m ON m.company_id = r.company_id
+         JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
+        WHERE r.company_id = $1 AND r.id = $2 AND ${TARGETS_SQL}
+          AND l.tracking_status AND l.ts IS NOT NULL AND l.ts <= $3::bigint - r."interval"
+          AND NOT EXISTS (SELECT 1 FROM alert_firings a WHERE a.company_id = $1 AND a.rule_id = r.id AND a.member_id = m.id
+                           AND a.occurrence = l.ts::text)`,
+      [rule.companyId, rule.id, now],
+    );
+  }
+}
