@@ -13,9 +13,10 @@ type LocationsTask = {
 export const PARTITIONS_EVERY_MS = 3_600_000;
 
 /**
- * The Locations queue: `fixes` runs every registered fix consumer of that task (geofencing) in
- * registration order (track building runs from the Tracks queue: {@link TracksProcessor}) — one that throws fails the task, which BullMQ retries (consumers are
- * idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
+ * The Locations queue: `fixes` runs every registered fix consumer of that task (geofencing, alerts)
+ * at once — each keeps its own state in its own transaction, so none waits for another (track building
+ * runs from the Tracks queue: {@link TracksProcessor}); one that throws fails the task once all have
+ * finished, and BullMQ retries it (consumers are idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
  * retention ({@link LocationRetentionService}).
  */
 @Processor(QueueName.Locations, { ...workerOptions(), concurrency: 8 })
@@ -41,7 +42,11 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
     switch (task.name) {
       case 'fixes': {
         const consumers = this.consumers.all('fixes');
-        for (const consumer of consumers) await consumer.onFixes(task.data);
+        // independent (own state, own transaction): run at once, so a task holds its slot for the
+        // slowest consumer's round trips, not their sum; any failure fails the task after all finished
+        const outcomes = await Promise.allSettled(consumers.map((consumer) => consumer.onFixes(task.data)));
+        const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+        if (failed) throw failed.reason;
         const { memberId, fromTs, toTs } = task.data;
         return { consumers: consumers.length, memberId, fromTs, toTs };
       }
