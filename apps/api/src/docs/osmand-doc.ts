@@ -37,7 +37,12 @@ const jsonSchema: SchemaObject = {
       type: 'object',
       description: 'absent, or without `coords`: a heartbeat, no fix stored',
       properties: {
-        timestamp: { oneOf: [{ type: 'string', description: 'ISO 8601' }, { type: 'integer', description: 'Unix seconds or ms' }] },
+        timestamp: {
+          oneOf: [
+            { type: 'string', description: 'ISO 8601' },
+            { type: 'integer', description: 'Unix seconds or ms' },
+          ],
+        },
         coords: {
           type: 'object',
           required: ['latitude', 'longitude'],
@@ -87,7 +92,13 @@ function operation(summary: string, extra: Partial<OperationObject>): OperationO
 
 /** The `/osmand` path item: GET with a query string; POST with a query string, a form body, or the JSON body. */
 export function osmandPathItem(): PathItemObject {
-  const parameters: ParameterObject[] = PARAMS.map(([name, description]) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description }));
+  const parameters: ParameterObject[] = PARAMS.map(([name, description]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description,
+  }));
   return {
     get: operation('Traccar Client fix (query string)', { parameters }),
     post: operation('Traccar Client fix (query string, form body or JSON body)', {

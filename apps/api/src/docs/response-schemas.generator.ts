@@ -79,12 +79,7 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
     const signature = checker.getSignatureFromDeclaration(method);
     if (!signature) throw new Error(`${controller}.${handler}: no signature`);
     const returned = checker.getReturnTypeOfSignature(signature);
-    let answer = checker.getAwaitedType(returned) ?? returned;
-    // `T | PrerenderedJson<T>` (apps/api/src/envelope/prerendered-json.ts) answers T's JSON either way
-    if (answer.isUnion()) {
-      const kept = answer.types.filter((t) => t.getSymbol()?.getName() !== 'PrerenderedJson');
-      if (kept.length === 1) answer = kept[0];
-    }
+    const answer = checker.getAwaitedType(returned) ?? returned;
     const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.UseFullyQualifiedType;
     const node = checker.typeToTypeNode(answer, aliasFile, flags);
     if (!node) throw new Error(`${controller}.${handler}: its return type cannot be printed`);

@@ -2,7 +2,6 @@ import { AuthContext } from '@app/core';
 import { LocateService, LocationRecord } from '@app/locations';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
-import { PrerenderedJson } from '../envelope/prerendered-json';
 import { LocateDto } from './locate.dto';
 
 /** `locate`'s answer. */
@@ -16,11 +15,8 @@ export interface LocateAnswer {
 export class LocateController {
   constructor(private readonly locate: LocateService) {}
 
-  /** The plain call (what a dashboard polls) is rendered by PostgreSQL; with addresses, details or ping, here. */
   @Action('locate')
-  async locateMembers(@Caller() ctx: AuthContext, @Data() dto: LocateDto): Promise<LocateAnswer | PrerenderedJson<LocateAnswer>> {
-    const q = dto.query;
-    if (LocateService.rendersInDatabase(q)) return new PrerenderedJson(`{"status":0,"accounts":${await this.locate.locateJson(ctx, q)}}`);
-    return { status: 0, accounts: await this.locate.locate(ctx, q) };
+  async locateMembers(@Caller() ctx: AuthContext, @Data() dto: LocateDto): Promise<LocateAnswer> {
+    return { status: 0, accounts: await this.locate.locate(ctx, dto.query) };
   }
 }

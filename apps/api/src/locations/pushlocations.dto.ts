@@ -37,6 +37,7 @@ export class PushLocationsDto implements CompletesValidation {
     const ts = this.tracking_ts;
     if (ts === undefined) return;
     if (ts <= MIN_FIX_TS) throw invalid(`${prefix}.tracking_ts`, 'must be after 2000-01-01 (ms since the epoch)');
-    if (ts > Date.now() + MAX_FIX_AHEAD_MS) throw invalid(`${prefix}.tracking_ts`, 'must not be more than 5 minutes ahead of the server clock');
+    if (ts > Date.now() + MAX_FIX_AHEAD_MS)
+      throw invalid(`${prefix}.tracking_ts`, 'must not be more than 5 minutes ahead of the server clock');
   }
 }

@@ -5,7 +5,10 @@ import type { Request, Response } from 'express';
 import { PublicRoute } from '../envelope/decorators';
 import { RateLimitService } from '../ops/rate-limit.service';
 
-const GEOJSON = { type: 'application/geo+json', description: 'the track as an RFC 7946 GeoJSON Feature (LineString of [lng, lat, elevation?])' };
+const GEOJSON = {
+  type: 'application/geo+json',
+  description: 'the track as an RFC 7946 GeoJSON Feature (LineString of [lng, lat, elevation?])',
+};
 const GPX = { type: 'application/gpx+xml', description: 'the track as a GPX 1.1 document (one trk, one trkseg)' };
 
 /**
@@ -47,7 +50,10 @@ export class ShareController {
 
   private async sendGeoJson(token: string, req: Request, res: Response): Promise<void> {
     const { entry, points } = await this.load(token, req);
-    res.status(200).type(GEOJSON.type).send(JSON.stringify(trackGeoJson(entry, points)));
+    res
+      .status(200)
+      .type(GEOJSON.type)
+      .send(JSON.stringify(trackGeoJson(entry, points)));
   }
 
   private async load(token: string, req: Request) {
