@@ -1,5 +1,5 @@
 import { QueueName, TaskProducer } from '@app/core';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, TestApi, TestCompany } from './support/api';
 import { waitFor } from './support/proc-child';
@@ -79,10 +79,11 @@ describe('pushlocations', () => {
       events.on('completed', (e) => done.push(e));
       try {
         const t = Date.now() - 40 * MIN;
-        // only this call's tasks: tasks of earlier tests (same member) may still be completing, now
-        // that a real consumer (geofence) runs in the worker
-        const mine = () => done.filter((e) => (e.returnvalue as { fromTs?: number } | null)?.fromTs === t);
-        await push(w.key, {
+        // a member of its own: a member's tasks are coalesced (one waits, one runs), so an earlier
+        // test's task of the same member could absorb this call's
+        const m = await createMember(api, c);
+        const mine = () => done.filter((e) => (e.returnvalue as { memberId?: string } | null)?.memberId === m.uid);
+        await push(m.key, {
           locations: [
             { ts: t + 1000, lat: 1, lng: 1 },
             { ts: t, lat: 1, lng: 1 },
@@ -91,16 +92,56 @@ describe('pushlocations', () => {
         await waitFor('the fixes task completed', () => mine().length > 0 || undefined, { timeoutMs: 15_000 });
         // the processor answers the task's member and range (and how many consumers ran)
         expect(mine()).toEqual([
-          expect.objectContaining({ returnvalue: { consumers: expect.any(Number), memberId: w.uid, fromTs: t, toTs: t + 1000 } }),
+          expect.objectContaining({ returnvalue: { consumers: expect.any(Number), memberId: m.uid, fromTs: t, toTs: t + 1000 } }),
         ]);
         // a call of duplicates only enqueues nothing
         done.length = 0;
-        await push(w.key, { locations: [{ ts: t, lat: 1, lng: 1 }] });
+        await push(m.key, { locations: [{ ts: t, lat: 1, lng: 1 }] });
         await new Promise((r) => setTimeout(r, 1500));
         expect(mine()).toEqual([]);
       } finally {
         await events.close();
       }
+    });
+
+    it('coalesces a member’s calls: while its task waits, later calls add none, and that one task evaluates them all', async () => {
+      const queue = new Queue(QueueName.Locations, {
+        connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+        prefix: PREFIX,
+      });
+      const m = await createMember(api, c);
+      const other = await createMember(api, c);
+      const t = Date.now() - 30 * MIN;
+      await queue.pause();
+      try {
+        for (let i = 0; i < 5; i++) await push(m.key, { locations: [{ ts: t + i * 1000, lat: 1, lng: 1 }] });
+        await push(other.key, { locations: [{ ts: t, lat: 1, lng: 1 }] });
+        const waiting = async (memberId: string) =>
+          (await queue.getJobs(['wait', 'prioritized', 'delayed'])).filter(
+            (j) => j.name === 'fixes' && j.data.memberId === memberId,
+          );
+        // the api sends its tasks within its 20 ms addBulk window
+        await waitFor('the tasks queued', async () => ((await waiting(other.uid)).length ? true : undefined), { timeoutMs: 5_000 });
+        const mine = await waiting(m.uid);
+        expect(mine).toHaveLength(1);
+        expect(mine[0].data).toMatchObject({ memberId: m.uid, fromTs: t, toTs: t }); // the first call's
+        expect(await waiting(other.uid)).toHaveLength(1); // per member
+      } finally {
+        await queue.resume();
+        await queue.close();
+      }
+      // the one task evaluated every call's fixes (geofencing's state reaches the last one)
+      await waitFor(
+        'the member evaluated to its newest fix',
+        async () => {
+          const [row] = await db.query(`SELECT evaluated_ts::float8 AS ts FROM geofence_states WHERE company_id = $1 AND member_id = $2`, [
+            c.companyUid,
+            m.uid,
+          ]);
+          return row?.ts === t + 4000 || undefined;
+        },
+        { timeoutMs: 15_000 },
+      );
     });
 
     it('keeps the anchor of states.moving: the newest previous latest fix ≥ 2 min older, across calls', async () => {

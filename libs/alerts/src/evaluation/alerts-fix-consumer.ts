@@ -31,8 +31,7 @@ const CLASS: Record<string, FenceZone> = { i: 'in', e: 'edge', o: 'out' };
  * `battery_low`; and the still period `idle` reads). For a `fixes` task:
  * 1. Cheap path: the live rules of those actions that target the member, from the {@link RulesCache}
  *    (one small statement); none → nothing else runs (no lock, no state), so ingestion costs ~nothing
- *    in a company without rules. Nor when the member's fixes up to the task's last one have already
- *    been evaluated (by a later task that ran first).
+ *    in a company without rules. (Bursts are coalesced before: at most one waiting task per member.)
  * 2. Otherwise, in ONE transaction: lock the member's `alert_member_states` row, read its fixes newer
  *    than the last evaluated (up to now) and, in the same statement, the candidate zones classified
  *    per fix (covered / within the 20 m band / beyond), run the geofence engine over them with the
@@ -59,10 +58,10 @@ export class AlertsFixConsumer implements FixConsumer, OnModuleInit {
   }
 
   async onFixes(task: FixesTask): Promise<void> {
-    const { rules, evaluatedTs } = await this.rulesCache.lookup(this.dataSource, task.companyId, task.memberId, FIX_ACTIONS);
-    // no rule; or a task queued behind another of the member's that already evaluated these fixes
-    // (each evaluation reads every fix up to its start): under load a burst of calls costs one evaluation
-    if (!rules.length || evaluatedTs >= task.toTs) return;
+    const { rules } = await this.rulesCache.lookup(this.dataSource, task.companyId, task.memberId, FIX_ACTIONS);
+    // no rule: nothing else runs. (A task's own range says little: the api coalesces a member's calls
+    // into one waiting task, so it evaluates every fix newer than its state, whatever `toTs` says.)
+    if (!rules.length) return;
     const published = await this.dataSource.transaction((db) => this.evaluate(db, task, rules, Date.now()));
     this.outbox.wake(published);
   }

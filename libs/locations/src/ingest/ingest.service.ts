@@ -240,7 +240,8 @@ export class IngestService implements OnApplicationShutdown {
 
   /**
    * After commit: one Locations `fixes` task for the call's newly stored fixes (none when nothing was
-   * accepted). Not awaited: tasks are sent to Redis in one `addBulk` per {@link ENQUEUE_WINDOW_MS}
+   * accepted), coalesced per member (BullMQ deduplication with `keepLastIfActive`: at most one task
+   * waiting and one running per member; the consumers read everything newer than their state). Not awaited: tasks are sent to Redis in one `addBulk` per {@link ENQUEUE_WINDOW_MS}
    * (or per {@link ENQUEUE_MAX_BATCH} tasks), since a BullMQ add per call was the api's largest CPU
    * cost under load. A Redis failure is logged, never failing the call (its fixes are stored).
    */
@@ -273,7 +274,15 @@ export class IngestService implements OnApplicationShutdown {
     Promise.all([
       this.producer.addBulk(
         QueueName.Locations,
-        tasks.map((data) => ({ name: 'fixes' as const, data })),
+        tasks.map((data) => ({
+          name: 'fixes' as const,
+          data,
+          // one waiting task per member: a call while one waits joins it (every consumer evaluates all
+          // the member's fixes newer than its own state, up to when it runs), a call while one runs
+          // leaves one more to run after it — so a backlog holds at most two tasks per member, never
+          // one per call, and an idle worker starts a member's task at once (no delay)
+          opts: { deduplication: { id: `fixes:${data.companyId}:${data.memberId}`, keepLastIfActive: true } },
+        })),
       ),
       this.producer.addBulk(QueueName.Tracks, builds),
     ]).catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
