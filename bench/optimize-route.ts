@@ -9,12 +9,11 @@
 import { dayInZone } from '@app/core';
 import { geodesicMatrix, solveTour } from '@app/dispatch/route';
 import { planRoute } from '@app/dispatch/nest';
-import os from 'node:os';
 import pg from 'pg';
 import { createCompany, createMember, TestApi } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
 import { startWorker } from '../test/support/worker';
-import { fmt, markdownTable, percentile, post } from './stats';
+import { fmt, percentile, printPart, post } from './stats';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -212,14 +211,7 @@ export async function runOptimizeRouteOnly(opts: {
   log: (line: string) => void;
 }): Promise<number> {
   try {
-    const r = optimizeRouteReport(await benchOptimizeRoute(opts));
-    const header =
-      `Fieldwork bench (optimizeroute) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${opts.serverVersion}, ` +
-      `${os.cpus().length} CPUs, load average ${opts.loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
-    process.stdout.write(
-      `\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`,
-    );
-    return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    return printPart('optimizeroute', optimizeRouteReport(await benchOptimizeRoute(opts)), opts);
   } finally {
     await closeOptimizeRoute();
   }

@@ -5,14 +5,13 @@
  * and through the same ONE built worker (its webhook delivery and its dispatch queue/CPU pool share the
  * process). Target: busy p99 ≤ 1.5× idle p99.
  */
-import os from 'node:os';
 import pg from 'pg';
 import { action, createCompany, TestApi } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
 import { optimizeRouteCall, seedRouteDays } from './optimize-route';
-import { fmt, markdownTable, percentile } from './stats';
+import { fmt, percentile, printPart } from './stats';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -146,14 +145,7 @@ export async function runRouteWebhooksOnly(opts: {
   log: (line: string) => void;
 }): Promise<number> {
   try {
-    const r = routeWebhooksReport(await benchRouteWebhooks(opts));
-    const header =
-      `Fieldwork bench (routewebhooks) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${opts.serverVersion}, ` +
-      `${os.cpus().length} CPUs, load average ${opts.loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
-    process.stdout.write(
-      `\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`,
-    );
-    return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    return printPart('routewebhooks', routeWebhooksReport(await benchRouteWebhooks(opts)), opts);
   } finally {
     await closeRouteWebhooks();
   }

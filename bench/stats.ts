@@ -1,3 +1,4 @@
+import os from 'node:os';
 import http from 'node:http';
 
 /** Nearest-rank percentile (p in 0..100) of the values. */
@@ -56,4 +57,25 @@ export function post(url: string, body: string, headers: Record<string, string> 
 
 export function closeAgent(): void {
   agent.destroy();
+}
+
+/** What a bench part reports: table rows (benchmark, ours, baseline, ratio, target, pass/fail), notes, missed targets. */
+export interface PartReport {
+  rows: string[][];
+  notes: string[];
+  failed: number;
+}
+
+/**
+ * Prints one part's table with the run's header (`BENCH_ONLY=<part>`) to stdout.
+ * @returns the process exit code: 1 only with `BENCH_STRICT=1` and a missed target
+ */
+export function printPart(part: string, r: PartReport, run: { serverVersion: string; loadAtStart: string }): number {
+  const header =
+    `Fieldwork bench (${part}) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${run.serverVersion}, ` +
+    `${os.cpus().length} CPUs, load average ${run.loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
+  process.stdout.write(
+    `\n${header}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], r.rows)}\n\n${r.notes.join('\n')}\n`,
+  );
+  return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
 }
