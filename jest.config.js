@@ -10,6 +10,7 @@ const moduleNameMapper = {
   '^@app/webhooks(|/.*)$': '<rootDir>/libs/webhooks/src$1',
   '^@app/zones(|/.*)$': '<rootDir>/libs/zones/src$1',
   '^@app/alerts(|/.*)$': '<rootDir>/libs/alerts/src$1',
+  '^@app/reports(|/.*)$': '<rootDir>/libs/reports/src$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 const common = { rootDir: __dirname, moduleFileExtensions: ['ts', 'js', 'json'], testEnvironment: 'node', transform, moduleNameMapper };

@@ -1,0 +1,89 @@
+/**
+ * What a report type is made of: its columns and a row source reading PostgreSQL through a cursor.
+ * Definitions run in the worker's report threads (no Nest, no TypeORM: plain SQL through
+ * {@link ReportDb}); the api runs their `count` for the pdf row limit before queueing.
+ */
+import type { Readable } from 'node:stream';
+import type { ColumnSpec, ReportLocale, ReportRow } from './report-table';
+import type { ReportFormat, ReportType } from './report-types';
+
+/** Read access for a report: a consistent read-only snapshot in the worker. */
+export interface ReportDb {
+  /** All rows of a small query (`$1…` parameters). */
+  query<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /** Rows streamed through a server-side cursor, `batch` at a time (default 1,000): never all in memory. */
+  cursor<T>(sql: string, params: unknown[], batch?: number): AsyncIterable<T>;
+}
+
+/** A member a report covers (resolved from `accounts` by the api). */
+export interface ReportMember {
+  id: string;
+  name: string;
+  username: string;
+  /** IANA zone of the member's own days (member's, else the company's) */
+  timezone: string;
+}
+
+/** A place a report covers (resolved from `accounts` by the api). */
+export interface ReportPlace {
+  id: string;
+  name: string;
+}
+
+/** Everything a row source knows of its request. */
+export interface ReportContext {
+  db: ReportDb;
+  companyId: string;
+  company: { name: string; timezone: string };
+  /** the requesting member; rows follow its `locale` */
+  requester: { id: string; name: string };
+  locale: ReportLocale;
+  /** the members `accounts` named, in request order (empty for place and company-wide types) */
+  members: ReportMember[];
+  /** the places `accounts` named, in request order (place types) */
+  places: ReportPlace[];
+  /**
+   * The range as YYYYMMDD days in the company's time zone, inclusive; absent for undated types.
+   * `fromMs`/`untilMs`: the instants bounding it, [start of `from`, start of the day after `until`).
+   */
+  range?: { from: number; until: number; fromMs: number; untilMs: number };
+}
+
+/** A file of a zip a type builds itself (gpx: one GPX per member and day). */
+export interface ReportFile {
+  name: string;
+  content: string | Buffer | Readable;
+}
+
+/** One report type. */
+export interface ReportDefinition {
+  type: ReportType;
+  /** e.g. `Jobs`; the pdf title and the xlsx sheet name */
+  title: string;
+  /** every column the type offers, default ones first in their default order */
+  columns: readonly ColumnSpec[];
+  /** the rows, in report order, streamed */
+  rows(ctx: ReportContext): AsyncIterable<ReportRow>;
+  /**
+   * How many rows `rows` will give (exact or an upper bound), cheap enough to run before queueing:
+   * the pdf row limit is checked with it. Absent: the render stops at the limit instead.
+   */
+  count?(ctx: ReportContext): Promise<number>;
+  /** For `zip` of files the type builds itself (gpx); else zip is one csv per row `group`. */
+  files?(ctx: ReportContext): AsyncIterable<ReportFile>;
+}
+
+/** What the worker stores for a finished report (the run's result). */
+export interface ReportResult {
+  reportId: string;
+  type: ReportType;
+  format: ReportFormat;
+  fileName: string;
+  contentType: string;
+  /** bytes of the file */
+  size: number;
+  /** stored chunks (report_chunks rows) */
+  chunks: number;
+  /** table rows rendered (files for gpx) */
+  rows: number;
+}
