@@ -9,6 +9,7 @@ import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { WebhooksModule } from '@app/webhooks';
 import { ZonesModule } from '@app/zones';
+import { ReportsModule } from '@app/reports';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ActionAuthGuard } from './envelope/action-auth.guard';
@@ -39,6 +40,7 @@ import { AutoassignController } from './dispatch/autoassign.controller';
 import { ClusterMapShareController, DistributeController } from './dispatch/distribute.controller';
 import { AlertsActionsController } from './alerts/alerts.controller';
 import { ZonesActionsController } from './zones/zones.controller';
+import { ReportsController } from './reports/reports.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
@@ -51,6 +53,7 @@ import { ZonesActionsController } from './zones/zones.controller';
     DispatchModule,
     DispatchAssignModule,
     ZonesModule,
+    ReportsModule,
     AlertsModule,
   ],
   controllers: [
@@ -73,6 +76,7 @@ import { ZonesActionsController } from './zones/zones.controller';
     ClusterMapShareController,
     AlertsActionsController,
     ZonesActionsController,
+    ReportsController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

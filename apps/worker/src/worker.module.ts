@@ -5,10 +5,12 @@ import { DispatchWorkerModule } from '@app/dispatch/nest';
 import { DispatchAssignWorkerModule } from '@app/dispatch/nest/autoassign.module';
 import { GeofenceModule, LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
+import { ReportsWorkerModule } from '@app/reports';
 import { WebhooksModule } from '@app/webhooks';
 import { Module } from '@nestjs/common';
 import { CpuPool } from './cpu/cpu-pool';
 import { HeartbeatService } from './heartbeat.service';
+import { ReportPool } from './reports/report-pool';
 import { AlertsProcessor } from './processors/alerts.processor';
 import { LocationsProcessor } from './processors/locations.processor';
 import { TracksProcessor } from './processors/tracks.processor';
@@ -31,6 +33,7 @@ import { WebhookDeliveryProcessor } from './processors/webhook-delivery.processo
     AlertsEvaluationModule,
     DispatchWorkerModule,
     DispatchAssignWorkerModule,
+    ReportsWorkerModule.withRenderer(ReportPool),
   ],
   providers: [
     HeartbeatService,

@@ -6,6 +6,7 @@ import { JOB_ACTION_ROLES } from '@app/jobs';
 import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { MEMBER_ACTION_ROLES } from '@app/members';
 import { PLACE_ACTION_ROLES } from '@app/places';
+import { REPORT_ACTION_ROLES } from '@app/reports';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
 import { ZONE_ACTION_ROLES } from '@app/zones';
 
@@ -27,6 +28,7 @@ export const ACTION_ROLES = mergeActionRoles(
   DISPATCH_ASSIGN_ACTION_ROLES,
   ALERT_ACTION_ROLES,
   ZONE_ACTION_ROLES,
+  REPORT_ACTION_ROLES,
 );
 
 /** The name of an action the api serves. */

@@ -1,5 +1,6 @@
-import { loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
+import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
 import { MembersService } from '@app/members';
+import { ReportFilesRepository } from '@app/reports';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
@@ -22,6 +23,8 @@ export class MaintenanceProcessor extends WorkerHost implements OnApplicationBoo
   constructor(
     private readonly members: MembersService,
     private readonly producer: TaskProducer,
+    private readonly reportFiles: ReportFilesRepository,
+    private readonly config: AppConfig,
   ) {
     super();
   }
@@ -30,6 +33,7 @@ export class MaintenanceProcessor extends WorkerHost implements OnApplicationBoo
     const queue = this.producer.queue(QueueName.Maintenance);
     // one scheduler id: every worker upserts the same schedule, so it runs once an hour in total
     await queue.upsertJobScheduler('prune-invitations', { every: 3_600_000 }, { name: 'prune-invitations', data: {} });
+    await queue.upsertJobScheduler('prune-reports', { every: 600_000 }, { name: 'prune-reports', data: {} });
   }
 
   async process(task: MaintenanceTask): Promise<unknown> {
@@ -38,6 +42,12 @@ export class MaintenanceProcessor extends WorkerHost implements OnApplicationBoo
         const pruned = await this.members.pruneExpiredInvitations(task.data.before ?? Date.now());
         if (pruned) this.logger.log(`pruned ${pruned} expired invitations`);
         return { pruned };
+      }
+      case 'prune-reports': {
+        const before = task.data.before ?? Date.now() - this.config.REPORT_RETENTION_HOURS * 3_600_000;
+        const pruned = await this.reportFiles.prune(before);
+        if (pruned.chunks || pruned.runs) this.logger.log(`pruned ${pruned.runs} reports (${pruned.chunks} chunks) past retention`);
+        return pruned;
       }
     }
   }

@@ -267,6 +267,24 @@ export class AppConfig {
   @Max(24 * 3600000)
   REPORT_MAX_RUN_MS = 600000;
 
+  /**
+   * Report renders at once per worker: the threads of its report pool (each holds two PostgreSQL
+   * connections: a read-only snapshot and the file writer). Reports wait for a thread; webhook
+   * delivery and dispatch never wait for reports.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  REPORT_THREADS = 1;
+
+  /** Hours a finished report's file is kept for getreport; then its chunks and run are pruned. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 365)
+  REPORT_RETENTION_HOURS = 24;
+
   /** Worker threads of the worker's CPU pool (route search, clustering, rendering); 0 = max(1, cores − 1). */
   @Transform(toInt)
   @IsInt()

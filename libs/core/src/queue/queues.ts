@@ -28,6 +28,8 @@ export const ALL_QUEUES: QueueName[] = Object.values(QueueName);
 export interface TaskPayloads {
   [QueueName.Maintenance]: {
     'prune-invitations': { before?: number };
+    /** deletes report files and finished report runs older than `before` (ms; default now − REPORT_RETENTION_HOURS) */
+    'prune-reports': { before?: number };
   };
   [QueueName.WebhookDelivery]: {
     /** events committed: enqueue a drain for each endpoint they have deliveries to */

@@ -13,6 +13,7 @@ import { AddCompanyLocation1795700000000 } from './1795700000000-AddCompanyLocat
 import { CreateClusterMaps1795705000000 } from './1795705000000-CreateClusterMaps';
 import { CreateZonesAndAlerts1795730000000 } from './1795730000000-CreateZonesAndAlerts';
 import { CreateAlertMemberStates1795750000000 } from './1795750000000-CreateAlertMemberStates';
+import { CreateReportChunks1795800000000 } from './1795800000000-CreateReportChunks';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   AddTrackBuildState1795720000000,
   CreateZonesAndAlerts1795730000000,
   CreateAlertMemberStates1795750000000,
+  CreateReportChunks1795800000000,
 ];

@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { AppConfig } from '@app/core';
+import { RenderAnswer, RenderJob, ReportRenderer } from '@app/reports';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Piscina } from 'piscina';
+import type { ReportThreadData } from './report-thread';
+
+/**
+ * The worker's report threads (piscina), apart from the CPU pool: `REPORT_THREADS` renders at once,
+ * each on a thread of its own with its own two PostgreSQL connections, at the CPU pool's lowered
+ * priority — so a 100,000-row report neither holds the event loop that drains webhooks nor the
+ * threads dispatch computes on. Reports beyond that wait in piscina's queue (their runs stay
+ * `running`, bounded by `REPORT_MAX_RUN_MS`).
+ */
+@Injectable()
+export class ReportPool extends ReportRenderer implements OnApplicationShutdown {
+  private readonly pool: Piscina;
+
+  constructor(config: AppConfig) {
+    super();
+    this.pool = new Piscina({
+      filename: resolve(__dirname, 'report-thread.js'),
+      minThreads: 0,
+      maxThreads: config.REPORT_THREADS,
+      idleTimeout: 60_000,
+      workerData: { databaseUrl: config.DATABASE_URL, nice: config.CPU_POOL_NICE } satisfies ReportThreadData,
+    });
+    new Logger('ReportPool').log(`report pool: up to ${config.REPORT_THREADS} threads`);
+  }
+
+  render(job: RenderJob): Promise<RenderAnswer> {
+    return this.pool.run(job) as Promise<RenderAnswer>;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}

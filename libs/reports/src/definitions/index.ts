@@ -1,0 +1,18 @@
+import type { ReportDefinition } from '../report-definition';
+import type { ReportType } from '../report-types';
+import { MEMBERS_REPORT } from './members';
+
+/**
+ * The report types' definitions (columns and row sources), one module each beside this file. A type
+ * without a definition yet is refused by createreport with -1 "not available yet".
+ */
+export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition } = {
+  members: MEMBERS_REPORT,
+};
+
+/** The definition of `type`. @throws Error when the type has none (the api refuses such requests first). */
+export function definitionOf(type: ReportType): ReportDefinition {
+  const definition = REPORT_DEFINITIONS[type];
+  if (!definition) throw new Error(`report type ${type} has no definition`);
+  return definition;
+}

@@ -1,0 +1,71 @@
+import { zonedDayTimeToMs } from '@app/core/time';
+import type { ReportContext, ReportDb, ReportMember, ReportPlace } from '../report-definition';
+import type { ReportLocale } from '../report-table';
+import type { RenderJob } from '../report-run';
+
+/** The day after YYYYMMDD `day`, as YYYYMMDD (calendar arithmetic, no zone). */
+export function nextDay(day: number): number {
+  const d = new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, (day % 100) + 1));
+  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+interface RequesterRow {
+  name: string;
+  timezone: string;
+  unit_time: string;
+  unit_date: string;
+  unit_distance: string;
+}
+
+/**
+ * Reads what a report needs besides its rows — the company, the requester's preferences (its time
+ * zone, else the company's; `unit_time`, `unit_date`, `unit_distance`), the named members and places
+ * in request order — and turns the range's days into instants in the company's time zone.
+ * @throws Error when the company or the requester is gone (the run fails as an internal error)
+ */
+export async function loadReportContext(db: ReportDb, job: RenderJob): Promise<ReportContext> {
+  const [company] = await db.query<{ name: string; timezone: string }>(`SELECT name, timezone FROM companies WHERE id = $1`, [job.companyId]);
+  if (!company) throw new Error(`company ${job.companyId} not found`);
+  const [requester] = await db.query<RequesterRow>(
+    `SELECT name, timezone, unit_time, unit_date, unit_distance FROM members WHERE company_id = $1 AND id = $2`,
+    [job.companyId, job.memberId],
+  );
+  if (!requester) throw new Error(`requesting member ${job.memberId} not found`);
+  const locale: ReportLocale = {
+    timezone: requester.timezone || company.timezone || 'UTC',
+    unitTime: requester.unit_time === '12' ? '12' : '24',
+    unitDate: requester.unit_date || 'YYYY-MM-DD',
+    unitDistance: requester.unit_distance === 'US' ? 'US' : 'SI',
+  };
+  const { params } = job;
+  const memberRows = params.memberIds.length
+    ? await db.query<ReportMember>(
+        `SELECT id, name, username, COALESCE(NULLIF(timezone, ''), $3) AS timezone FROM members WHERE company_id = $1 AND id = ANY($2::text[])`,
+        [job.companyId, params.memberIds, company.timezone],
+      )
+    : [];
+  const placeRows = params.placeIds.length
+    ? await db.query<ReportPlace>(`SELECT id, name FROM places WHERE company_id = $1 AND id = ANY($2::text[])`, [job.companyId, params.placeIds])
+    : [];
+  const range = params.range && {
+    ...params.range,
+    fromMs: zonedDayTimeToMs(params.range.from, 0, company.timezone),
+    untilMs: zonedDayTimeToMs(nextDay(params.range.until), 0, company.timezone),
+  };
+  return {
+    db,
+    companyId: job.companyId,
+    company,
+    requester: { id: job.memberId, name: requester.name },
+    locale,
+    members: inOrder(params.memberIds, memberRows),
+    places: inOrder(params.placeIds, placeRows),
+    range,
+  };
+}
+
+/** `rows` in the order of `ids` (ids without a row dropped). */
+function inOrder<T extends { id: string }>(ids: readonly string[], rows: readonly T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is T => r !== undefined);
+}

@@ -1,0 +1,30 @@
+import type { ClientBase } from 'pg';
+import Cursor from 'pg-cursor';
+import type { ReportDb } from '../report-definition';
+
+/**
+ * {@link ReportDb} over one `pg` client: small queries as they are, row sources through a server-side
+ * cursor (`pg-cursor`), read `batch` rows at a time — a 100,000-row report never holds its rows in memory.
+ * The caller owns the client's transaction (the render thread opens a read-only repeatable-read one, so
+ * every statement of a report sees the same snapshot).
+ */
+export class PgReportDb implements ReportDb {
+  constructor(private readonly client: ClientBase) {}
+
+  async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return (await this.client.query(sql, params)).rows as T[];
+  }
+
+  async *cursor<T>(sql: string, params: unknown[], batch = 1000): AsyncIterable<T> {
+    const cursor = this.client.query(new Cursor<T>(sql, params));
+    try {
+      for (;;) {
+        const rows = await cursor.read(batch);
+        if (rows.length === 0) return;
+        yield* rows;
+      }
+    } finally {
+      await cursor.close();
+    }
+  }
+}

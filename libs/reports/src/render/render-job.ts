@@ -1,0 +1,46 @@
+import { Pool } from 'pg';
+import type { RenderJob, RenderOutcome } from '../report-run';
+import { ChunkSink } from './chunk-sink';
+import { loadReportContext } from './load-context';
+import { PgReportDb } from './pg-report-db';
+import { renderReport } from './render-report';
+
+/**
+ * Renders one report job end to end on `pool` (a report thread's own): a read-only repeatable-read
+ * transaction on one connection — every statement of the report sees one snapshot — feeds the format
+ * writer, whose bytes stream into `report_chunks` through a second connection. Idempotent: a job run
+ * again first deletes the chunks an earlier attempt left. On failure its chunks are deleted.
+ * @returns the stored file's size and chunk count, and the rows rendered
+ * @throws DomainError from the definitions or writers (e.g. the pdf row limit), Error otherwise
+ */
+export async function renderJob(pool: Pool, job: RenderJob): Promise<RenderOutcome> {
+  const reader = await pool.connect();
+  const writer = await pool.connect();
+  const clear = () => writer.query(`DELETE FROM report_chunks WHERE company_id = $1 AND report_id = $2`, [job.companyId, job.runId]);
+  try {
+    await clear();
+    await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const ctx = await loadReportContext(new PgReportDb(reader), job);
+    const sink = new ChunkSink(writer, job.companyId, job.runId);
+    const finished = new Promise<void>((resolve, reject) => {
+      sink.on('finish', resolve);
+      sink.on('error', reject);
+    });
+    let rows: number;
+    try {
+      rows = await renderReport(ctx, job.params.format, job.params.type, job.params.columns, sink);
+    } catch (err) {
+      sink.destroy();
+      throw err;
+    }
+    await finished;
+    return { size: sink.size, chunks: sink.chunks, rows };
+  } catch (err) {
+    await clear().catch(() => undefined);
+    throw err;
+  } finally {
+    await reader.query('ROLLBACK').catch(() => undefined);
+    reader.release();
+    writer.release();
+  }
+}

@@ -1,0 +1,57 @@
+import type { Writable } from 'node:stream';
+import { definitionOf } from '../definitions';
+import { openTableWriter, reportColumns, writeGroupedCsvZip, ZipWriter } from '../formats';
+import type { ReportContext } from '../report-definition';
+import { tooManyRowsForPdf } from '../report-errors';
+import type { ReportDocument } from '../report-table';
+import type { RequestedColumn } from '../report-run';
+import { PDF_MAX_ROWS, ReportFormat, ReportType } from '../report-types';
+
+/** The lines under a report's title: company, range, time zone and units. */
+export function subtitleOf(ctx: ReportContext): string[] {
+  const { locale } = ctx;
+  const lines = [ctx.company.name];
+  if (ctx.range) lines.push(ctx.range.from === ctx.range.until ? `Day ${ctx.range.from}` : `From ${ctx.range.from} to ${ctx.range.until}`);
+  lines.push(`Time zone ${locale.timezone}; distances in ${locale.unitDistance === 'US' ? 'mi' : 'km'}; requested by ${ctx.requester.name}`);
+  return lines;
+}
+
+/**
+ * Renders one report onto `out` in `format`, streaming: rows come from the definition's cursor and
+ * go to the format writer one at a time (awaiting its backpressure). `zip` is the definition's own
+ * files (gpx) or one csv per row group (timeallocation).
+ * @returns the rows (or files) rendered
+ * @throws DomainError invalid "too many rows for pdf" past {@link PDF_MAX_ROWS} rows (the count the
+ *   api checked was an estimate, or data grew since)
+ */
+export async function renderReport(ctx: ReportContext, format: ReportFormat, type: ReportType, columns: RequestedColumn[] | undefined, out: Writable): Promise<number> {
+  const definition = definitionOf(type);
+  const doc: ReportDocument = {
+    title: definition.title,
+    subtitle: subtitleOf(ctx),
+    columns: reportColumns(definition.columns, columns, ctx.locale),
+    locale: ctx.locale,
+  };
+  if (format === 'zip') {
+    if (definition.files) {
+      const zip = new ZipWriter(out);
+      let files = 0;
+      for await (const file of definition.files(ctx)) {
+        await zip.addFile(file.name, file.content);
+        files++;
+      }
+      await zip.end();
+      return files;
+    }
+    return writeGroupedCsvZip(doc, definition.rows(ctx), out);
+  }
+  const writer = openTableWriter(format, doc, out);
+  let rows = 0;
+  for await (const row of definition.rows(ctx)) {
+    if (format === 'pdf' && rows === PDF_MAX_ROWS) throw tooManyRowsForPdf(rows + 1);
+    await writer.row(row);
+    rows++;
+  }
+  await writer.end();
+  return rows;
+}

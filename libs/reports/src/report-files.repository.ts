@@ -1,0 +1,54 @@
+import { Readable } from 'node:stream';
+import { query } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+/**
+ * Report files in PostgreSQL (`report_chunks`, written by the worker's report threads): streamed back
+ * one chunk (≤ 1 MiB) per query, so any api instance answers any report with one chunk in memory; and
+ * pruned with their runs after `REPORT_RETENTION_HOURS`.
+ */
+@Injectable()
+export class ReportFilesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The stored file of report `reportId` as a stream of its chunks in order (empty when none). */
+  stream(companyId: string, reportId: string): Readable {
+    const ds = this.dataSource;
+    let seq = 0;
+    return new Readable({
+      async read() {
+        try {
+          const rows = await query<{ data: Buffer }>(ds, `SELECT data FROM report_chunks WHERE company_id = $1 AND report_id = $2 AND seq = $3`, [
+            companyId,
+            reportId,
+            seq++,
+          ]);
+          this.push(rows.length ? rows[0].data : null);
+        } catch (err) {
+          this.destroy(err as Error);
+        }
+      },
+    });
+  }
+
+  /**
+   * Deletes report files and finished report runs older than `before` (ms), and chunks no run will
+   * ever claim (their run failed, expired or is gone) once they are that old.
+   * @returns chunks and runs deleted
+   */
+  async prune(before: number): Promise<{ chunks: number; runs: number }> {
+    const chunks = await query<{ n: string }>(
+      this.dataSource,
+      `WITH d AS (DELETE FROM report_chunks WHERE created_at < $1 RETURNING 1) SELECT count(*) AS n FROM d`,
+      [before],
+    );
+    const runs = await query<{ n: string }>(
+      this.dataSource,
+      `WITH d AS (DELETE FROM worker_runs WHERE kind = 'report' AND state IN ('done', 'failed', 'expired')
+                    AND finished_at < $1 RETURNING 1) SELECT count(*) AS n FROM d`,
+      [before],
+    );
+    return { chunks: Number(chunks[0].n), runs: Number(runs[0].n) };
+  }
+}

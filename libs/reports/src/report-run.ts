@@ -1,0 +1,49 @@
+import type { ErrorKind } from '@app/core/errors/domain-error';
+import type { ReportResult } from './report-definition';
+import type { ReportFormat, ReportType } from './report-types';
+
+/** A requested column (createreport's `columns[]`), checked against the type's set by the api. */
+export interface RequestedColumn {
+  key: string;
+  rename?: string;
+  isCheck?: boolean;
+}
+
+/** The `report` run's parameters: the request as the api checked and resolved it. */
+export interface ReportParams {
+  type: ReportType;
+  format: ReportFormat;
+  /** YYYYMMDD inclusive, company time zone; absent for undated types */
+  range?: { from: number; until: number };
+  /** members `accounts` named, resolved to ids, in request order (member types) */
+  memberIds: string[];
+  /** places `accounts` named (place types) */
+  placeIds: string[];
+  columns?: RequestedColumn[];
+}
+
+declare module '@app/core' {
+  interface RunKinds {
+    report: { params: ReportParams; result: ReportResult };
+  }
+}
+
+/** What a report thread is handed: the run and its parameters. */
+export interface RenderJob {
+  companyId: string;
+  /** the run's id = the report's id */
+  runId: string;
+  /** the requesting member */
+  memberId: string;
+  params: ReportParams;
+}
+
+/** What a render thread answers: the stored file's size and chunks, and the rows rendered. */
+export interface RenderOutcome {
+  size: number;
+  chunks: number;
+  rows: number;
+}
+
+/** A render thread's answer: the outcome, or the DomainError it met as plain data. */
+export type RenderAnswer = { outcome: RenderOutcome } | { domainError: { kind: ErrorKind; message: string; field?: string; rule?: string } };
