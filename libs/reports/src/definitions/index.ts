@@ -1,13 +1,17 @@
 import type { ReportDefinition } from '../report-definition';
 import type { ReportType } from '../report-types';
+import { ALERTS_REPORT } from './alerts';
 import { MEMBERS_REPORT } from './members';
+import { PLACES_REPORT } from './places';
 
 /**
  * The report types' definitions (columns and row sources), one module each beside this file. A type
  * without a definition yet is refused by createreport with -1 "not available yet".
  */
 export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition } = {
+  alerts: ALERTS_REPORT,
   members: MEMBERS_REPORT,
+  places: PLACES_REPORT,
 };
 
 /** The definition of `type`. @throws Error when the type has none (the api refuses such requests first). */
