@@ -1,5 +1,6 @@
 /** Test helpers of the format specs (not exported by the lib): outputs to collect or count bytes, and a sample table. */
 import { Writable } from 'node:stream';
+import * as yauzl from 'yauzl';
 import type { ReportDocument, ReportLocale } from '../report-table';
 
 /** A Writable keeping every byte; `buffer()` once finished. */
@@ -50,4 +51,29 @@ export function sampleDoc(locale: ReportLocale = SI_LOCALE): ReportDocument {
       { key: 'done', title: 'Done', kind: 'check', width: 4 },
     ],
   };
+}
+
+/** Every entry of a zip (read with yauzl, not the writer's library), by name. */
+export function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('no zip'));
+      const files = new Map<string, Buffer>();
+      zip.on('error', reject);
+      zip.on('end', () => resolve(files));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('error', reject);
+          stream.on('end', () => {
+            files.set(entry.fileName, Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
 }
