@@ -44,9 +44,9 @@ export interface TimelineEntry {
 /** Order of entries starting at the same ms: the stop, then the visit inside it, then a drive. */
 const RANK: Record<TimelineActivity, number> = { stop: 0, job: 1, drive: 2 };
 
-/** Entries in time order: by start, then end (open last), then {@link RANK}. */
+/** Entries in time order: by start, then {@link RANK} (a stop before the visit inside it), then end (open last). */
 export function timelineOrder(entries: TimelineEntry[]): TimelineEntry[] {
-  return [...entries].sort((a, b) => a.start - b.start || (a.end ?? Infinity) - (b.end ?? Infinity) || RANK[a.activity] - RANK[b.activity]);
+  return [...entries].sort((a, b) => a.start - b.start || RANK[a.activity] - RANK[b.activity] || (a.end ?? Infinity) - (b.end ?? Infinity));
 }
 
 /** An entry as a row of `member`'s (date: the member's day of its start); Point geometry when it has a position. */
