@@ -1,8 +1,10 @@
 import type { ReportDefinition } from '../report-definition';
 import type { ReportType } from '../report-types';
+import { ALERTS_REPORT } from './alerts';
 import { GPX_REPORT } from './gpx';
 import { MEMBERS_REPORT } from './members';
 import { MILEAGE_REPORT } from './mileage';
+import { PLACES_REPORT } from './places';
 import { STOPS_REPORT } from './stopsreport';
 import { TIMELINE_REPORT } from './timeline';
 
@@ -15,7 +17,9 @@ export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition
   timeline: TIMELINE_REPORT,
   stopsreport: STOPS_REPORT,
   mileage: MILEAGE_REPORT,
+  alerts: ALERTS_REPORT,
   members: MEMBERS_REPORT,
+  places: PLACES_REPORT,
 };
 
 /** The definition of `type`. @throws Error when the type has none (the api refuses such requests first). */
