@@ -67,6 +67,8 @@ const nyWall = (ms: number) => {
   );
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
 };
+/** ms of an xlsx date cell read by SheetJS, to the second (Excel's serial dates are floats: SheetJS may read 12:00:00 as 11:59:59.999). */
+const cellMs = (v: unknown) => Math.round((v as Date).getTime() / 1000) * 1000;
 /** `MM/DD/YYYY` of a YYYYMMDD day. */
 const usDay = (day: number) =>
   `${String(Math.floor(day / 100) % 100).padStart(2, '0')}/${String(day % 100).padStart(2, '0')}/${Math.floor(day / 10000)}`;
@@ -288,8 +290,8 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
           expect((r[col('Date')] as Date).toISOString().slice(0, 10)).toBe(
             `${String(g.day).slice(0, 4)}-${String(g.day).slice(4, 6)}-${String(g.day).slice(6)}`,
           );
-          expect((r[col('Start')] as Date).getTime()).toBe(nyWall(t.start));
-          expect((r[col('End')] as Date).getTime()).toBe(nyWall(t.end));
+          expect(cellMs(r[col('Start')])).toBe(nyWall(t.start));
+          expect(cellMs(r[col('End')])).toBe(nyWall(t.end));
           expect(r[col('Distance (mi)')]).toBe(Math.round((t.distance / MI) * 100) / 100);
           expect(r[col('Minutes')]).toBe(Math.round(((t.end - t.start) / 60_000) * 100) / 100);
           for (const k of ['Purpose', 'Comment', 'Approval status', 'Approved by', 'Place sheet']) expect(r[col(k)]).toBeNull();
@@ -355,7 +357,7 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
       const xlsx = readXlsx((await reportFile(api, { reporttype: 'stopsreport', format: 'xlsx', ...range() }, company.key)).body);
       expect(xlsx).toHaveLength(want.length + 1);
       const xh = xlsx[0] as string[];
-      expect(xlsx.slice(1).map((r) => (r[xh.indexOf('From')] as Date).getTime())).toEqual(want.map((s) => nyWall(s.arrival.ts)));
+      expect(xlsx.slice(1).map((r) => cellMs(r[xh.indexOf('From')]))).toEqual(want.map((s) => nyWall(s.arrival.ts)));
       const fc = readGeoJson((await reportFile(api, { reporttype: 'stopsreport', format: 'geojson', ...range() }, company.key)).body);
       expect(fc.features).toHaveLength(want.length);
       fc.features.forEach((f, i) => {
@@ -432,7 +434,7 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
       const members = xrows.map((r) => r[xh.indexOf('Member')]);
       expect(members.lastIndexOf('Ana Kovač')).toBeLessThan(members.indexOf('Bo Walker'));
       for (const name of ['Ana Kovač', 'Bo Walker']) {
-        const starts = xrows.filter((r) => r[xh.indexOf('Member')] === name).map((r) => (r[xh.indexOf('Start')] as Date).getTime());
+        const starts = xrows.filter((r) => r[xh.indexOf('Member')] === name).map((r) => cellMs(r[xh.indexOf('Start')]));
         expect(starts).toEqual([...starts].sort((x, y) => x - y));
       }
     });
