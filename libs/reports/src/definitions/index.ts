@@ -1,14 +1,22 @@
 import type { ReportDefinition } from '../report-definition';
 import type { ReportType } from '../report-types';
 import { ALERTS_REPORT } from './alerts';
+import { GPX_REPORT } from './gpx';
 import { MEMBERS_REPORT } from './members';
+import { MILEAGE_REPORT } from './mileage';
 import { PLACES_REPORT } from './places';
+import { STOPS_REPORT } from './stopsreport';
+import { TIMELINE_REPORT } from './timeline';
 
 /**
  * The report types' definitions (columns and row sources), one module each beside this file. A type
  * without a definition yet is refused by createreport with -1 "not available yet".
  */
 export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition } = {
+  gpx: GPX_REPORT,
+  timeline: TIMELINE_REPORT,
+  stopsreport: STOPS_REPORT,
+  mileage: MILEAGE_REPORT,
   alerts: ALERTS_REPORT,
   members: MEMBERS_REPORT,
   places: PLACES_REPORT,
