@@ -23,8 +23,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'place', title: 'Nearest place', kind: 'text', width: 24 },
   { key: 'place_distance', title: 'Distance to place', kind: 'distance', width: 10 },
   { key: 'address', title: 'Place address', kind: 'text', width: 28 },
-  { key: 'latitude', title: 'Latitude', kind: 'number', width: 11 },
-  { key: 'longitude', title: 'Longitude', kind: 'number', width: 11 },
+  { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11 },
+  { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11 },
   { key: 'fixes', title: 'Fixes', kind: 'integer', default: false },
 ];
 

@@ -14,8 +14,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'distance', title: 'Distance', kind: 'distance', width: 10 },
   { key: 'place', title: 'Place', kind: 'text', width: 24 },
   { key: 'job', title: 'Job', kind: 'text', width: 24 },
-  { key: 'latitude', title: 'Latitude', kind: 'number', width: 11 },
-  { key: 'longitude', title: 'Longitude', kind: 'number', width: 11 },
+  { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11 },
+  { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11 },
   { key: 'job_uid', title: 'Job uid', kind: 'text', default: false, width: 28 },
   { key: 'track_id', title: 'Track id', kind: 'integer', default: false },
 ];
