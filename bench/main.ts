@@ -16,6 +16,7 @@ import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { alertsReport, benchAlerts } from './alerts';
 import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
 import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
+import { closeReports, runReportsOnly } from './reports';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
@@ -309,6 +310,7 @@ function cleanup(): Promise<void> {
     await within(closeGeofence(), 20_000);
     await within(closeOptimizeRoute(), 20_000);
     await within(closeRouteWebhooks(), 20_000);
+    await within(closeReports(), 20_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -337,6 +339,8 @@ async function main(): Promise<number> {
       return await runOptimizeRouteOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'routewebhooks')
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'reports')
+      return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);
