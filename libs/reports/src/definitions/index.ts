@@ -1,6 +1,11 @@
 import type { ReportDefinition } from '../report-definition';
 import type { ReportType } from '../report-types';
+import { MEMBERONSITE_REPORT } from './memberonsite';
 import { MEMBERS_REPORT } from './members';
+import { PLACEONSITE_REPORT } from './placeonsite';
+import { STATISTICS_REPORT } from './statistics';
+import { TIMEALLOCATION_REPORT } from './timeallocation';
+import { TIMESHEET_REPORT } from './timesheet';
 
 /**
  * The report types' definitions (columns and row sources), one module each beside this file. A type
@@ -8,6 +13,11 @@ import { MEMBERS_REPORT } from './members';
  */
 export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition } = {
   members: MEMBERS_REPORT,
+  timesheet: TIMESHEET_REPORT,
+  timeallocation: TIMEALLOCATION_REPORT,
+  memberonsite: MEMBERONSITE_REPORT,
+  placeonsite: PLACEONSITE_REPORT,
+  statistics: STATISTICS_REPORT,
 };
 
 /** The definition of `type`. @throws Error when the type has none (the api refuses such requests first). */
