@@ -1,8 +1,10 @@
 import type { ReportDefinition } from '../report-definition';
 import type { ReportType } from '../report-types';
+import { ALERTS_REPORT } from './alerts';
 import { MEMBERONSITE_REPORT } from './memberonsite';
 import { MEMBERS_REPORT } from './members';
 import { PLACEONSITE_REPORT } from './placeonsite';
+import { PLACES_REPORT } from './places';
 import { STATISTICS_REPORT } from './statistics';
 import { TIMEALLOCATION_REPORT } from './timeallocation';
 import { TIMESHEET_REPORT } from './timesheet';
@@ -12,12 +14,14 @@ import { TIMESHEET_REPORT } from './timesheet';
  * without a definition yet is refused by createreport with -1 "not available yet".
  */
 export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition } = {
+  alerts: ALERTS_REPORT,
   members: MEMBERS_REPORT,
   timesheet: TIMESHEET_REPORT,
   timeallocation: TIMEALLOCATION_REPORT,
   memberonsite: MEMBERONSITE_REPORT,
   placeonsite: PLACEONSITE_REPORT,
   statistics: STATISTICS_REPORT,
+  places: PLACES_REPORT,
 };
 
 /** The definition of `type`. @throws Error when the type has none (the api refuses such requests first). */
