@@ -1,6 +1,9 @@
 import { Geodesic } from 'geographiclib-geodesic';
 import * as XLSX from 'xlsx';
 import { zonedDayTimeToMs } from '@app/core/time';
+import { definitionOf } from '@app/reports/definitions';
+import { loadReportContext } from '@app/reports/render/load-context';
+import type { ReportType } from '@app/reports/report-types';
 import { action, createCompany, createMember, TestApi, TestCompany } from './support/api';
 import { waitFor } from './support/proc-child';
 import { readCsv, readGeoJson, readPdfText, readZip, reportCall, reportFile } from './support/report-readers';
@@ -368,6 +371,33 @@ describe('time reports', () => {
       expect(xlsx[1][1]).toBeCloseTo((tracks[0].distance + tracks[1].distance) / METRES_PER_MILE, 2);
       expect(seconds(xlsx[1][11])).toBe(2 * H);
       expect(readPdfText((await reportFile(api, { reporttype: 'statistics', format: 'pdf', ...RANGE, accounts: members() }, company.key)).body)).toContain('Statistics');
+    });
+  });
+
+  describe('count (the pdf row limit, checked before queueing)', () => {
+    it('equals the rows each type renders', async () => {
+      const db2 = {
+        query: <T>(sql: string, params: unknown[]) => db.query(sql, params) as Promise<T[]>,
+        cursor: () => {
+          throw new Error('count reads no cursor');
+        },
+      };
+      const cases: Array<[ReportType, string[], string[], number]> = [
+        ['timesheet', [ana.uid, bo.uid], [], 6], // Ana: 1 day + total; Bo: Oct 31, Nov 1, Nov 3 + total
+        ['timeallocation', [ana.uid, bo.uid], [], 8],
+        ['memberonsite', [ana.uid, bo.uid], [], 5],
+        ['placeonsite', [], [depotId, yardId], 3], // Depot: a visit + total; Empty yard: total
+        ['statistics', [ana.uid, bo.uid], [], 2],
+      ];
+      for (const [type, memberIds, placeIds, rows] of cases) {
+        const ctx = await loadReportContext(db2, {
+          companyId: company.companyUid,
+          runId: '',
+          memberId: company.ownerUid,
+          params: { type, format: 'pdf', range: RANGE, memberIds, placeIds },
+        });
+        expect([type, await definitionOf(type).count!(ctx)]).toEqual([type, rows]);
+      }
     });
   });
 });
