@@ -171,6 +171,20 @@ describe('OpenAPI docs', () => {
     expect(Object.keys(gpx.responses)).toEqual(expect.arrayContaining(['200', '404', '429']));
   });
 
+  it('documents createreport’s and getreport’s file answers beside their JSON (report state, errors)', async () => {
+    const resolved = (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as OpenAPIObject;
+    for (const action of ['createreport', 'getreport']) {
+      const ok = (resolved.paths[`/api/${action}`].post as OperationObject).responses['200'] as ResponseObject;
+      expect(Object.keys(ok.content!).sort()).toEqual(
+        ['application/json', 'application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv; charset=utf-8', 'application/geo+json', 'application/zip'].sort(),
+      );
+      expect(ok.content!['application/pdf'].schema).toEqual({ type: 'string', format: 'binary' });
+      const json = JSON.stringify(ok.content!['application/json'].schema);
+      expect(json).toContain('reportId');
+      expect(json).toContain('state');
+    }
+  });
+
   it('documents getjobs’ and createjobs’ answers: status 0 and the jobs with JobView’s fields', async () => {
     const resolved = (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as OpenAPIObject;
     const getjobs = successSchema(resolved.paths['/api/getjobs'].post as OperationObject) as SchemaObject;
