@@ -1,17 +1,27 @@
 import type { ReportDefinition } from '../report-definition';
 import type { ReportType } from '../report-types';
+import { ACTIVITIES_REPORT } from './activities';
 import { ALERTS_REPORT } from './alerts';
+import { CHECKINS_REPORT } from './checkins';
+import { DAYROUTE_REPORT } from './dayroute';
+import { JOBS_REPORT } from './jobs';
 import { MEMBERS_REPORT } from './members';
 import { PLACES_REPORT } from './places';
+import { WORKSHEET_REPORT } from './worksheet';
 
 /**
  * The report types' definitions (columns and row sources), one module each beside this file. A type
  * without a definition yet is refused by createreport with -1 "not available yet".
  */
 export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition } = {
+  activities: ACTIVITIES_REPORT,
   alerts: ALERTS_REPORT,
+  checkins: CHECKINS_REPORT,
+  dayroute: DAYROUTE_REPORT,
+  jobs: JOBS_REPORT,
   members: MEMBERS_REPORT,
   places: PLACES_REPORT,
+  worksheet: WORKSHEET_REPORT,
 };
 
 /** The definition of `type`. @throws Error when the type has none (the api refuses such requests first). */
