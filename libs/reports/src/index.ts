@@ -5,7 +5,7 @@ export * from './report-run';
 export * from './report-roles';
 export * from './report-errors';
 export * from './report-renderer';
-export * from './formats/table-writer';
+export * from './formats';
 export * from './dto/create-report.dto';
 export * from './report-files.repository';
 export * from './reports.service';

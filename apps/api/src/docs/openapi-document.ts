@@ -105,6 +105,11 @@ export function withStatusZero(schema: SchemaObject | ReferenceObject, component
   };
 }
 
+/** The schema of a file answer: a GeoJSON object, or bytes. */
+function fileSchema(type: string): SchemaObject {
+  return type.endsWith('json') ? { type: 'object', description: 'an RFC 7946 FeatureCollection' } : { type: 'string', format: 'binary' };
+}
+
 function actionOperation(route: DocRoute, schemas: DtoSchemas, answer?: ReferenceObject): OperationObject {
   const action = route.action!;
   const roles = Object.hasOwn(ACTION_ROLES, action) ? ACTION_ROLES[action] : [];
@@ -134,10 +139,15 @@ function actionOperation(route: DocRoute, schemas: DtoSchemas, answer?: Referenc
     },
     responses: {
       '200': {
-        description: answer
-          ? 'done: `status` 0 and the action’s answer'
-          : 'done: `status` 0 and the action’s answer (its keys are not generated in this build)',
-        content: { 'application/json': { schema: answer ?? ref('ActionAnswer') } },
+        description: route.files
+          ? `${route.files.description}; otherwise \`status\` 0 and the JSON answer`
+          : answer
+            ? 'done: `status` 0 and the action’s answer'
+            : 'done: `status` 0 and the action’s answer (its keys are not generated in this build)',
+        content: {
+          'application/json': { schema: answer ?? ref('ActionAnswer') },
+          ...Object.fromEntries((route.files?.types ?? []).map((type) => [type, { schema: fileSchema(type) }])),
+        },
       },
       ...actionErrorResponses(),
     },

@@ -5,7 +5,7 @@ import { MetadataScanner } from '@nestjs/core';
 import { ActionName } from '../envelope/action-roles';
 import { ConnectorAuthGuard } from '../envelope/connector-auth.guard';
 import { readActionData } from '../envelope/decorators';
-import { ACTION_NAME, PUBLIC_ROUTE, PublicRouteDoc } from '../envelope/request-context';
+import { ACTION_FILES, ACTION_NAME, ActionFilesDoc, PUBLIC_ROUTE, PublicRouteDoc } from '../envelope/request-context';
 
 type Class = abstract new (...args: never[]) => unknown;
 
@@ -37,6 +37,8 @@ export interface DocRoute {
   pathParams: string[];
   /** `@PublicRoute(doc)` routes (keyless, outside /api and /v1) */
   publicDoc?: PublicRouteDoc;
+  /** `@ActionFiles(doc)`: the files an action answers besides JSON */
+  files?: ActionFilesDoc;
 }
 
 const METHODS: Partial<Record<RequestMethod, DocRoute['method']>> = {
@@ -84,6 +86,7 @@ export function routesOf(controllers: Class[]): DocRoute[] {
       const action = Reflect.getMetadata(ACTION_NAME, fn) as ActionName | undefined;
       const guards = [...controllerGuards, ...((Reflect.getMetadata(GUARDS_METADATA, fn) ?? []) as unknown[])];
       const publicDoc = Reflect.getMetadata(PUBLIC_ROUTE, fn) as PublicRouteDoc | undefined;
+      const files = Reflect.getMetadata(ACTION_FILES, fn) as ActionFilesDoc | undefined;
       const surface = action ? 'action' : guards.includes(ConnectorAuthGuard) ? 'connector' : publicDoc ? 'public' : undefined;
       if (!surface) continue;
 
@@ -99,6 +102,7 @@ export function routesOf(controllers: Class[]): DocRoute[] {
         queryNames: [],
         pathParams: [],
         ...(publicDoc ? { publicDoc } : {}),
+        ...(files ? { files } : {}),
       };
       const types = (Reflect.getMetadata('design:paramtypes', proto, handler) ?? []) as unknown[];
       const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler) ?? {}) as Record<string, RouteArg>);

@@ -3,7 +3,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext, HttpCode, Post
 import { ActionAuthGuard } from './action-auth.guard';
 import { ActionName } from './action-roles';
 import { ConnectorAuthGuard } from './connector-auth.guard';
-import { ACTION_NAME, ApiRequest, PUBLIC_ROUTE, PublicRouteDoc } from './request-context';
+import { ACTION_FILES, ACTION_NAME, ActionFilesDoc, ApiRequest, PUBLIC_ROUTE, PublicRouteDoc } from './request-context';
 
 /**
  * `POST /api/<name>` answering 200: authenticated, `ver` checked, the caller's role checked against
@@ -19,6 +19,12 @@ export const Action = (name: ActionName) =>
  * path parameters, `doc.produces` as the success answer, JSON errors as the action API's.
  */
 export const PublicRoute = (doc: PublicRouteDoc) => SetMetadata(PUBLIC_ROUTE, doc);
+
+/**
+ * Documents that an action answers a file on success (the OpenAPI document lists `doc.types` beside
+ * its JSON answer, which then covers the other successes, e.g. a report still running).
+ */
+export const ActionFiles = (doc: ActionFilesDoc) => SetMetadata(ACTION_FILES, doc);
 
 /** Marks a controller as connector (`/v1`): `API-Key` header authentication. */
 export const ConnectorAuth = () => UseGuards(ConnectorAuthGuard);

@@ -56,6 +56,16 @@ export function unstorableIssue(value: unknown, path: string, maxDepth = 32): Fi
   return null;
 }
 
+/** Metadata key holding the files an action may answer instead of JSON ({@link ActionFilesDoc}). */
+export const ACTION_FILES = 'fieldwork:action-files';
+
+/** The files an action answers on success besides its JSON answer (createreport, getreport). */
+export interface ActionFilesDoc {
+  /** media types of the files */
+  types: string[];
+  description: string;
+}
+
 /** Metadata key holding a public (keyless) route's documentation ({@link PublicRouteDoc}). */
 export const PUBLIC_ROUTE = 'fieldwork:public-route';
 

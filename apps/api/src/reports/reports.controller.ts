@@ -1,8 +1,8 @@
 import { AuthContext, RunState, RunUnfinishedError } from '@app/core';
-import { CreateReportDto, GetReportDto, StoredReport, ReportPending, ReportsService } from '@app/reports';
+import { CreateReportDto, GetReportDto, REPORT_CONTENT_TYPES, ReportPending, ReportsService, StoredReport } from '@app/reports';
 import { Controller, Res, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
-import { Action, Caller, Data } from '../envelope/decorators';
+import { Action, ActionFiles, Caller, Data } from '../envelope/decorators';
 import { statusOf } from '../envelope/errors';
 
 /** A report not answered with its file (async, or still running): `{status: 0, reportId, state}`. */
@@ -11,6 +11,11 @@ export interface ReportStateAnswer {
   reportId: string;
   state: RunState;
 }
+
+const REPORT_FILES = {
+  types: [...new Set(Object.values(REPORT_CONTENT_TYPES))],
+  description: 'the report file (`Content-Disposition: attachment; filename="<type>_<from>_<until>.<ext>"`)',
+};
 
 /**
  * createreport and getreport (spec "Reports"; CONTRACTS.md "Reports"): the file itself with the pinned
@@ -23,6 +28,7 @@ export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
   @Action('createreport')
+  @ActionFiles(REPORT_FILES)
   async createreport(
     @Caller() ctx: AuthContext,
     @Data() dto: CreateReportDto,
@@ -39,6 +45,7 @@ export class ReportsController {
   }
 
   @Action('getreport')
+  @ActionFiles(REPORT_FILES)
   async getreport(@Caller() ctx: AuthContext, @Data() dto: GetReportDto): Promise<StreamableFile | ReportStateAnswer> {
     return answer(await this.reports.getReport(ctx, dto.reportId));
   }

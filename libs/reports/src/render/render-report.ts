@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { definitionOf } from '../definitions';
-import { openTableWriter, reportColumns, writeGroupedCsvZip, ZipWriter } from '../formats';
+import { openTableWriter, openZipWriter, reportColumns, writeGroupedCsvZip } from '../formats';
 import type { ReportContext } from '../report-definition';
 import { tooManyRowsForPdf } from '../report-errors';
 import type { ReportDocument } from '../report-table';
@@ -34,7 +34,7 @@ export async function renderReport(ctx: ReportContext, format: ReportFormat, typ
   };
   if (format === 'zip') {
     if (definition.files) {
-      const zip = new ZipWriter(out);
+      const zip = openZipWriter(out);
       let files = 0;
       for await (const file of definition.files(ctx)) {
         await zip.addFile(file.name, file.content);

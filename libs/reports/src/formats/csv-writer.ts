@@ -1,0 +1,65 @@
+/**
+ * CSV (RFC 4180, UTF-8 without a BOM, CRLF line ends, fields quoted only where needed) through
+ * csv-stringify. Row 1 holds the column titles (renamed, with units), no preamble (CONTRACTS.md
+ * "Reports"). Cells are text in the requester's formats ({@link formatCell}).
+ *
+ * Formula injection (OWASP "CSV Injection"): a cell whose raw value is a string starting with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet opening the file shows
+ * it as text instead of evaluating it. Numbers (raw numbers of any kind, e.g. `-3` or a negative
+ * duration) are never prefixed: they stay numbers.
+ *
+ * Backpressure: `row()` resolves once csv-stringify can take more (its `drain`), which follows the
+ * output's own `drain` through the pipe. Errors of the output reject the pending or next `row()`/`end()`.
+ */
+import { pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { CellValue, ReportDocument, ReportRow } from '../report-table';
+import { formatCell } from './cell-format';
+import { writeChunk } from './stream-util';
+import type { TableWriter } from './table-writer';
+
+/** First characters a spreadsheet may take as the start of a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** `text` with a leading `'` when a spreadsheet could read it as a formula. */
+export function escapeFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** A cell's csv text: formatted, and escaped when the raw value was a string. */
+export function csvCell(raw: CellValue | undefined, text: string): string {
+  return typeof raw === 'string' ? escapeFormula(text) : text;
+}
+
+/** Opens a csv writer of `doc` onto `out`; `end()` resolves when `out` has finished. */
+export function openCsvWriter(doc: ReportDocument, out: Writable): TableWriter {
+  const csv = stringify({ record_delimiter: 'windows' });
+  const done = pipeline(csv, out);
+  done.catch(() => undefined); // observed through row()/end()
+  const header = doc.columns.map((c) => escapeFormula(c.title));
+  let started = false;
+  const write = async (record: string[]): Promise<void> => writeChunk(csv, record, done);
+  return {
+    async row(row: ReportRow): Promise<void> {
+      if (!started) {
+        started = true;
+        await write(header);
+      }
+      await write(
+        doc.columns.map((c) => {
+          const raw = row.values[c.key];
+          return csvCell(raw, formatCell(raw, c.kind, doc.locale));
+        }),
+      );
+    },
+    async end(): Promise<void> {
+      if (!started) {
+        started = true;
+        await write(header);
+      }
+      csv.end();
+      await done;
+    },
+  };
+}

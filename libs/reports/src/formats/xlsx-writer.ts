@@ -1,0 +1,162 @@
+/**
+ * Office Open XML spreadsheet (ECMA-376, `.xlsx`) through exceljs's streaming
+ * `stream.xlsx.WorkbookWriter` writing onto the output (`stream` option; no shared strings, styles
+ * on). One worksheet named after `doc.title` (Excel's rules: at most 31 characters, none of
+ * `\ / ? * : [ ]`), a bold header row frozen in place, column widths from the columns (characters).
+ * `doc.subtitle` goes to the workbook's description property.
+ *
+ * Cells are real types, not text:
+ * - datetime: a date cell holding the *wall clock in the requester's zone* (Excel has no time zones),
+ *   numFmt from `unitDate` + `unitTime`, e.g. `yyyy-mm-dd hh:mm` or `mm/dd/yyyy h:mm AM/PM`;
+ * - date: a date cell of that day, numFmt from `unitDate`; time: the wall-clock time of day as a
+ *   fraction of a day, numFmt `hh:mm` / `h:mm AM/PM`;
+ * - duration: seconds as a fraction of a day, numFmt `[h]:mm:ss` (sums past 24 h stay right);
+ * - distance / speed: numbers in km or mi / km/h or mph, numFmt `0.00` / `0.0`;
+ * - integer `0`; number rounded to 2 decimals (General); check: the text ✓ or empty; text as is.
+ * Strings are written as strings (`t="str"` with a `<v>`, never an `<f>`): text starting with `=`
+ * is not a formula here, so no escaping is needed (and none is done: the text stays exact).
+ *
+ * Memory: each row is committed (`row.commit()`) as it is added, so exceljs keeps no row objects.
+ * LIMIT (exceljs 4.4, issues exceljs#1894 and #2916, fix PR #2558 waiting for exceljs 5): the
+ * streaming writer's worksheet stream is only consumed by the zip once the worksheet is committed,
+ * so the sheet's XML (about 0.45 KB a row, uncompressed, in Buffers outside the JS heap) is held
+ * until `end()` — about 45 MB per 100,000 rows. The spec test bounds it at 100,000 rows.
+ * Backpressure: `row()` waits for the output's `drain` when it is full (which, given the above, only
+ * happens while the first zip entries go out).
+ */
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { CellValue, ColumnKind, ReportDocument, ReportLocale, ReportRow } from '../report-table';
+import { convertDistance, convertSpeed, dayFields, isChecked, CHECK_MARK, round, wallClock, type WallClock } from './cell-format';
+import { drained } from './stream-util';
+import type { TableWriter } from './table-writer';
+
+const MS_PER_DAY = 86_400_000;
+
+/** A worksheet name Excel accepts: forbidden characters replaced by `_`, at most 31 characters, never empty. */
+export function sheetName(title: string): string {
+  const name = title
+    .replace(/[\\/?*:[\]]/g, '_')
+    .replace(/^'+|'+$/g, '')
+    .slice(0, 31)
+    .trim();
+  return name === '' ? 'Report' : name;
+}
+
+/** A `unitDate` pattern (YYYY, YY, MM, M, DD, D) as an Excel number format; other characters quoted. */
+export function excelDateFormat(unitDate: string): string {
+  return unitDate.replace(/YYYY|YY|MM|M|DD|D|[^YMD]/g, (t) => {
+    if (/^[YMD]+$/.test(t)) return t.toLowerCase();
+    return /[-./ ,]/.test(t) ? t : `\\${t}`;
+  });
+}
+
+/** The Excel time-of-day format for `unitTime`: `hh:mm` or `h:mm AM/PM`. */
+export function excelTimeFormat(unitTime: ReportLocale['unitTime']): string {
+  return unitTime === '12' ? 'h:mm AM/PM' : 'hh:mm';
+}
+
+/** The number format of a kind's cells (undefined: General). */
+export function excelNumFmt(kind: ColumnKind, locale: ReportLocale): string | undefined {
+  switch (kind) {
+    case 'datetime':
+      return `${excelDateFormat(locale.unitDate)} ${excelTimeFormat(locale.unitTime)}`;
+    case 'date':
+      return excelDateFormat(locale.unitDate);
+    case 'time':
+      return excelTimeFormat(locale.unitTime);
+    case 'duration':
+      return '[h]:mm:ss';
+    case 'distance':
+      return '0.00';
+    case 'speed':
+      return '0.0';
+    case 'integer':
+      return '0';
+    case 'number':
+    case 'text':
+    case 'check':
+      return undefined;
+  }
+}
+
+const utcOf = (c: WallClock): Date => new Date(Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second));
+
+/** A raw value as the exceljs cell value of a kind (see the module doc); `null` is an empty cell. */
+export function excelValue(v: CellValue | undefined, kind: ColumnKind, locale: ReportLocale): ExcelJS.CellValue {
+  if (kind === 'check') return isChecked(v) ? CHECK_MARK : null;
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'number') return kind === 'text' || typeof v === 'string' ? v : String(v);
+  if (!Number.isFinite(v)) return null;
+  switch (kind) {
+    case 'datetime':
+      return utcOf(wallClock(v, locale.timezone));
+    case 'date':
+      return utcOf(dayFields(v));
+    case 'time': {
+      const c = wallClock(v, locale.timezone);
+      return (c.hour * 3600 + c.minute * 60 + c.second) / 86_400;
+    }
+    case 'duration':
+      return (Math.round(v) * 1000) / MS_PER_DAY;
+    case 'distance':
+      return convertDistance(v, locale.unitDistance);
+    case 'speed':
+      return convertSpeed(v, locale.unitDistance);
+    case 'integer':
+      return Math.round(v);
+    case 'number':
+      return round(v, 2);
+    case 'text':
+      return v;
+  }
+}
+
+/** Opens an xlsx writer of `doc` onto `out`; `end()` resolves when `out` has finished. */
+export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
+  wb.title = doc.title;
+  wb.description = doc.subtitle.join('\n');
+  wb.creator = 'Fieldwork';
+  const ws = wb.addWorksheet(sheetName(doc.title), { views: [{ state: 'frozen', ySplit: 1 }] });
+  ws.columns = doc.columns.map((c) => ({ key: c.key, width: Math.min(Math.max(c.width, 4) + 2, 80) }));
+  const fmts = doc.columns.map((c) => excelNumFmt(c.kind, doc.locale));
+
+  // an output error: exceljs's archiver would stop; observe it so a pending drain wait rejects
+  let failure: Error | undefined;
+  const failed = new Promise<never>((_resolve, reject) => {
+    out.once('error', (e: Error) => {
+      failure = e;
+      reject(e);
+    });
+  });
+  failed.catch(() => undefined);
+
+  let started = false;
+  const header = (): void => {
+    if (started) return;
+    started = true;
+    const h = ws.addRow(doc.columns.map((c) => c.title));
+    h.font = { bold: true };
+    h.commit();
+  };
+
+  return {
+    async row(row: ReportRow): Promise<void> {
+      if (failure) throw failure;
+      header();
+      const r = ws.addRow(doc.columns.map((c) => excelValue(row.values[c.key], c.kind, doc.locale)));
+      fmts.forEach((numFmt, i) => {
+        if (numFmt) r.getCell(i + 1).numFmt = numFmt;
+      });
+      r.commit();
+      if (out.writableNeedDrain) await drained(out, failed);
+    },
+    async end(): Promise<void> {
+      if (failure) throw failure;
+      header();
+      ws.commit();
+      await Promise.race([wb.commit(), failed]);
+    },
+  };
+}
