@@ -7,68 +7,22 @@ import { jobCountSql, jobPosition, JobReportRow, jobRowsSql, jobValues, pointOf,
 import { JOB_COLUMNS, jobParams } from './jobs';
 
 /** The spec's `dayroute` keys in the spec's order; the job keys share the `jobs` columns (docs/reports.md "dayroute"). */
-const DAYROUTE_KEYS = [
-  'number',
-  'member',
-  'date',
-  'title',
-  'status',
-  'status_ts',
-  'status_response',
-  'routeinfo',
-  'address',
-  'place',
-  'contact_name',
-  'contact_phone',
-  'teams',
-  'orderid',
-  'type',
-  'scheduled_window',
-  'check_ins',
-  'check_outs',
-  'onsite',
-  'priority',
-  'created',
-  'saved',
-  'accepted',
-  'pickup_items',
-  'dropoff_items',
-  'manual_checks',
-  'notes',
-  'latitude',
-  'longitude',
-  'signature',
-  'attachments',
-  'custom_fields',
-  'form_fields',
-  'public_url',
-] as const;
+const DAYROUTE_KEYS = (
+  'number member date title status status_ts status_response routeinfo address place contact_name contact_phone teams orderid type ' +
+  'scheduled_window check_ins check_outs onsite priority created saved accepted pickup_items dropoff_items manual_checks notes ' +
+  'latitude longitude signature attachments custom_fields form_fields public_url'
+).split(' ');
 
 /** The keys of the default set (the rest through `columns`). */
-const DAYROUTE_DEFAULT = new Set<string>([
-  'number',
-  'member',
-  'date',
-  'title',
-  'status',
-  'status_ts',
-  'routeinfo',
-  'address',
-  'place',
-  'scheduled_window',
-  'check_ins',
-  'check_outs',
-  'onsite',
-  'pickup_items',
-  'dropoff_items',
-  'notes',
-  'latitude',
-  'longitude',
-]);
+const DAYROUTE_DEFAULT = new Set<string>(
+  'number member title status status_ts routeinfo address place scheduled_window check_ins check_outs onsite pickup_items dropoff_items notes'.split(
+    ' ',
+  ),
+);
 
 const OWN: Record<string, ColumnSpec> = {
   number: { key: 'number', title: 'No.', kind: 'integer', width: 5 },
-  routeinfo: { key: 'routeinfo', title: 'From previous stop', kind: 'text', width: 20 },
+  routeinfo: { key: 'routeinfo', title: 'From previous stop', kind: 'text', width: 22 },
 };
 
 const COLUMNS: readonly ColumnSpec[] = DAYROUTE_KEYS.map((key) => {
