@@ -287,7 +287,13 @@ describe('job-based reports', () => {
   };
 
   describe('jobs', () => {
-    it('the members’ jobs of the range in every format: values, units, zones, null geometry without coordinates', async () => {
+    const ALL_KEYS = (
+      'member date title status status_ts status_response address place contact_name contact_phone teams orderid type scheduled_window ' +
+      'check_ins check_outs onsite priority created saved accepted pickup_items dropoff_items manual_checks notes latitude longitude ' +
+      'comments signature signature_name signature_date attachments custom_fields form_fields public_url'
+    ).split(' ');
+
+    it('the members’ jobs of the range in every format, default columns; null geometry without coordinates', async () => {
       const { xlsx, csv, pdf, geojson } = await allFormats({
         reporttype: 'jobs',
         from: shiftDay(day, -1),
@@ -296,70 +302,40 @@ describe('job-based reports', () => {
       });
       const header = csv[0];
       expect(header).toEqual([
-        'Member', 'Date', 'Title', 'Status', 'Status time', 'Response', 'Address', 'Place', 'Order id', 'Type', 'Scheduled window',
-        'Check-ins', 'Check-outs', 'On site (h:mm:ss)', 'Priority', 'Pickup items', 'Drop-off items', 'Notes', 'Latitude', 'Longitude',
-      ]); // prettier-ignore
+        'Member',
+        'Date',
+        'Title',
+        'Status',
+        'Status time',
+        'Address',
+        'Place',
+        'Scheduled window',
+        'Check-ins',
+        'Check-outs',
+        'On site (h:mm:ss)',
+        'Notes',
+      ]);
       // w1 (request order first): J0 the day before, then J1, J2, J3 in route order; w2's K1; J5 (next week) left out
-      expect(csv.slice(1).map((r) => r[col(header, 'Title')])).toEqual([
-        'Yesterday before',
-        'Boiler at the stop',
-        'No coordinates',
-        'At the depot place',
-        'Luka job',
-      ]);
-      const j1 = csv[2];
+      const titles = ['Yesterday before', 'Boiler at the stop', 'No coordinates', 'At the depot place', 'Luka job'];
+      expect(csv.slice(1).map((r) => r[col(header, 'Title')])).toEqual(titles);
       const v = jobVisits()[0];
-      const window = `${nyTime(zonedDayTimeToMs(day, 9 * 60, COMPANY_ZONE))}–${nyTime(zonedDayTimeToMs(day, 11 * 60, COMPANY_ZONE))}`;
-      expect(Object.fromEntries(header.map((h, i) => [h, j1[i]]))).toEqual({
-        Member: 'Ana Kovač',
-        Date: usDate(day),
-        Title: 'Boiler at the stop',
-        Status: 'success',
-        'Status time': ny(ts(9)),
-        Response: 'Replaced valve',
-        Address: 'Stop road 5',
-        Place: '',
-        'Order id': '4711',
-        Type: 'work',
-        'Scheduled window': window,
-        'Check-ins': ny(v.in_ts),
-        'Check-outs': ny(v.out_ts!),
-        'On site (h:mm:ss)': hms((v.out_ts! - v.in_ts) / 1000),
-        Priority: '3',
-        'Pickup items': '2',
-        'Drop-off items': '0',
-        Notes: 'Ring twice',
-        Latitude: expect.any(String),
-        Longitude: expect.any(String),
-      });
-      // coordinates: the writers show kind `number` with 2 decimals (formats' choice; the geometry keeps them whole)
-      expect(Number(j1[col(header, 'Latitude')])).toBeCloseTo(stop.lat, 2);
-      expect(Number(j1[col(header, 'Longitude')])).toBeCloseTo(stop.lng, 2);
-      // J3: checked through editjobs (no checkins row), failed, its place named
-      const j3 = csv[4];
-      expect([
-        j3[col(header, 'Status')],
-        j3[col(header, 'Place')],
-        j3[col(header, 'Check-ins')],
-        j3[col(header, 'On site (h:mm:ss)')],
-      ]).toEqual(['failed', 'Višnjan depot', ny(ts(20)), '0:15:00']);
-      expect([csv[3][col(header, 'Status')], csv[3][col(header, 'Latitude')], csv[5][col(header, 'Member')]]).toEqual([
-        'accepted',
-        '',
-        'Luka Novak',
-      ]);
+      expect(csv[2]).toEqual([
+        'Ana Kovač', usDate(day), 'Boiler at the stop', 'success', ny(ts(9)), 'Stop road 5', '',
+        `${nyTime(zonedDayTimeToMs(day, 9 * 60, COMPANY_ZONE))}–${nyTime(zonedDayTimeToMs(day, 11 * 60, COMPANY_ZONE))}`,
+        ny(v.in_ts), ny(v.out_ts!), hms((v.out_ts! - v.in_ts) / 1000), 'Ring twice',
+      ]); // prettier-ignore
+      expect(csv[5][0]).toBe('Luka Novak');
 
-      // xlsx: the same rows, real dates (New York wall clock), durations as fractions of a day
+      // xlsx: the same rows, real dates (New York wall clock), durations as day fractions
       expect(xlsx[0]).toEqual(header);
-      expect(xlsx).toHaveLength(6);
+      expect(xlsx.slice(1).map((r) => r[col(header, 'Title')])).toEqual(titles);
       expectWall(xlsx[2][col(header, 'Status time')], ts(9));
       // a duration cell ([h]:mm:ss) is a day fraction: SheetJS reads it as a Date after Excel's epoch 1899-12-30
       const onsite = xlsx[2][col(header, 'On site (h:mm:ss)')] as Date;
       expect(Math.round((onsite.getTime() - Date.UTC(1899, 11, 30)) / 1000)).toBe(Math.round((v.out_ts! - v.in_ts) / 1000));
-      expect(xlsx[2][col(header, 'Latitude')] as number).toBeCloseTo(stop.lat, 2);
 
       expect(pdf).toContain('Jobs');
-      for (const t of ['Boiler at the stop', 'No coordinates', 'Luka Novak', 'Replaced valve']) expect(pdf).toContain(t);
+      for (const t of ['Ring twice', 'Stop road 5', 'Page 1 of 1', '0:15:00']) expect(pdf).toContain(t);
 
       expect(geojson.features).toHaveLength(5);
       expect(geojson.features[1].geometry).toEqual({ type: 'Point', coordinates: [stop.lng, stop.lat] });
@@ -370,6 +346,80 @@ describe('job-based reports', () => {
         onsite: hms((v.out_ts! - v.in_ts) / 1000),
         check_ins: ny(v.in_ts),
       });
+    });
+
+    it('every spec key through columns: exact values, empty where we hold nothing', async () => {
+      const columns = ALL_KEYS.map((key) => ({ key }));
+      const csv = readCsv(
+        (await reportFile(api, { reporttype: 'jobs', format: 'csv', day, accounts: [w1.uid], columns }, company.key)).body,
+      );
+      const header = csv[0];
+      expect(header).toHaveLength(ALL_KEYS.length);
+      const v = jobVisits()[0];
+      const jobs = await db.query(`SELECT id, ts_saved::float8 AS saved FROM jobs WHERE company_id = $1`, [company.companyUid]);
+      const saved = Object.fromEntries(jobs.map((j: { id: string; saved: number }) => [j.id, j.saved]));
+      expect(Object.fromEntries(header.map((h, i) => [h, csv[1][i]]))).toEqual({
+        Member: 'Ana Kovač',
+        Date: usDate(day),
+        Title: 'Boiler at the stop',
+        Status: 'success',
+        'Status time': ny(ts(9)),
+        Response: 'Replaced valve',
+        Address: 'Stop road 5',
+        Place: '',
+        Contact: '',
+        'Contact phone': '',
+        Team: '',
+        'Order id': '4711',
+        Type: 'work',
+        'Scheduled window': `${nyTime(zonedDayTimeToMs(day, 9 * 60, COMPANY_ZONE))}–${nyTime(zonedDayTimeToMs(day, 11 * 60, COMPANY_ZONE))}`,
+        'Check-ins': ny(v.in_ts),
+        'Check-outs': ny(v.out_ts!),
+        'On site (h:mm:ss)': hms((v.out_ts! - v.in_ts) / 1000),
+        Priority: '3',
+        Created: ny(ts(-120)),
+        Saved: ny(saved[ids.J1]),
+        Accepted: ny(ts(-30)),
+        'Pickup items': '2',
+        'Drop-off items': '0',
+        'NFC checks': '',
+        Notes: 'Ring twice',
+        Latitude: String(stop.lat),
+        Longitude: String(stop.lng),
+        Comments: '',
+        Signature: '',
+        'Signed by': '',
+        'Signed at': '',
+        Attachments: '',
+        'Custom fields': 'floor: 3',
+        'Form fields': '',
+        'Public link': '',
+      });
+      // J2 has no coordinates; J3 was checked through editjobs (no checkins row), failed, at its place
+      const row = (i: number) => Object.fromEntries(header.map((h, k) => [h, csv[i][k]]));
+      expect(row(2)).toMatchObject({
+        Title: 'No coordinates',
+        Status: 'accepted',
+        'Status time': ny(ts(-29)),
+        Latitude: '',
+        Longitude: '',
+      });
+      expect(row(3)).toMatchObject({
+        Status: 'failed',
+        Place: 'Višnjan depot',
+        'Check-ins': ny(ts(20)),
+        'On site (h:mm:ss)': '0:15:00',
+        Response: 'Nobody home',
+        'Drop-off items': '4',
+      });
+
+      const xlsx = readXlsx(
+        (await reportFile(api, { reporttype: 'jobs', format: 'xlsx', day, accounts: [w1.uid], columns }, company.key)).body,
+      );
+      expect(xlsx[0]).toEqual(header);
+      expect(xlsx[1][col(header, 'Latitude')]).toBe(stop.lat);
+      expect(xlsx[1][col(header, 'Order id')]).toBe(4711);
+      expectWall(xlsx[1][col(header, 'Accepted')], ts(-30));
     });
 
     it('columns: chosen, renamed, shown as checks; keys we hold nothing for are present and empty', async () => {

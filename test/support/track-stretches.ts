@@ -53,3 +53,43 @@ export function independentStretches(fixes: Fix[], stopMinutes = 5): Stretch[] {
   }
   return out;
 }
+
+/** A stop of a trace read independently: its first (arrival) and last (departure) fix. */
+export interface IndependentStop {
+  arrival: Fix;
+  departure: Fix;
+  /** the stay's fixes, arrival to departure */
+  fixes: Fix[];
+}
+
+/**
+ * The stops of {@link independentStretches}' reading of the split rule (no code shared with
+ * split.ts; all fixes accurate, no tracking-off): in each run (cut at gaps ≥ 10 min) every fix is
+ * tried as the start of a stay (the following fixes within 100 m of it); a stay of ≥ `stopMinutes`
+ * is a stop and the search resumes after its last fix.
+ * @param fixes sorted by ts
+ */
+export function independentStops(fixes: Fix[], stopMinutes = 5): IndependentStop[] {
+  const geod = Geodesic.WGS84;
+  const dist = (a: Fix, b: Fix) => geod.Inverse(a.lat, a.lng, b.lat, b.lng).s12!;
+  const out: IndependentStop[] = [];
+  const runs: Fix[][] = [[]];
+  fixes.forEach((f, i) => {
+    if (i > 0 && f.ts - fixes[i - 1].ts >= 10 * MIN) runs.push([]);
+    runs[runs.length - 1].push(f);
+  });
+  for (const run of runs) {
+    let i = 0;
+    while (i < run.length) {
+      let j = i;
+      for (let k = i + 1; k < run.length && dist(run[i], run[k]) <= 100; k++) j = k;
+      if (run[j].ts - run[i].ts >= stopMinutes * MIN) {
+        out.push({ arrival: run[i], departure: run[j], fixes: run.slice(i, j + 1) });
+        i = j + 1;
+      } else {
+        i++;
+      }
+    }
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import type { Geometry } from 'geojson';
  * How a column's raw values are typed, and so how each format shows them:
  * - `text`: string;
  * - `integer` / `number`: number (`number` shown with up to 2 decimals);
+ * - `coordinate`: a latitude or longitude in degrees (up to 6 decimals, ~0.1 m);
  * - `datetime`: ms since the epoch, shown in the requester's time zone, `unit_date` and `unit_time`;
  * - `date`: a day as YYYYMMDD, shown with `unit_date`;
  * - `time`: ms since the epoch, shown as the time of day only (requester's zone, `unit_time`);
@@ -17,7 +18,7 @@ import type { Geometry } from 'geojson';
  * - `speed`: m/s, shown in km/h or mph by `unit_distance` (1 decimal);
  * - `check`: boolean, shown as ✓ or empty.
  */
-export type ColumnKind = 'text' | 'integer' | 'number' | 'datetime' | 'date' | 'time' | 'duration' | 'distance' | 'speed' | 'check';
+export type ColumnKind = 'text' | 'integer' | 'number' | 'coordinate' | 'datetime' | 'date' | 'time' | 'duration' | 'distance' | 'speed' | 'check';
 
 /** A column a type offers: its key (the spec's where it gives them), its default title and kind. */
 export interface ColumnSpec {

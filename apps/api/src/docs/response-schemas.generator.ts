@@ -81,13 +81,25 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
     const returned = checker.getReturnTypeOfSignature(signature);
     const answer = checker.getAwaitedType(returned) ?? returned;
     const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.UseFullyQualifiedType;
-    const node = checker.typeToTypeNode(answer, aliasFile, flags);
-    if (!node) throw new Error(`${controller}.${handler}: its return type cannot be printed`);
-    const text = printer.printNode(ts.EmitHint.Unspecified, ts.visitNode(node, toNamespace) as ts.TypeNode, aliasFile);
+    // a file answer (Nest's StreamableFile) is documented by `@ActionFiles`; the JSON schema covers the rest
+    const json = answer.isUnion() ? answer.types.filter((t) => !isFileAnswer(t)) : [answer];
+    if (!json.length) throw new Error(`${controller}.${handler}: answers only files (document them with @ActionFiles, and the JSON answer too)`);
+    const text = json
+      .map((t) => {
+        const node = checker.typeToTypeNode(t, aliasFile, flags);
+        if (!node) throw new Error(`${controller}.${handler}: its return type cannot be printed`);
+        return printer.printNode(ts.EmitHint.Unspecified, ts.visitNode(node, toNamespace) as ts.TypeNode, aliasFile);
+      })
+      .join(' | ');
     return `export type ${answerSchemaName(controller, handler)} = ${text};`;
   });
   const imports = [...namespaces].map(([module, ns]) => `import type * as ${ns} from '${module}';`);
   return [...imports, ...aliases, 'export {};', ''].join('\n');
+}
+
+/** Whether `t` is Nest's `StreamableFile` (a file answer, not JSON). */
+function isFileAnswer(t: ts.Type): boolean {
+  return t.getSymbol()?.getName() === 'StreamableFile';
 }
 
 /** A compiler host that serves one in-memory file besides the disk's. */

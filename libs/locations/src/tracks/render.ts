@@ -53,20 +53,37 @@ const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '
 const gpxLon = (lng: number) => (lng >= 180 ? lng - 360 : lng);
 const isoTime = (ms: number) => new Date(ms).toISOString();
 
+/** What {@link gpxDocument} writes: the document's name and time, its bounds and the track's segments. */
+export interface GpxSpec {
+  /** `metadata/name` and `trk/name` */
+  name: string;
+  /** `metadata/time`, ms (the first point's, usually); null: none written */
+  time: number | null;
+  /** `metadata/bounds`, degrees (across the antimeridian `lngMin > lngMax`); null: none written */
+  bounds: { latMin: number; latMax: number; lngMin: number; lngMax: number } | null;
+  /** `trk/type` */
+  type: string;
+  /** one `trkseg` each, points oldest first (an empty segment is an empty `trkseg`) */
+  segments: ReadonlyArray<readonly TrackPoint[]>;
+}
+
 /**
- * A track as a GPX 1.1 document (TopoGrafix schema, `http://www.topografix.com/GPX/1/1`): `metadata`
- * (name, time = the track's start, bounds), one `trk` with one `trkseg` of `trkpt lat lon` holding
- * `ele` (m) and `time` (ISO 8601 UTC) when known — in the schema's element order (ele before time).
- * Text and attributes are escaped by fast-xml-parser's builder.
+ * A GPX 1.1 document (TopoGrafix schema, `http://www.topografix.com/GPX/1/1`) of one `trk` with one
+ * `trkseg` per segment: `metadata` (name, time, bounds), `trkpt lat lon` holding `ele` (m) and `time`
+ * (ISO 8601 UTC) when known — in the schema's element order (ele before time). Text and attributes
+ * are escaped by fast-xml-parser's builder. Used by share links ({@link trackGpx}) and the gpx report.
  */
-export function trackGpx(track: TrackEntry, points: readonly TrackPoint[]): string {
-  const trkpt = points.map((p) => ({
-    '@_lat': String(p.lat),
-    '@_lon': String(gpxLon(p.lng)),
-    ...(p.elv !== null ? { ele: String(p.elv) } : {}),
-    ...(p.ts !== null ? { time: isoTime(p.ts) } : {}),
-  }));
-  const name = `Track ${track.id}`;
+export function gpxDocument(spec: GpxSpec): string {
+  const segments = spec.segments.map((points) => {
+    const trkpt = points.map((p) => ({
+      '@_lat': String(p.lat),
+      '@_lon': String(gpxLon(p.lng)),
+      ...(p.elv !== null ? { ele: String(p.elv) } : {}),
+      ...(p.ts !== null ? { time: isoTime(p.ts) } : {}),
+    }));
+    return trkpt.length ? { trkpt } : '';
+  });
+  const { bounds } = spec;
   const doc = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
     gpx: {
@@ -76,17 +93,35 @@ export function trackGpx(track: TrackEntry, points: readonly TrackPoint[]): stri
       '@_xmlns:xsi': XSI_NS,
       '@_xsi:schemaLocation': `${GPX_NS} ${GPX_XSD}`,
       metadata: {
-        name,
-        time: isoTime(track.start_ts),
-        bounds: {
-          '@_minlat': String(track.lat_min),
-          '@_minlon': String(gpxLon(track.lng_min)),
-          '@_maxlat': String(track.lat_max),
-          '@_maxlon': String(gpxLon(track.lng_max)),
-        },
+        name: spec.name,
+        ...(spec.time !== null ? { time: isoTime(spec.time) } : {}),
+        ...(bounds
+          ? {
+              bounds: {
+                '@_minlat': String(bounds.latMin),
+                '@_minlon': String(gpxLon(bounds.lngMin)),
+                '@_maxlat': String(bounds.latMax),
+                '@_maxlon': String(gpxLon(bounds.lngMax)),
+              },
+            }
+          : {}),
       },
-      trk: { name, type: 'track_entry', trkseg: trkpt.length ? { trkpt } : '' },
+      trk: { name: spec.name, type: spec.type, trkseg: segments.length === 1 ? segments[0] : segments },
     },
   };
   return builder.build(doc) as string;
+}
+
+/**
+ * A track as a GPX 1.1 document ({@link gpxDocument}): `metadata` (name `Track <id>`, time = the
+ * track's start, bounds = the track's box), one `trk` of type `track_entry` with one `trkseg`.
+ */
+export function trackGpx(track: TrackEntry, points: readonly TrackPoint[]): string {
+  return gpxDocument({
+    name: `Track ${track.id}`,
+    time: track.start_ts,
+    bounds: { latMin: track.lat_min, latMax: track.lat_max, lngMin: track.lng_min, lngMax: track.lng_max },
+    type: 'track_entry',
+    segments: [points],
+  });
 }

@@ -1,4 +1,5 @@
-import { withinM } from '@app/core';
+// deep import: split.ts is pure and also runs in the report threads (no Nest there)
+import { withinM } from '@app/core/geo/geodesic';
 import type { Fix } from '../fix';
 
 /** The split rule's limits (CONTRACTS.md "Tracks"). */

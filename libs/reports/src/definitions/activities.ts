@@ -15,8 +15,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'response', title: 'Response', kind: 'text', width: 24 },
   { key: 'status', title: 'Job status now', kind: 'text', width: 10 },
   { key: 'date', title: 'Job date', kind: 'date', width: 11, default: false },
-  { key: 'latitude', title: 'Latitude', kind: 'number', width: 11, default: false },
-  { key: 'longitude', title: 'Longitude', kind: 'number', width: 11, default: false },
+  { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11, default: false },
+  { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11, default: false },
   { key: 'job_id', title: 'Job id', kind: 'text', width: 28, default: false },
 ];
 

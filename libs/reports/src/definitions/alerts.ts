@@ -11,8 +11,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'zone', title: 'Zone', kind: 'text', width: 18 },
   { key: 'check_type', title: 'Check', kind: 'text', width: 7 },
   { key: 'message', title: 'Message', kind: 'text', width: 48 },
-  { key: 'latitude', title: 'Latitude', kind: 'number', width: 11, default: false },
-  { key: 'longitude', title: 'Longitude', kind: 'number', width: 11, default: false },
+  { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11, default: false },
+  { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11, default: false },
   { key: 'member_uid', title: 'Member uid', kind: 'text', width: 28, default: false },
   { key: 'alert_id', title: 'Alert id', kind: 'text', width: 28, default: false },
   { key: 'firing_id', title: 'Firing id', kind: 'text', width: 28, default: false },
@@ -45,7 +45,7 @@ const WHERE = `f.company_id = $1 AND f.ts >= $2 AND f.ts < $3`;
  */
 const ROWS_SQL = `
   SELECT f.id, f.ts, f.rule_id, r.title, f.action, f.member_id, m.name AS member, p.name AS place, z.name AS zone,
-         f.check_type, f.message, COALESCE(fx.lat, p.lat) AS lat, COALESCE(fx.lng, p.lng) AS lng
+         f.check_type, f.message, COALESCE(fx.lat, ST_Y(p.location::geometry)) AS lat, COALESCE(fx.lng, ST_X(p.location::geometry)) AS lng
     FROM alert_firings f
     LEFT JOIN alert_rules r ON r.id = f.rule_id AND r.company_id = f.company_id
     LEFT JOIN members m ON m.company_id = f.company_id AND m.id = f.member_id

@@ -11,8 +11,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'in', title: 'In', kind: 'datetime', width: 18 },
   { key: 'out', title: 'Out', kind: 'datetime', width: 18 },
   { key: 'duration', title: 'Duration', kind: 'duration', width: 10 },
-  { key: 'latitude', title: 'Latitude', kind: 'number', width: 11, default: false },
-  { key: 'longitude', title: 'Longitude', kind: 'number', width: 11, default: false },
+  { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11, default: false },
+  { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11, default: false },
   { key: 'target_id', title: 'Place / job id', kind: 'text', width: 28, default: false },
 ];
 

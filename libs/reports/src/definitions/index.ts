@@ -4,9 +4,13 @@ import { ACTIVITIES_REPORT } from './activities';
 import { ALERTS_REPORT } from './alerts';
 import { CHECKINS_REPORT } from './checkins';
 import { DAYROUTE_REPORT } from './dayroute';
+import { GPX_REPORT } from './gpx';
 import { JOBS_REPORT } from './jobs';
 import { MEMBERS_REPORT } from './members';
+import { MILEAGE_REPORT } from './mileage';
 import { PLACES_REPORT } from './places';
+import { STOPS_REPORT } from './stopsreport';
+import { TIMELINE_REPORT } from './timeline';
 import { WORKSHEET_REPORT } from './worksheet';
 
 /**
@@ -15,6 +19,10 @@ import { WORKSHEET_REPORT } from './worksheet';
  */
 export const REPORT_DEFINITIONS: { readonly [T in ReportType]?: ReportDefinition } = {
   activities: ACTIVITIES_REPORT,
+  gpx: GPX_REPORT,
+  timeline: TIMELINE_REPORT,
+  stopsreport: STOPS_REPORT,
+  mileage: MILEAGE_REPORT,
   alerts: ALERTS_REPORT,
   checkins: CHECKINS_REPORT,
   dayroute: DAYROUTE_REPORT,

@@ -10,8 +10,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'postalcode', title: 'Postal code', kind: 'text', width: 11 },
   { key: 'state', title: 'State', kind: 'text', width: 12 },
   { key: 'country_code', title: 'Country', kind: 'text', width: 8 },
-  { key: 'latitude', title: 'Latitude', kind: 'number', width: 11 },
-  { key: 'longitude', title: 'Longitude', kind: 'number', width: 11 },
+  { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11 },
+  { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11 },
   { key: 'radius', title: 'Radius (m)', kind: 'integer', width: 10 },
   { key: 'teams', title: 'Teams', kind: 'text', width: 18 },
   { key: 'phone', title: 'Phone', kind: 'text', width: 16, default: false },
@@ -42,7 +42,7 @@ interface PlaceRow {
 }
 
 const ROWS_SQL = `
-  SELECT p.id, p.name, p.address, p.city, p.postalcode, p.state, p.country_code, p.lat, p.lng, p.radius,
+  SELECT p.id, p.name, p.address, p.city, p.postalcode, p.state, p.country_code, ST_Y(p.location::geometry) AS lat, ST_X(p.location::geometry) AS lng, p.radius,
          ${teamNamesSql('p.teams', 'p.company_id')} AS teams, p.phone, p.email, p.color, p.created_at,
          (SELECT m.name FROM members m WHERE m.company_id = p.company_id AND m.id = p.creator_id) AS creator
     FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)

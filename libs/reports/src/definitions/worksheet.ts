@@ -24,8 +24,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'dropoff_items', title: 'Drop-off items', kind: 'integer', width: 8 },
   { key: 'response', title: 'Response', kind: 'text', width: 24 },
   { key: 'orderid', title: 'Order id', kind: 'integer', width: 10, default: false },
-  { key: 'latitude', title: 'Latitude', kind: 'number', width: 11, default: false },
-  { key: 'longitude', title: 'Longitude', kind: 'number', width: 11, default: false },
+  { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11, default: false },
+  { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11, default: false },
 ];
 
 /** A job was worked on: checked in or out (by the geofence or editjobs) or marked done (success or failed). */

@@ -173,6 +173,8 @@ export function formatCell(v: CellValue | undefined, kind: ColumnKind, locale: R
       return String(Math.round(v));
     case 'number':
       return String(round(v, 2));
+    case 'coordinate':
+      return String(round(v, 6));
     case 'text':
       return String(v);
   }
@@ -197,6 +199,8 @@ export function propertyValue(v: CellValue | undefined, kind: ColumnKind, locale
       return Math.round(v);
     case 'number':
       return round(v, 2);
+    case 'coordinate':
+      return round(v, 6);
     case 'text':
       return v;
     case 'datetime':
@@ -227,6 +231,7 @@ const MIN_WIDTH: { readonly [K in ColumnKind]: number } = {
   text: 8,
   integer: 6,
   number: 8,
+  coordinate: 10,
   datetime: 17,
   date: 10,
   time: 8,

@@ -73,6 +73,8 @@ export function excelNumFmt(kind: ColumnKind, locale: ReportLocale): string | un
       return '0.0';
     case 'integer':
       return '0';
+    case 'coordinate':
+      return '0.000000';
     case 'number':
     case 'text':
     case 'check':
@@ -107,6 +109,8 @@ export function excelValue(v: CellValue | undefined, kind: ColumnKind, locale: R
       return Math.round(v);
     case 'number':
       return round(v, 2);
+    case 'coordinate':
+      return round(v, 6);
     case 'text':
       return v;
   }

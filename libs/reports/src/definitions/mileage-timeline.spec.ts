@@ -1,0 +1,162 @@
+import type { ReportContext, ReportDb, ReportMember } from '../report-definition';
+import { MILEAGE_REPORT, TripRow, tripRow } from './mileage';
+import { stopRow } from './stopsreport';
+import { TimelineEntry, timelineOrder, timelineRow } from './timeline';
+
+const ana: ReportMember = { id: 'M1', name: 'Ana', username: 'ana', timezone: 'Europe/Ljubljana' };
+const bo: ReportMember = { id: 'M2', name: 'Bo', username: 'bo', timezone: 'America/New_York' };
+
+const trip = (
+  ord: number,
+  start: number,
+  minutes: number,
+  distance: number,
+  places: [string | null, string | null] = [null, null],
+): TripRow => ({
+  ord: String(ord),
+  id: String(start),
+  start_ts: String(start),
+  end_ts: String(start + minutes * 60_000),
+  start_lat: 45.1,
+  start_lng: 13.2,
+  end_lat: 45.2,
+  end_lng: 13.3,
+  distance,
+  speed_avg: distance / (minutes * 60),
+  speed_max: distance / (minutes * 60) + 3,
+  from_place: places[0],
+  to_place: places[1],
+});
+
+function ctxWith(rows: TripRow[]): ReportContext {
+  const db: ReportDb = {
+    query: async () => [],
+    async *cursor<T>() {
+      yield* rows as unknown as T[];
+    },
+  };
+  return {
+    db,
+    companyId: 'C',
+    company: { name: 'Co', timezone: 'UTC' },
+    requester: { id: 'M1', name: 'Ana' },
+    locale: { timezone: 'UTC', unitTime: '24', unitDate: 'YYYY-MM-DD', unitDistance: 'SI' },
+    members: [ana, bo],
+    places: [],
+    range: { from: 20261123, until: 20261124, fromMs: Date.UTC(2026, 10, 23), untilMs: Date.UTC(2026, 10, 25) },
+  };
+}
+
+describe('mileage', () => {
+  it('a trip row: the spec keys, from/to the place names else coordinates, the unheld fields empty', () => {
+    const t = trip(1, Date.UTC(2026, 10, 23, 22, 30), 45, 30_000, ['Depot', null]);
+    expect(tripRow(ana, t).values).toEqual({
+      date: 20261123,
+      member: 'Ana',
+      start: Date.UTC(2026, 10, 23, 22, 30),
+      end: Date.UTC(2026, 10, 23, 23, 15),
+      distance: 30_000,
+      duration: 2700,
+      minutes: 45,
+      maxspeed: t.speed_max,
+      avgspeed: t.speed_avg,
+      from: 'Depot',
+      to: '45.20000, 13.30000',
+      purpose: null,
+      comment: null,
+      approvalstatus: null,
+      approvedby: null,
+      placesheet: null,
+    });
+    // the member's day: 23:30 UTC is already the 24th in Ljubljana
+    expect(tripRow(ana, trip(1, Date.UTC(2026, 10, 23, 23, 30), 5, 1)).values.date).toBe(20261124);
+  });
+
+  it('rows: trips in order, a total row after each member-day (sums, max, distance / driving time)', async () => {
+    const rows = [
+      trip(1, Date.UTC(2026, 10, 23, 8), 30, 20_000),
+      trip(1, Date.UTC(2026, 10, 23, 12), 10, 4_000),
+      trip(1, Date.UTC(2026, 10, 24, 8), 20, 9_000),
+      trip(2, Date.UTC(2026, 10, 23, 15), 60, 50_000),
+    ];
+    const out = [];
+    for await (const r of MILEAGE_REPORT.rows(ctxWith(rows))) out.push(r.values);
+    expect(out.map((v) => [v.member, v.date, v.from])).toEqual([
+      ['Ana', 20261123, '45.10000, 13.20000'],
+      ['Ana', 20261123, '45.10000, 13.20000'],
+      ['Ana', 20261123, 'Day total: 2 trips'],
+      ['Ana', 20261124, '45.10000, 13.20000'],
+      ['Ana', 20261124, 'Day total: 1 trip'],
+      ['Bo', 20261123, '45.10000, 13.20000'],
+      ['Bo', 20261123, 'Day total: 1 trip'],
+    ]);
+    expect(out[2]).toMatchObject({
+      start: Date.UTC(2026, 10, 23, 8),
+      end: Date.UTC(2026, 10, 23, 12, 10),
+      distance: 24_000,
+      duration: 2400,
+      minutes: 40,
+      maxspeed: rows[0].speed_max,
+      avgspeed: 10,
+      to: null,
+      purpose: null,
+    });
+  });
+});
+
+describe('stopsreport row', () => {
+  it('values and a Point; no place → empty place columns', () => {
+    const stop = { fromTs: 1000, toTs: 361_000, lat: 45.5, lng: 13.5, fixes: 12 };
+    expect(stopRow(ana, 20261123, stop, { name: 'Depot', address: '', distance: 12.5 })).toEqual({
+      values: {
+        member: 'Ana',
+        date: 20261123,
+        from: 1000,
+        to: 361_000,
+        duration: 360,
+        place: 'Depot',
+        place_distance: 12.5,
+        address: null,
+        latitude: 45.5,
+        longitude: 13.5,
+        fixes: 12,
+      },
+      geometry: { type: 'Point', coordinates: [13.5, 45.5] },
+    });
+    expect(stopRow(ana, 20261123, stop, null).values).toMatchObject({ place: null, place_distance: null, address: null });
+  });
+});
+
+describe('timeline', () => {
+  const e = (activity: TimelineEntry['activity'], start: number, end: number | null): TimelineEntry => ({
+    activity,
+    start,
+    end,
+    duration: end === null ? null : (end - start) / 1000,
+    distance: null,
+    place: null,
+    job: null,
+    lat: activity === 'drive' ? null : 45,
+    lng: activity === 'drive' ? null : 13,
+    jobUid: null,
+    trackId: null,
+  });
+
+  it('time order: by start, then a stop before the visit inside it before a drive, then end (open last)', () => {
+    const entries = [e('drive', 500, 900), e('job', 100, null), e('job', 100, 300), e('stop', 100, 500), e('drive', 0, 100)];
+    expect(timelineOrder(entries).map((x) => [x.activity, x.start, x.end])).toEqual([
+      ['drive', 0, 100],
+      ['stop', 100, 500],
+      ['job', 100, 300],
+      ['job', 100, null],
+      ['drive', 500, 900],
+    ]);
+  });
+
+  it('a row: the member’s day of its start, a Point only with a position', () => {
+    const row = timelineRow(bo, e('stop', Date.UTC(2026, 10, 24, 3), Date.UTC(2026, 10, 24, 4)));
+    expect(row.values).toMatchObject({ member: 'Bo', date: 20261123, activity: 'stop', duration: 3600 });
+    expect(row.geometry).toEqual({ type: 'Point', coordinates: [13, 45] });
+    expect(timelineRow(bo, e('drive', 0, 1000)).geometry).toBeNull();
+  });
+});

@@ -1,0 +1,167 @@
+import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
+import type { ColumnSpec, ReportRow } from '../report-table';
+import { coordinatesText, memberDayOf, memberWindow, nearestPlaceSql } from './track-days';
+
+/** The `mileage` columns: exactly the spec's keys, in its order. */
+const COLUMNS: readonly ColumnSpec[] = [
+  { key: 'date', title: 'Date', kind: 'date', width: 12 },
+  { key: 'member', title: 'Member', kind: 'text', width: 24 },
+  { key: 'start', title: 'Start', kind: 'datetime', width: 18 },
+  { key: 'end', title: 'End', kind: 'datetime', width: 18 },
+  { key: 'distance', title: 'Distance', kind: 'distance', width: 10 },
+  { key: 'duration', title: 'Duration', kind: 'duration', width: 10 },
+  { key: 'minutes', title: 'Minutes', kind: 'number', width: 9 },
+  { key: 'maxspeed', title: 'Max speed', kind: 'speed', width: 10 },
+  { key: 'avgspeed', title: 'Average speed', kind: 'speed', width: 10 },
+  { key: 'from', title: 'From', kind: 'text', width: 26 },
+  { key: 'to', title: 'To', kind: 'text', width: 26 },
+  { key: 'purpose', title: 'Purpose', kind: 'text', width: 14 },
+  { key: 'comment', title: 'Comment', kind: 'text', width: 14 },
+  { key: 'approvalstatus', title: 'Approval status', kind: 'text', width: 12 },
+  { key: 'approvedby', title: 'Approved by', kind: 'text', width: 14 },
+  { key: 'placesheet', title: 'Place sheet', kind: 'text', width: 12 },
+];
+
+/** A stored track as the mileage query reads it (bigint columns as text). */
+export interface TripRow {
+  ord: string;
+  id: string;
+  start_ts: string;
+  end_ts: string;
+  start_lat: number;
+  start_lng: number;
+  end_lat: number;
+  end_lng: number;
+  distance: number;
+  speed_avg: number;
+  speed_max: number;
+  from_place: string | null;
+  to_place: string | null;
+}
+
+const ROWS_SQL = `
+  SELECT a.ord, t.id, t.start_ts, t.end_ts, t.start_lat, t.start_lng, t.end_lat, t.end_lng,
+         t.distance, t.speed_avg, t.speed_max, sp.name AS from_place, ep.name AS to_place
+    FROM unnest($2::text[], $3::bigint[], $4::bigint[]) WITH ORDINALITY AS a(id, from_ms, until_ms, ord)
+    JOIN tracks t ON t.company_id = $1 AND t.member_id = a.id AND t.start_ts >= a.from_ms AND t.start_ts < a.until_ms
+    LEFT JOIN LATERAL ${nearestPlaceSql('$1', 't.start_lat', 't.start_lng')} sp ON true
+    LEFT JOIN LATERAL ${nearestPlaceSql('$1', 't.end_lat', 't.end_lng')} ep ON true
+   ORDER BY a.ord, t.start_ts, t.id`;
+
+const COUNT_SQL = `
+  SELECT (count(*) + count(DISTINCT (a.ord, to_char(to_timestamp(t.start_ts / 1000.0) AT TIME ZONE a.tz, 'YYYYMMDD'))))::int AS n
+    FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::text[]) WITH ORDINALITY AS a(id, from_ms, until_ms, tz, ord)
+    JOIN tracks t ON t.company_id = $1 AND t.member_id = a.id AND t.start_ts >= a.from_ms AND t.start_ts < a.until_ms`;
+
+/** The fields we hold no data for: present and empty. */
+const EMPTY = { purpose: null, comment: null, approvalstatus: null, approvedby: null, placesheet: null };
+
+/** One trip (a stored track) as a row: `from`/`to` = the nearest place of its start/end, else their coordinates. */
+export function tripRow(member: ReportMember, t: TripRow): ReportRow {
+  const start = Number(t.start_ts);
+  const end = Number(t.end_ts);
+  const seconds = (end - start) / 1000;
+  return {
+    values: {
+      date: memberDayOf(start, member),
+      member: member.name,
+      start,
+      end,
+      distance: t.distance,
+      duration: seconds,
+      minutes: seconds / 60,
+      maxspeed: t.speed_max,
+      avgspeed: t.speed_avg,
+      from: t.from_place ?? coordinatesText(t.start_lat, t.start_lng),
+      to: t.to_place ?? coordinatesText(t.end_lat, t.end_lng),
+      ...EMPTY,
+    },
+  };
+}
+
+/** Sums of a member-day's trips, for its total row. */
+export class DayTotal {
+  trips = 0;
+  distance = 0;
+  seconds = 0;
+  maxspeed = 0;
+  start = Infinity;
+  end = -Infinity;
+
+  constructor(
+    readonly member: ReportMember,
+    readonly day: number,
+  ) {}
+
+  add(row: ReportRow): void {
+    const v = row.values as { start: number; end: number; distance: number; duration: number; maxspeed: number };
+    this.trips++;
+    this.distance += v.distance;
+    this.seconds += v.duration;
+    this.maxspeed = Math.max(this.maxspeed, v.maxspeed);
+    this.start = Math.min(this.start, v.start);
+    this.end = Math.max(this.end, v.end);
+  }
+
+  /**
+   * The total row: first start, last end, summed distance and duration (driving time, not the span),
+   * the day's top speed, average = distance / driving time; `from` says `Day total: N trips`.
+   */
+  row(): ReportRow {
+    return {
+      values: {
+        date: this.day,
+        member: this.member.name,
+        start: this.start,
+        end: this.end,
+        distance: this.distance,
+        duration: this.seconds,
+        minutes: this.seconds / 60,
+        maxspeed: this.maxspeed,
+        avgspeed: this.seconds > 0 ? this.distance / this.seconds : 0,
+        from: `Day total: ${this.trips} trip${this.trips === 1 ? '' : 's'}`,
+        to: null,
+        ...EMPTY,
+      },
+    };
+  }
+}
+
+/** The cursor's parameters: the members' ids and their windows (their own days of the range). */
+function params(ctx: ReportContext): [string, string[], number[], number[]] {
+  const windows = ctx.members.map((m) => memberWindow(ctx, m));
+  return [ctx.companyId, ctx.members.map((m) => m.id), windows.map((w) => w.fromMs), windows.map((w) => w.untilMs)];
+}
+
+/**
+ * `mileage` (xlsx): one row per trip — a stored track (docs/tracks.md), the open one included —
+ * whose start falls on one of the member's days of the range (its time zone), members in request
+ * order, trips by start; after each member-day's trips a total row. The spec's keys; `purpose`,
+ * `comment`, `approvalstatus`, `approvedby`, `placesheet` are empty (we hold no such data).
+ */
+export const MILEAGE_REPORT: ReportDefinition = {
+  type: 'mileage',
+  title: 'Mileage',
+  columns: COLUMNS,
+  async *rows(ctx: ReportContext): AsyncIterable<ReportRow> {
+    let total: DayTotal | null = null;
+    for await (const t of ctx.db.cursor<TripRow>(ROWS_SQL, params(ctx))) {
+      const member = ctx.members[Number(t.ord) - 1];
+      const row = tripRow(member, t);
+      const day = row.values.date as number;
+      if (total && (total.member !== member || total.day !== day)) {
+        yield total.row();
+        total = null;
+      }
+      total ??= new DayTotal(member, day);
+      total.add(row);
+      yield row;
+    }
+    if (total) yield total.row();
+  },
+  async count(ctx: ReportContext): Promise<number> {
+    const [companyId, ids, from, until] = params(ctx);
+    const [row] = await ctx.db.query<{ n: number }>(COUNT_SQL, [companyId, ids, from, until, ctx.members.map((m) => m.timezone)]);
+    return row?.n ?? 0;
+  },
+};
