@@ -1,0 +1,273 @@
+/**
+ * What the job-based reports (`jobs`, `dayroute`, `worksheet`) share: one SQL read of a member's jobs
+ * of a range of days with their place, team and check-in visits, and the pure functions turning such
+ * a row into the spec's job column values (docs/reports.md "jobs"). Pure apart from the SQL text:
+ * safe in the report threads (no Nest, no TypeORM).
+ */
+import { zonedDayTimeToMs } from '@app/core/time';
+import { progressOf } from '@app/jobs/progress';
+import type { Point } from 'geojson';
+import { formatCell } from '../formats/cell-format';
+import type { CellValue, ReportLocale } from '../report-table';
+
+/** A job of a member as {@link jobRowsSql} reads it (bigint columns as numbers, ms). */
+export interface JobReportRow {
+  id: string;
+  worker_id: string;
+  /** YYYYMMDD (company time zone) */
+  day: number;
+  number: number;
+  /** HHMM, 0 unset */
+  window_start: number;
+  /** HHMM, 0 unset */
+  window_end: number;
+  type: number;
+  team_name: string | null;
+  destination_name: string;
+  destination_text: string;
+  destination_lat: number | null;
+  destination_lng: number | null;
+  text_dispatcher: string;
+  text_receiver: string;
+  contact_name: string;
+  contact_phone: string;
+  priority: number;
+  order_id: number;
+  items_to_pickup: number;
+  items_to_dropoff: number;
+  custom_fields: Array<{ key: string; val: string }>;
+  extra: Record<string, string | number>;
+  ts_created: number;
+  ts_assigned: number;
+  ts_accepted: number;
+  ts_rejected: number;
+  ts_done_success: number;
+  ts_done_failed: number;
+  ts_check_in: number;
+  ts_check_out: number;
+  ts_check_nfc1: number;
+  ts_check_nfc2: number;
+  ts_saved: number;
+  /** ms, insert time (database clock) */
+  created_at: number;
+  place_name: string | null;
+  /** the job's place position (degrees), when it has a place with a location */
+  place_lat: number | null;
+  place_lng: number | null;
+  /** the job's `checkins` rows as [in ms, out ms | null], by in_ts; null when none */
+  visits: Array<[number, number | null]> | null;
+}
+
+/**
+ * The route order of a member's day: `number` (0 = unnumbered, after the numbered ones), then the
+ * window's start (unset after set ones), then id (stable).
+ */
+export const ROUTE_ORDER_SQL = `(j.number = 0), j.number, (j.window_start = 0), j.window_start, j.id`;
+
+/**
+ * The members' jobs (`worker_id` in `$2`, in that order) with `day` in [`$3`, `$4`] (YYYYMMDD), company
+ * `$1`, templates left out (archived jobs are kept: archiving hides a job, it still happened), ordered
+ * by member (request order), day, then `order` ({@link ROUTE_ORDER_SQL} by default). `extraWhere`
+ * narrows further (on `j`).
+ * Reads `jobs`, `places` (name, location), `companies.teams_config` (team name) and `checkins` (the
+ * job's visits) — the documented read model of docs/reports.md.
+ */
+export function jobRowsSql(extraWhere = '', order = ROUTE_ORDER_SQL): string {
+  return `
+  SELECT j.id, j.worker_id, j.day, j.number, j.window_start, j.window_end, j.type,
+         (SELECT t->>'name' FROM companies c, jsonb_array_elements(c.teams_config) t
+           WHERE c.id = j.company_id AND j.team_id <> 0 AND (t->>'id')::int = j.team_id LIMIT 1) AS team_name,
+         j.destination_name, j.destination_text, j.destination_lat, j.destination_lng, j.text_dispatcher, j.text_receiver,
+         j.contact_name, j.contact_phone, j.priority, j.order_id::float8 AS order_id, j.items_to_pickup, j.items_to_dropoff,
+         j.custom_fields, j.extra,
+         j.ts_created::float8 AS ts_created, j.ts_assigned::float8 AS ts_assigned, j.ts_accepted::float8 AS ts_accepted,
+         j.ts_rejected::float8 AS ts_rejected, j.ts_done_success::float8 AS ts_done_success, j.ts_done_failed::float8 AS ts_done_failed,
+         j.ts_check_in::float8 AS ts_check_in, j.ts_check_out::float8 AS ts_check_out, j.ts_check_nfc1::float8 AS ts_check_nfc1,
+         j.ts_check_nfc2::float8 AS ts_check_nfc2, j.ts_saved::float8 AS ts_saved, j.created_at::float8 AS created_at,
+         p.name AS place_name, ST_Y(p.location::geometry) AS place_lat, ST_X(p.location::geometry) AS place_lng,
+         (SELECT json_agg(json_build_array(k.in_ts::float8, k.out_ts::float8) ORDER BY k.in_ts)
+            FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id) AS visits
+    FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
+    JOIN jobs j ON j.company_id = $1 AND j.worker_id = a.id AND j.is_template = false AND j.day BETWEEN $3 AND $4
+    LEFT JOIN places p ON p.company_id = j.company_id AND p.id = j.place_uid
+   WHERE true ${extraWhere}
+   ORDER BY a.ord, j.day, ${order}`;
+}
+
+/** The cheap count of {@link jobRowsSql} with the same `extraWhere`. */
+export function jobCountSql(extraWhere = ''): string {
+  return `SELECT count(*)::int AS n FROM jobs j
+           WHERE j.company_id = $1 AND j.worker_id = ANY($2::text[]) AND j.is_template = false AND j.day BETWEEN $3 AND $4 ${extraWhere}`;
+}
+
+/** A position in degrees. */
+export interface Position {
+  lat: number;
+  lng: number;
+}
+
+/** Where a job is: its destination when both coordinates are set, else its place's location, else null. */
+export function jobPosition(r: Pick<JobReportRow, 'destination_lat' | 'destination_lng' | 'place_lat' | 'place_lng'>): Position | null {
+  if (r.destination_lat !== null && r.destination_lng !== null) return { lat: r.destination_lat, lng: r.destination_lng };
+  if (r.place_lat !== null && r.place_lng !== null) return { lat: r.place_lat, lng: r.place_lng };
+  return null;
+}
+
+/** A GeoJSON Point of `p` (`[lng, lat]`), or null. */
+export function pointOf(p: Position | null): Point | null {
+  return p ? { type: 'Point', coordinates: [p.lng, p.lat] } : null;
+}
+
+/** A job visit: check-in and check-out (ms; out null while on site). */
+export interface Visit {
+  in: number;
+  out: number | null;
+}
+
+/**
+ * The job's visits: its `checkins` rows (the geofence's automatic check-ins) when it has any, else the
+ * single visit of its `tsCheckIn`/`tsCheckOut` (a check set through editjobs, which writes no row);
+ * none when neither is set. A check-out without a check-in is a visit with in = out.
+ */
+export function visitsOf(r: Pick<JobReportRow, 'visits' | 'ts_check_in' | 'ts_check_out'>): Visit[] {
+  if (r.visits && r.visits.length) return r.visits.map(([i, o]) => ({ in: i, out: o }));
+  if (r.ts_check_in > 0) return [{ in: r.ts_check_in, out: r.ts_check_out >= r.ts_check_in ? r.ts_check_out : null }];
+  if (r.ts_check_out > 0) return [{ in: r.ts_check_out, out: r.ts_check_out }];
+  return [];
+}
+
+/** Seconds on site: the sum of the closed visits' out − in (s, whole); null when no visit is closed. */
+export function onsiteSeconds(visits: readonly Visit[]): number | null {
+  const closed = visits.filter((v) => v.out !== null);
+  if (!closed.length) return null;
+  return Math.round(closed.reduce((s, v) => s + (v.out! - v.in), 0) / 1000);
+}
+
+/** Instants (ms) as one text cell: each as a `datetime` in the requester's zone and formats, `; `-joined; null when none. */
+export function instantsText(ms: readonly number[], locale: ReportLocale): string | null {
+  return ms.length ? ms.map((t) => formatCell(t, 'datetime', locale)).join('; ') : null;
+}
+
+const hhmmToMinutes = (hhmm: number) => Math.floor(hhmm / 100) * 60 + (hhmm % 100);
+
+/**
+ * The scheduled window as text: the window's HHMM start and end on the job's day in the company's
+ * zone, shown as times of day in the requester's zone and `unit_time` — `09:00–11:00`, `from 09:00`,
+ * `until 11:00`; null without a day or without both ends unset.
+ */
+export function scheduledWindowText(
+  r: Pick<JobReportRow, 'day' | 'window_start' | 'window_end'>,
+  companyZone: string,
+  locale: ReportLocale,
+): string | null {
+  if (!r.day || (!r.window_start && !r.window_end)) return null;
+  const at = (hhmm: number) => formatCell(zonedDayTimeToMs(r.day, hhmmToMinutes(hhmm), companyZone), 'time', locale);
+  if (r.window_start && r.window_end) return `${at(r.window_start)}–${at(r.window_end)}`;
+  return r.window_start ? `from ${at(r.window_start)}` : `until ${at(r.window_end)}`;
+}
+
+const JOB_TYPES = ['work', 'pickup', 'dropoff'] as const;
+
+/** `custom_fields` as `key: val; …`, null when none. */
+function customFieldsText(fields: ReadonlyArray<{ key: string; val: string }>): string | null {
+  return fields.length ? fields.map((f) => `${f.key}: ${f.val}`).join('; ') : null;
+}
+
+/**
+ * The worker-input fields (`extra_number_<x>` / `extra_text_<x>`, the job's form) that hold a value,
+ * as `label: value; …` (label = the `_key`, else `number <x>` / `text <x>`); null when none is set.
+ */
+export function formFieldsText(extra: Readonly<Record<string, string | number>>): string | null {
+  const parts: string[] = [];
+  for (const kind of ['number', 'text'] as const) {
+    for (const x of [1, 2, 3, 4]) {
+      const val = extra[`extra_${kind}_${x}_val`];
+      if (val === undefined || val === null || val === '') continue;
+      const label = extra[`extra_${kind}_${x}_key`];
+      parts.push(`${label === undefined || label === '' ? `${kind} ${x}` : label}: ${val}`);
+    }
+  }
+  return parts.length ? parts.join('; ') : null;
+}
+
+/** The timestamp (ms) of a job's current progress (success, failed, rejected, started = first check-in, accepted; scheduled = assigned), or null. */
+export function statusTs(r: JobReportRow, visits: readonly Visit[]): number | null {
+  const status = progressOf(progressInput(r, visits));
+  const ts = {
+    success: r.ts_done_success,
+    failed: r.ts_done_failed,
+    rejected: r.ts_rejected,
+    started: visits.length ? visits[0].in : r.ts_check_in,
+    accepted: r.ts_accepted,
+    scheduled: r.ts_assigned,
+  }[status];
+  return ts > 0 ? ts : null;
+}
+
+/** The progress timestamps of a row, a visit (a geofence check-in row) counting as started. */
+function progressInput(r: JobReportRow, visits: readonly Visit[]) {
+  return {
+    tsAccepted: r.ts_accepted,
+    tsRejected: r.ts_rejected,
+    tsDoneSuccess: r.ts_done_success,
+    tsDoneFailed: r.ts_done_failed,
+    tsCheckIn: r.ts_check_in > 0 ? r.ts_check_in : visits.length ? visits[0].in : 0,
+  };
+}
+
+const ms = (v: number): number | null => (v > 0 ? v : null);
+const text = (v: string | null | undefined): string | null => (v === null || v === undefined || v === '' ? null : v);
+
+/**
+ * The spec's job columns (keys of the `jobs` and `dayroute` sets, docs/reports.md) of one job row.
+ * Keys the spec lists that we hold no data for (comments, signature, signature_name, signature_date,
+ * attachments, public_url) are present and null.
+ */
+export function jobValues(r: JobReportRow, memberName: string, companyZone: string, locale: ReportLocale): Record<string, CellValue> {
+  const visits = visitsOf(r);
+  const position = jobPosition(r);
+  const nfc = [r.ts_check_nfc1, r.ts_check_nfc2].filter((t) => t > 0);
+  return {
+    member: memberName,
+    date: r.day || null,
+    title: text(r.destination_name),
+    status: progressOf(progressInput(r, visits)),
+    status_ts: statusTs(r, visits),
+    status_response: text(r.text_receiver),
+    address: text(r.destination_text),
+    place: text(r.place_name),
+    contact_name: text(r.contact_name),
+    contact_phone: text(r.contact_phone),
+    teams: text(r.team_name),
+    orderid: r.order_id > 0 ? r.order_id : null,
+    type: JOB_TYPES[r.type] ?? String(r.type),
+    scheduled_window: scheduledWindowText(r, companyZone, locale),
+    check_ins: instantsText(
+      visits.map((v) => v.in),
+      locale,
+    ),
+    check_outs: instantsText(
+      visits.filter((v) => v.out !== null).map((v) => v.out!),
+      locale,
+    ),
+    onsite: onsiteSeconds(visits),
+    priority: r.priority,
+    created: r.ts_created > 0 ? r.ts_created : r.created_at,
+    saved: ms(r.ts_saved),
+    accepted: ms(r.ts_accepted),
+    pickup_items: r.items_to_pickup,
+    dropoff_items: r.items_to_dropoff,
+    manual_checks: instantsText(nfc, locale),
+    notes: text(r.text_dispatcher),
+    latitude: position?.lat ?? null,
+    longitude: position?.lng ?? null,
+    comments: null,
+    signature: null,
+    signature_name: null,
+    signature_date: null,
+    attachments: null,
+    custom_fields: customFieldsText(r.custom_fields ?? []),
+    form_fields: formFieldsText(r.extra ?? {}),
+    public_url: null,
+  };
+}
