@@ -132,6 +132,8 @@ export interface ReportFigures {
   webhooks: { idle: { p50: number; p99: number }; busy: { p50: number; p99: number }; reports: number };
   rows: number;
   smallRows: number;
+  /** the worker's RSS just after start, and after a warm-up report (report thread up) */
+  workerIdleMb: number;
   workerBaseMb: number;
 }
 
@@ -141,6 +143,7 @@ export async function benchReports(opts: { api: TestApi; pool: pg.Pool; log: (li
   const worker = await startWorker('bench reports worker', { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params));
   opened.worker = worker;
   const pid = worker.pid;
+  const workerIdleMb = rssOf(pid).rss;
   const { company, uids } = await seedJobs(api, pool, cfg.rows, cfg.members);
   const smallAccounts = uids.slice(0, Math.max(1, Math.round((cfg.members * cfg.smallRows) / cfg.rows)));
   log(`reports: ${cfg.rows} jobs seeded over ${cfg.members} members`);
@@ -224,6 +227,7 @@ export async function benchReports(opts: { api: TestApi; pool: pg.Pool; log: (li
     webhooks,
     rows: cfg.rows,
     smallRows: cfg.smallRows,
+    workerIdleMb,
     workerBaseMb,
   };
 }
@@ -319,7 +323,7 @@ export function reportsReport(f: ReportFigures): PartReport {
       `reports: ours = createreport over HTTP → run → the BUILT worker's report thread (cursor, writer, chunks) → the file streamed back, wall from the call to the last byte; ` +
         `baseline = the library alone writing the same rows from memory to a discarding stream (xlsx: exceljs WorkbookWriter; csv: csv-stringify; geojson: JSON.stringify of the same FeatureCollection; pdf: pdfkit drawing the same table, ${f.pdf.baselinePages} pages).`,
       `Files: xlsx ${fmt(f.xlsx.bytes / 1e6, 1)} MB, csv ${fmt(f.csv.bytes / 1e6, 1)} MB, geojson ${fmt(f.geojson.bytes / 1e6, 1)} MB; pdf ${f.pdf.pages} pages in ${fmt(f.pdf.s, 2)} s. ` +
-        `xlsx at ${k(f.smallRows)} rows: ${fmt(f.xlsx.smallS, 2)} s. Worker RSS before the measured reports: ${fmt(f.workerBaseMb, 0)} MB (peaks are VmHWM after a reset through clear_refs).`,
+        `xlsx at ${k(f.smallRows)} rows: ${fmt(f.xlsx.smallS, 2)} s. Worker RSS just after start ${fmt(f.workerIdleMb, 0)} MB, after a warm-up report ${fmt(f.workerBaseMb, 0)} MB (peaks are VmHWM after a reset through clear_refs).`,
       `Webhooks: ${REPORTS_CONFIG.edits} edits per phase (p50 idle ${fmt(f.webhooks.idle.p50)} ms, busy ${fmt(f.webhooks.busy.p50)} ms); ${f.webhooks.reports} reports rendered during the busy phase.`,
     ],
     failed: checks.filter((ok) => !ok).length,

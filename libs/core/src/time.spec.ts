@@ -1,4 +1,5 @@
-import { bigintMs, dayInZone, isIanaZone, isRealDay, isRealHhmm, numeric } from './time';
+import fc from 'fast-check';
+import { bigintMs, dayInZone, isIanaZone, isRealDay, isRealHhmm, numeric, wallClock } from './time';
 
 describe('dayInZone', () => {
   it('matches the docstring example', () => {
@@ -171,5 +172,45 @@ describe('bigintMs', () => {
   it('is also the numeric transformer', () => {
     expect(numeric).toBe(bigintMs);
     expect(numeric.from('12.5')).toBe(12.5);
+  });
+});
+
+describe('wallClock (per-day offset cache)', () => {
+  const zones = ['Europe/Ljubljana', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'UTC'];
+  const intl = (ms: number, zone: string) => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }).formatToParts(new Date(ms));
+    const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+    return { year: n('year'), month: n('month'), day: n('day'), hour: n('hour') % 24, minute: n('minute'), second: n('second') };
+  };
+
+  it('agrees with Intl at every instant, DST change days included (30-min and 45-min zones too)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }), (zone, ms) => {
+        expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('agrees with Intl minute by minute across the 2026 changes in Ljubljana, New York and Lord Howe', () => {
+    const changes: Array<[string, number]> = [
+      ['Europe/Ljubljana', Date.UTC(2026, 2, 29, 0)],
+      ['Europe/Ljubljana', Date.UTC(2026, 9, 25, 0)],
+      ['America/New_York', Date.UTC(2026, 2, 8, 6)],
+      ['America/New_York', Date.UTC(2026, 10, 1, 5)],
+      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 14)],
+    ];
+    for (const [zone, around] of changes) {
+      for (let ms = around - 3 * 3_600_000; ms <= around + 3 * 3_600_000; ms += 60_000 + 7) expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
+    }
   });
 });

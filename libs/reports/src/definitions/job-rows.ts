@@ -179,16 +179,19 @@ function customFieldsText(fields: ReadonlyArray<{ key: string; val: string }>): 
  */
 export function formFieldsText(extra: Readonly<Record<string, string | number>>): string | null {
   const parts: string[] = [];
-  for (const kind of ['number', 'text'] as const) {
-    for (const x of [1, 2, 3, 4]) {
-      const val = extra[`extra_${kind}_${x}_val`];
-      if (val === undefined || val === null || val === '') continue;
-      const label = extra[`extra_${kind}_${x}_key`];
-      parts.push(`${label === undefined || label === '' ? `${kind} ${x}` : label}: ${val}`);
-    }
+  for (const f of FORM_FIELDS) {
+    const val = extra[f.val];
+    if (val === undefined || val === null || val === '') continue;
+    const label = extra[f.key];
+    parts.push(`${label === undefined || label === '' ? f.name : label}: ${val}`);
   }
   return parts.length ? parts.join('; ') : null;
 }
+
+/** The worker-input fields `extra_<kind>_<n>_val` / `_key`, number ones first (keys built once, not per row). */
+const FORM_FIELDS = (['number', 'text'] as const).flatMap((kind) =>
+  [1, 2, 3, 4].map((x) => ({ name: `${kind} ${x}`, val: `extra_${kind}_${x}_val`, key: `extra_${kind}_${x}_key` })),
+);
 
 /** The timestamp (ms) of a job's current progress (success, failed, rejected, started = first check-in, accepted; scheduled = assigned), or null. */
 export function statusTs(r: JobReportRow, visits: readonly Visit[]): number | null {

@@ -16,6 +16,7 @@
  */
 import type { CellValue, ColumnKind, ColumnSpec, ReportColumn, ReportLocale } from '../report-table';
 import type { RequestedColumn } from '../report-run';
+import { wallClock, type WallClock } from '@app/core/time';
 
 /** Metres in one international mile. */
 export const METRES_PER_MILE = 1609.344;
@@ -25,52 +26,7 @@ export const MPS_PER_MPH = METRES_PER_MILE / 3600;
 /** The check mark a `check` cell shows when set. */
 export const CHECK_MARK = '\u2713';
 
-/** A wall-clock reading in some zone: calendar fields, 24-hour clock. */
-export interface WallClock {
-  year: number;
-  /** 1–12 */
-  month: number;
-  /** 1–31 */
-  day: number;
-  /** 0–23 */
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
-  let f = zoneFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    zoneFormatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The wall clock in `timeZone` (IANA) at instant `ms` (ms since the epoch). Throws RangeError for an unknown zone. */
-export function wallClock(ms: number, timeZone: string): WallClock {
-  const out: WallClock = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
-  for (const p of zoneFormatter(timeZone).formatToParts(ms)) {
-    if (p.type === 'year') out.year = Number(p.value);
-    else if (p.type === 'month') out.month = Number(p.value);
-    else if (p.type === 'day') out.day = Number(p.value);
-    else if (p.type === 'hour') out.hour = Number(p.value) % 24;
-    else if (p.type === 'minute') out.minute = Number(p.value);
-    else if (p.type === 'second') out.second = Number(p.value);
-  }
-  return out;
-}
+export { wallClock, type WallClock } from '@app/core/time';
 
 /** A YYYYMMDD day number as calendar fields (time 00:00:00). */
 export function dayFields(yyyymmdd: number): WallClock {

@@ -17,12 +17,12 @@
  * is not a formula here, so no escaping is needed (and none is done: the text stays exact).
  *
  * Memory: each row is committed (`row.commit()`) as it is added, so exceljs keeps no row objects.
- * LIMIT (exceljs 4.4, issues exceljs#1894 and #2916, fix PR #2558 waiting for exceljs 5): the
- * streaming writer's worksheet stream is only consumed by the zip once the worksheet is committed,
- * so the sheet's XML (about 0.45 KB a row, uncompressed, in Buffers outside the JS heap) is held
- * until `end()` — about 45 MB per 100,000 rows. The spec test bounds it at 100,000 rows.
- * Backpressure: `row()` waits for the output's `drain` when it is full (which, given the above, only
- * happens while the first zip entries go out).
+ * exceljs 4.4's worksheet stream ignores the zip's backpressure (its StreamBuf writes on without
+ * waiting; issues exceljs#1894 and #2916, PR #2558 waiting for exceljs 5): a producer that never
+ * yields piles the sheet's XML up in front of the deflate, ~0.45 KB a row (~45 MB at 100,000 rows).
+ * So `row()` yields to the event loop every {@link YIELD_ROWS} rows, which lets archiver and zlib
+ * consume what was written (measured: heap and Buffers stay within a few MB at 100,000 rows, and the
+ * run is no slower); it also waits for the output's `drain` when the output is full.
  */
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
@@ -116,6 +116,9 @@ export function excelValue(v: CellValue | undefined, kind: ColumnKind, locale: R
   }
 }
 
+/** Rows between yields to the event loop (see the module doc). */
+const YIELD_ROWS = 200;
+
 /** Opens an xlsx writer of `doc` onto `out`; `end()` resolves when `out` has finished. */
 export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
@@ -137,6 +140,7 @@ export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter 
   failed.catch(() => undefined);
 
   let started = false;
+  let rows = 0;
   const header = (): void => {
     if (started) return;
     started = true;
@@ -155,6 +159,7 @@ export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter 
       });
       r.commit();
       if (out.writableNeedDrain) await drained(out, failed);
+      else if (++rows % YIELD_ROWS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     },
     async end(): Promise<void> {
       if (failure) throw failure;

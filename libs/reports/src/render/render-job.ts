@@ -20,6 +20,9 @@ export async function renderJob(pool: Pool, job: RenderJob): Promise<RenderOutco
   try {
     await clear();
     await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    // a report's statements scan many rows once: PostgreSQL's JIT would compile them for seconds
+    // (measured: 2.2 s of JIT on the 100,000-row jobs report, whose execution took 1.4 s)
+    await reader.query('SET LOCAL jit = off');
     const ctx = await loadReportContext(new PgReportDb(reader), job);
     const sink = new ChunkSink(writer, job.companyId, job.runId);
     const finished = new Promise<void>((resolve, reject) => {
