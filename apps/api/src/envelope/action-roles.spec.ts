@@ -9,6 +9,7 @@ import { ApiKeysService, MEMBER_ACTION_ROLES } from '@app/members';
 import { PLACE_ACTION_ROLES } from '@app/places';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
 import { ZONE_ACTION_ROLES } from '@app/zones';
+import { REPORT_ACTION_ROLES } from '@app/reports';
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitService } from '../ops/rate-limit.service';
@@ -56,6 +57,9 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     ['createzone', true, true, false],
     ['editzone', true, true, false],
     ['deletezone', true, true, false],
+    // every role; a worker only about itself (reportAccessDenial, checked by the service)
+    ['createreport', true, true, true],
+    ['getreport', true, true, true],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -81,6 +85,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
       ...DISPATCH_ASSIGN_ACTION_ROLES,
       ...ALERT_ACTION_ROLES,
       ...ZONE_ACTION_ROLES,
+      ...REPORT_ACTION_ROLES,
     };
     expect(ACTION_ROLES).toEqual(slices);
   });
