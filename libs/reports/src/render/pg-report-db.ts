@@ -4,7 +4,8 @@ import type { ReportDb } from '../report-definition';
 
 /**
  * {@link ReportDb} over one `pg` client: small queries as they are, row sources through a server-side
- * cursor (`pg-cursor`), read `batch` rows at a time — a 100,000-row report never holds its rows in memory.
+ * cursor (`pg-cursor`), read `batch` rows at a time with one read ahead — at most two batches in memory,
+ * however many rows the report has.
  * The caller owns the client's transaction (the render thread opens a read-only repeatable-read one, so
  * every statement of a report sees the same snapshot).
  */
@@ -17,13 +18,18 @@ export class PgReportDb implements ReportDb {
 
   async *cursor<T>(sql: string, params: unknown[], batch = 1000): AsyncIterable<T> {
     const cursor = this.client.query(new Cursor<T>(sql, params));
+    // one read ahead: pg-cursor queues it and sends it the moment the current batch is in, so
+    // PostgreSQL produces batch n + 1 while this thread maps and writes batch n
+    let next = cursor.read(batch);
     try {
       for (;;) {
-        const rows = await cursor.read(batch);
+        const rows = await next;
         if (rows.length === 0) return;
+        next = cursor.read(batch);
         yield* rows;
       }
     } finally {
+      next.catch(() => undefined);
       await cursor.close();
     }
   }
