@@ -28,7 +28,8 @@ import { Child } from '../test/support/proc-child';
 import { reportCall } from '../test/support/report-readers';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
-import { fmt, percentile, printPart, PartReport } from './stats';
+import { fmt, printPart, PartReport } from './stats';
+import { webhookProbe } from './webhook-probe';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -43,7 +44,7 @@ export const REPORTS_CONFIG = {
   /** members the jobs are spread over */
   members: 100,
   /** timed edits per phase of the webhook figure */
-  edits: envInt('BENCH_REPORT_WEBHOOK_EDITS', 100),
+  edits: envInt('BENCH_REPORT_WEBHOOK_EDITS', 200),
   warmups: 10,
   /** runs of each timed report; the median is shown */
   repeats: envInt('BENCH_REPORT_REPEATS', 3),
@@ -266,30 +267,8 @@ async function webhookPhases(api: TestApi, reportKey: string, uids: string[], ra
   const cfg = REPORTS_CONFIG;
   const receiver = await new WebhookReceiver().start();
   opened.receiver = receiver;
-  const hooked = await createCompany(api, { name: 'Bench report webhooks' });
-  const set = await action(api, 'setwebhooks', { job_updated: { url: `${receiver.url}/updated` } }, { key: hooked.key });
-  if (set.body.status !== 0) throw new Error(`setwebhooks: ${JSON.stringify(set.body)}`);
-  const created = await action<{ status: number; jobs: Array<{ id: string }> }>(api, 'createjobs', { jobs: [{ destinationName: 'Probe job' }] }, { key: hooked.key });
-  const jobId = created.body.jobs[0].id;
-  let seq = 0;
-  const probe = async (): Promise<number> => {
-    const marker = `probe-${++seq}-${Date.now()}`;
-    const before = receiver.received.length;
-    const t0 = performance.now();
-    const res = await action(api, 'editjobs', { jobs: { [jobId]: { textDispatcher: marker } } }, { key: hooked.key });
-    if (res.body.status !== 0) throw new Error(`editjobs: ${JSON.stringify(res.body)}`);
-    for (;;) {
-      for (let i = before; i < receiver.received.length; i++) if (receiver.received[i].body.includes(marker)) return performance.now() - t0;
-      if (performance.now() - t0 > 30_000) throw new Error(`no delivery of ${marker} within 30 s`);
-      await new Promise((r) => setTimeout(r, 1));
-    }
-  };
-  const phase = async () => {
-    for (let i = 0; i < cfg.warmups; i++) await probe();
-    const ms: number[] = [];
-    for (let i = 0; i < cfg.edits; i++) ms.push(await probe());
-    return { p50: percentile(ms, 50), p99: percentile(ms, 99) };
-  };
+  const probe = await webhookProbe(api, receiver, 'Bench report webhooks');
+  const phase = () => probe.phase(cfg.edits, cfg.warmups);
   const idle = await phase();
   log('reports: webhook idle phase done');
   let running = true;

@@ -6,12 +6,13 @@
  * process). Target: busy p99 ≤ 1.5× idle p99.
  */
 import pg from 'pg';
-import { action, createCompany, TestApi } from '../test/support/api';
+import { TestApi } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
 import { optimizeRouteCall, seedRouteDays } from './optimize-route';
 import { fmt, percentile, printPart } from './stats';
+import { webhookProbe } from './webhook-probe';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -55,39 +56,12 @@ export async function benchRouteWebhooks(opts: { api: TestApi; pool: pg.Pool; lo
   const receiver = await new WebhookReceiver().start();
   opened.receiver = receiver;
   const route = await seedRouteDays(api, pool, cfg.routeDays);
-  const hooked = await createCompany(api, { name: 'Bench route webhooks' });
-  const set = await action(api, 'setwebhooks', { job_updated: { url: `${receiver.url}/updated` } }, { key: hooked.key });
-  if (set.body.status !== 0) throw new Error(`setwebhooks: ${JSON.stringify(set.body)}`);
-  const created = await action<{ status: number; jobs: Array<{ id: string }> }>(
-    api,
-    'createjobs',
-    { jobs: [{ destinationName: 'Probe job', destinationText: 'Trg republike 1, Ljubljana' }] },
-    { key: hooked.key },
-  );
-  if (created.body.status !== 0) throw new Error(`createjobs: ${JSON.stringify(created.body)}`);
-  const jobId = created.body.jobs[0].id;
-  log(`route-webhooks: ${cfg.routeDays} worker-days seeded; probe job ${jobId}`);
-
-  let seq = 0;
-  /** One edit → its delivery's receipt, ms (sent → received). */
-  const probe = async (): Promise<number> => {
-    const marker = `probe-${++seq}-${Date.now()}`;
-    const before = receiver.received.length;
-    const t0 = performance.now();
-    const res = await action(api, 'editjobs', { jobs: { [jobId]: { textDispatcher: marker } } }, { key: hooked.key });
-    if (res.body.status !== 0) throw new Error(`editjobs: ${JSON.stringify(res.body)}`);
-    for (;;) {
-      for (let i = before; i < receiver.received.length; i++) if (receiver.received[i].body.includes(marker)) return performance.now() - t0;
-      if (performance.now() - t0 > 30_000) throw new Error(`no delivery of ${marker} within 30 s`);
-      await new Promise((r) => setTimeout(r, 1));
-    }
-  };
+  const probe = await webhookProbe(api, receiver, 'Bench route webhooks');
+  log(`route-webhooks: ${cfg.routeDays} worker-days seeded`);
   const phase = async (label: string) => {
-    for (let i = 0; i < cfg.warmups; i++) await probe();
-    const ms: number[] = [];
-    for (let i = 0; i < cfg.edits; i++) ms.push(await probe());
-    log(`route-webhooks: ${label} phase, ${ms.length} edits`);
-    return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: Math.max(...ms) };
+    const figures = await probe.phase(cfg.edits, cfg.warmups);
+    log(`route-webhooks: ${label} phase, ${cfg.edits} edits`);
+    return figures;
   };
 
   const idle = await phase('idle');
