@@ -5,6 +5,9 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Piscina } from 'piscina';
 import type { ReportThreadData } from './report-thread';
 
+/** MB of a report thread's young generation (V8 `--max-semi-space-size` × 3 in effect). */
+const REPORT_YOUNG_GEN_MB = 8;
+
 /**
  * The worker's report threads (piscina), apart from the CPU pool: `REPORT_THREADS` renders at once,
  * each on a thread of its own with its own two PostgreSQL connections, at the CPU pool's lowered
@@ -23,6 +26,9 @@ export class ReportPool extends ReportRenderer implements OnApplicationShutdown 
       minThreads: 0,
       maxThreads: config.REPORT_THREADS,
       idleTimeout: 60_000,
+      // a render keeps two cursor batches and one chunk: a small young generation is enough, and
+      // V8's default (up to 3 × 16 MB semi-spaces) would be resident for nothing
+      resourceLimits: { maxYoungGenerationSizeMb: REPORT_YOUNG_GEN_MB },
       workerData: { databaseUrl: config.DATABASE_URL, nice: config.CPU_POOL_NICE } satisfies ReportThreadData,
     });
     new Logger('ReportPool').log(`report pool: up to ${config.REPORT_THREADS} threads`);
