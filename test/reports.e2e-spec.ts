@@ -1,4 +1,5 @@
 import { QueueName, TaskProducer } from '@app/core';
+import { REPORT_RULES, REPORT_TYPES, ReportFormat, ReportType } from '@app/reports';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
@@ -265,6 +266,52 @@ describe('reports', () => {
       expect(await runsOf(company)).toBe(before);
       const csv = readCsv((await reportFile(api, { reporttype: 'alerts', format: 'csv', day: 20261001 }, company.key)).body);
       expect(csv).toHaveLength(10002);
+    });
+  });
+
+  describe('every type in every format the spec lists', () => {
+    /** The request of `type` over the seeded members, places and days. */
+    const requestOf = (type: ReportType, format: ReportFormat, places: string[]) => {
+      const rule = REPORT_RULES[type];
+      const dates = rule.range === 'none' ? {} : rule.range === 'single' ? { day: 20261120 } : { from: 20261120, until: 20261121 };
+      const accounts = rule.subjects === 'members' ? [w1.uid, w2.uid] : rule.subjects === 'places' ? places : undefined;
+      return { reporttype: type, format, ...dates, ...(accounts ? { accounts } : {}) };
+    };
+    const matrix = REPORT_TYPES.flatMap((type) => REPORT_RULES[type].formats.map((format) => [type, format] as const));
+
+    it('lists 17 types and their formats as the spec’s table does', () => {
+      expect(REPORT_TYPES).toHaveLength(17);
+      expect(matrix).toHaveLength(55);
+    });
+
+    it.each(matrix)('%s as %s: the pinned headers, a file its reader opens, one header row or feature list', async (type, format) => {
+      const place = await action<{ uid: string }>(api, 'createplace', { name: `Matrix ${type} ${format}`, location: { lat: 46.05, lng: 14.5 } }, { key: company.key });
+      const a = await reportFile(api, requestOf(type, format, [place.body.uid]), company.key);
+      const rule = REPORT_RULES[type];
+      const name = rule.range === 'none' ? `${type}.${format}` : rule.range === 'single' ? `${type}_20261120.${format}` : `${type}_20261120_20261121.${format}`;
+      expect(a.disposition).toBe(`attachment; filename="${name}"`);
+      switch (format) {
+        case 'xlsx':
+          expect(a.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+          expect((readXlsx(a.body)[0] as unknown[]).length).toBeGreaterThan(0);
+          break;
+        case 'csv':
+          expect(a.contentType).toBe('text/csv; charset=utf-8');
+          expect(readCsv(a.body)[0].length).toBeGreaterThan(0);
+          break;
+        case 'pdf':
+          expect(a.contentType).toBe('application/pdf');
+          expect(readPdfText(a.body)).toContain('Reports Test Co');
+          break;
+        case 'geojson':
+          expect(a.contentType).toBe('application/geo+json');
+          expect(Array.isArray(readGeoJson(a.body).features)).toBe(true);
+          break;
+        case 'zip':
+          expect(a.contentType).toBe('application/zip');
+          await readZip(a.body); // opens (an empty zip when the range holds nothing to put in it)
+          break;
+      }
     });
   });
 
