@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bigintMs, dayInZone, isIanaZone, isRealDay, isRealHhmm, numeric, wallClock } from './time';
+import { addDays, bigintMs, dayInZone, daysBetween, isIanaZone, isRealDay, isRealHhmm, numeric, wallClock } from './time';
 
 describe('dayInZone', () => {
   it('matches the docstring example', () => {
@@ -212,5 +212,26 @@ describe('wallClock (per-day offset cache)', () => {
     for (const [zone, around] of changes) {
       for (let ms = around - 3 * 3_600_000; ms <= around + 3 * 3_600_000; ms += 60_000 + 7) expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
     }
+  });
+});
+
+describe('addDays and daysBetween (calendar days, no zone)', () => {
+  it('cross months, years and leap days both ways', () => {
+    expect(addDays(20261231, 1)).toBe(20270101);
+    expect(addDays(20280228, 1)).toBe(20280229);
+    expect(addDays(20260301, -1)).toBe(20260228);
+    expect(daysBetween(20261001, 20261031)).toBe(30);
+    expect(daysBetween(20240101, 20250101)).toBe(366);
+    expect(daysBetween(20261105, 20261101)).toBe(-4);
+  });
+
+  it('are inverse: daysBetween(d, addDays(d, n)) = n', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40_000 }), fc.integer({ min: -5_000, max: 5_000 }), (offset, n) => {
+        const d = addDays(19500101, offset);
+        expect(isRealDay(addDays(d, n))).toBe(true);
+        expect(daysBetween(d, addDays(d, n))).toBe(n);
+      }),
+    );
   });
 });

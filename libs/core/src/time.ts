@@ -145,6 +145,18 @@ export function isRealDay(day: unknown): day is number {
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
+/** The calendar day `n` days after YYYYMMDD `day` (`n` may be negative), as YYYYMMDD; no time zone involved. */
+export function addDays(day: number, n: number): number {
+  const d = new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, (day % 100) + n));
+  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+/** Whole calendar days from YYYYMMDD `a` to `b` (negative when `b` is earlier); no time zone involved. */
+export function daysBetween(a: number, b: number): number {
+  const utc = (d: number) => Date.UTC(Math.floor(d / 10000), (Math.floor(d / 100) % 100) - 1, d % 100);
+  return Math.round((utc(b) - utc(a)) / 86_400_000);
+}
+
 /** True when `hhmm` is a real time of day written HHMM (0–2359); `allow2400` admits 2400 as an end. */
 export function isRealHhmm(hhmm: unknown, allow2400 = false): hhmm is number {
   if (typeof hhmm !== 'number' || !Number.isInteger(hhmm) || hhmm < 0) return false;

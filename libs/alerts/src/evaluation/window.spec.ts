@@ -1,4 +1,5 @@
-import { addDays, deadlinesBetween, inWindow, isoWeekday } from './window';
+import { addDays } from '@app/core';
+import { deadlinesBetween, inWindow, isoWeekday } from './window';
 
 const ZONE = 'Europe/Ljubljana';
 /** 2026-06-`d` (June 2026: the 15th is a Monday) at `h`:`m` in Ljubljana (CEST, UTC+2). */

@@ -1,4 +1,4 @@
-import { dayInZone, zonedDayTimeToMs } from '@app/core';
+import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core';
 import type { AlertWindow } from '../entities/alert-rule.entity';
 import { hhmmIn } from './messages';
 
@@ -13,12 +13,6 @@ import { hhmmIn } from './messages';
 export function isoWeekday(day: number): number {
   const d = new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100)).getUTCDay();
   return d === 0 ? 7 : d;
-}
-
-/** The calendar day `n` days after `day` (YYYYMMDD; `n` may be negative). */
-export function addDays(day: number, n: number): number {
-  const d = new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, (day % 100) + n));
-  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
 }
 
 /** Minutes after midnight of HHMM. */

@@ -1,3 +1,4 @@
+import { addDays } from '@app/core/time';
 import { zonedDayTimeToMs } from '@app/core/time';
 import {
   allocateIntervals,
@@ -5,7 +6,6 @@ import {
   byDay,
   clip,
   clockedIntervals,
-  dayAfter,
   daysSpan,
   intersect,
   sameDayGaps,
@@ -80,10 +80,10 @@ describe('clockedIntervals', () => {
 });
 
 describe('days in a zone', () => {
-  it('dayAfter crosses months and years', () => {
-    expect(dayAfter(20261231)).toBe(20270101);
-    expect(dayAfter(20280228)).toBe(20280229);
-    expect(dayAfter(20270228)).toBe(20270301);
+  it('addDays crosses months and years', () => {
+    expect(addDays(20261231, 1)).toBe(20270101);
+    expect(addDays(20280228, 1)).toBe(20280229);
+    expect(addDays(20270228, 1)).toBe(20270301);
   });
 
   it('daysSpan reads the dates in the given zone', () => {
@@ -206,7 +206,7 @@ describe('sameDayGaps', () => {
         iv(at(d, 13, 0, LJ), at(d, 17, 0, LJ)),
         iv(at(d, 8, 0, LJ), at(d, 12, 0, LJ)),
         iv(at(d, 16, 0, LJ), at(d, 18, 0, LJ)), // overlaps the one before: no gap
-        iv(at(dayAfter(d), 8, 0, LJ), at(dayAfter(d), 9, 0, LJ)), // next day: the night is no gap
+        iv(at(addDays(d, 1), 8, 0, LJ), at(addDays(d, 1), 9, 0, LJ)), // next day: the night is no gap
       ],
       LJ,
     );
@@ -216,7 +216,7 @@ describe('sameDayGaps', () => {
 
   it('a gap after midnight counts on the day it lies in', () => {
     const d = 20260615;
-    const gaps = sameDayGaps([iv(at(d, 22, 0, NY), at(dayAfter(d), 2, 0, NY)), iv(at(dayAfter(d), 2, 30, NY), at(dayAfter(d), 6, 0, NY))], NY);
+    const gaps = sameDayGaps([iv(at(d, 22, 0, NY), at(addDays(d, 1), 2, 0, NY)), iv(at(addDays(d, 1), 2, 30, NY), at(addDays(d, 1), 6, 0, NY))], NY);
     expect(totalMs(gaps)).toBe(30 * M);
   });
 });

@@ -4,7 +4,7 @@
  * clock: "now" is a parameter. Days are calendar days in an IANA zone, so a DST day is 23 or 25 h long
  * and an interval crossing midnight is split at the zone's midnight (docs/reports-time.md).
  */
-import { dayInZone, zonedDayTimeToMs } from '@app/core/time';
+import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/time';
 
 /** [start, end) in ms since the epoch; empty when end ≤ start. */
 export interface Interval {
@@ -30,15 +30,9 @@ export interface ClockedTime {
   openAtEnd: boolean;
 }
 
-/** The day after YYYYMMDD `day` (calendar arithmetic). */
-export function dayAfter(day: number): number {
-  const d = new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, (day % 100) + 1));
-  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
-}
-
 /** The instants bounding days `from`..`until` (YYYYMMDD, inclusive) in `zone`: [from 00:00, day after until 00:00). */
 export function daysSpan(from: number, until: number, zone: string): Interval {
-  return { start: zonedDayTimeToMs(from, 0, zone), end: zonedDayTimeToMs(dayAfter(until), 0, zone) };
+  return { start: zonedDayTimeToMs(from, 0, zone), end: zonedDayTimeToMs(addDays(until, 1), 0, zone) };
 }
 
 /**
@@ -143,7 +137,7 @@ export function splitByDay(interval: Interval, zone: string): DayPiece[] {
   let start = interval.start;
   while (start < interval.end) {
     const day = dayInZone(start, zone);
-    const midnight = zonedDayTimeToMs(dayAfter(day), 0, zone);
+    const midnight = zonedDayTimeToMs(addDays(day, 1), 0, zone);
     const end = Math.min(interval.end, midnight);
     out.push({ day, start, end });
     start = end;

@@ -1,6 +1,7 @@
+import { addDays } from '@app/core/time';
 import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
-import { allocateIntervals, byDay, dayAfter, Interval, splitByDay } from './time-accounting';
+import { allocateIntervals, byDay, Interval, splitByDay } from './time-accounting';
 import { memberSpan, readClocked, readTracks, readVisits } from './time-data';
 
 /** The `timeallocation` report's columns (ours; docs/reports-time.md). */
@@ -23,7 +24,7 @@ const ALLOCATION_KEYS = ['clocked', 'job', 'place', 'travel', 'idle'] as const;
 /** Each day of `from`..`until` (YYYYMMDD, inclusive). */
 function daysOf(from: number, until: number): number[] {
   const out: number[] = [];
-  for (let d = from; d <= until; d = dayAfter(d)) out.push(d);
+  for (let d = from; d <= until; d = addDays(d, 1)) out.push(d);
   return out;
 }
 

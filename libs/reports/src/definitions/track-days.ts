@@ -4,10 +4,9 @@
  * rule of the tracks (libs/locations `findStops`, the same code the track builder runs) and the
  * nearest place of a position. Pure functions and plain SQL: safe in the report threads.
  */
-import { dayInZone, zonedDayTimeToMs } from '@app/core/time';
+import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/time';
 import type { Fix } from '@app/locations/fix';
 import { findStops, isUsable, splitRules, SplitRules } from '@app/locations/tracks/split';
-import { nextDay } from '../render/load-context';
 import type { ReportContext, ReportDb, ReportMember } from '../report-definition';
 
 /** One day of a member: YYYYMMDD and its instants in the member's time zone, [startMs, endMs). */
@@ -24,8 +23,8 @@ export interface MemberDay {
  */
 export function memberDays(from: number, until: number, zone: string): MemberDay[] {
   const days: MemberDay[] = [];
-  for (let day = from; day <= until; day = nextDay(day)) {
-    days.push({ day, startMs: zonedDayTimeToMs(day, 0, zone), endMs: zonedDayTimeToMs(nextDay(day), 0, zone) });
+  for (let day = from; day <= until; day = addDays(day, 1)) {
+    days.push({ day, startMs: zonedDayTimeToMs(day, 0, zone), endMs: zonedDayTimeToMs(addDays(day, 1), 0, zone) });
   }
   return days;
 }
@@ -33,7 +32,7 @@ export function memberDays(from: number, until: number, zone: string): MemberDay
 /** The instants bounding a member's days of the range: [first day's midnight, the day after the last's), ms. */
 export function memberWindow(ctx: ReportContext, member: ReportMember): { fromMs: number; untilMs: number } {
   const range = requireRange(ctx);
-  return { fromMs: zonedDayTimeToMs(range.from, 0, member.timezone), untilMs: zonedDayTimeToMs(nextDay(range.until), 0, member.timezone) };
+  return { fromMs: zonedDayTimeToMs(range.from, 0, member.timezone), untilMs: zonedDayTimeToMs(addDays(range.until, 1), 0, member.timezone) };
 }
 
 /** The context's range. @throws Error for an undated request (every type here is dated; the api checks it first) */

@@ -1,4 +1,4 @@
-import { invalid, isRealDay, Optional, Rule } from '@app/core';
+import { daysBetween, invalid, isRealDay, Optional, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
 import { REPORT_DEFINITIONS } from '../definitions';
@@ -113,12 +113,6 @@ export class CreateReportDto {
       throw invalid(`${prefix}.until`, `${this.reporttype} covers at most ${max} days (from ${from} to ${until} is ${days})`);
     }
   }
-}
-
-/** Whole days from YYYYMMDD `a` to `b` (calendar days, no time zone involved). */
-export function daysBetween(a: number, b: number): number {
-  const utc = (d: number) => Date.UTC(Math.floor(d / 10000), (Math.floor(d / 100) % 100) - 1, d % 100);
-  return Math.round((utc(b) - utc(a)) / 86_400_000);
 }
 
 /** getreport (our extension): a report's file when done, else its state; readable by its creator and the company's staff. */

@@ -1,13 +1,7 @@
-import { zonedDayTimeToMs } from '@app/core/time';
+import { addDays, zonedDayTimeToMs } from '@app/core/time';
 import type { ReportContext, ReportDb, ReportMember, ReportPlace } from '../report-definition';
 import type { ReportLocale } from '../report-table';
 import type { RenderJob } from '../report-run';
-
-/** The day after YYYYMMDD `day`, as YYYYMMDD (calendar arithmetic, no zone). */
-export function nextDay(day: number): number {
-  const d = new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, (day % 100) + 1));
-  return d.getUTCFullYear() * 10000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
-}
 
 interface RequesterRow {
   name: string;
@@ -50,7 +44,7 @@ export async function loadReportContext(db: ReportDb, job: RenderJob): Promise<R
   const range = params.range && {
     ...params.range,
     fromMs: zonedDayTimeToMs(params.range.from, 0, company.timezone),
-    untilMs: zonedDayTimeToMs(nextDay(params.range.until), 0, company.timezone),
+    untilMs: zonedDayTimeToMs(addDays(params.range.until, 1), 0, company.timezone),
   };
   return {
     db,
