@@ -32,6 +32,11 @@ nearest to you (on a fresh database a real recorded drive is replayed first: see
     -d "{\"data\":{\"accounts\":[\"luka.novak@demo.fieldwork.test\"],\"from\":\$((\$(date +%s)*1000-86400000)),\"until\":\$((\$(date +%s)*1000+60000))}}"
   curl -s http://127.0.0.1:$port/api/getplaces -H 'API-Key: $key' -H 'Content-Type: application/json' \\
     -d '{"data":{"max":5}}'
+Reports come as files: today's drive as GPX files in a zip, and the jobs of the day as a spreadsheet:
+  curl -s http://127.0.0.1:$port/api/createreport -H 'API-Key: $key' -H 'Content-Type: application/json' -o gpx.zip \\
+    -d "{\"data\":{\"reporttype\":\"gpx\",\"format\":\"zip\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
+  curl -s http://127.0.0.1:$port/api/createreport -H 'API-Key: $key' -H 'Content-Type: application/json' -o jobs.xlsx \\
+    -d "{\"data\":{\"reporttype\":\"jobs\",\"format\":\"xlsx\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
 Ctrl-C stops both processes.
 
 TXT

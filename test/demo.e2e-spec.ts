@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { dayInZone } from '@app/core';
 import { getJson, startApiProcess, stopAllChildren, waitFor } from './support/proc-child';
+import { gpxSchemaErrors, readZip, reportFile } from './support/report-readers';
 import { startWorker } from './support/worker';
 
 /**
@@ -103,5 +105,13 @@ describe('the demo on a fresh database (npm run dev)', () => {
     // the jobs now name their places
     const jobs = await call(api.url, seeded.apiKey, 'getjobs', {});
     expect(jobs.jobs.every((j: { placeUid: string }) => typeof j.placeUid === 'string' && j.placeUid.length > 0)).toBe(true);
+
+    // the printed report line: today's drive as GPX files (the demo company is in Europe/Ljubljana)
+    const today = dayInZone(Date.now(), 'Europe/Ljubljana');
+    const gpx = await reportFile(api, { reporttype: 'gpx', format: 'zip', day: today, accounts: ['luka.novak@demo.fieldwork.test'] }, seeded.apiKey);
+    const files = [...(await readZip(gpx.body)).values()];
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(gpxSchemaErrors(file)).toBeNull();
+    expect(files.map((f) => (f.toString('utf8').match(/<trkpt /g) ?? []).length).reduce((a, b) => a + b, 0)).toBeGreaterThan(50);
   }, 120_000);
 });

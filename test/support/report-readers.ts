@@ -25,7 +25,7 @@ export interface ReportAnswer {
 }
 
 /** Calls `POST /api/<name>` (createreport, getreport) over real HTTP and keeps the raw bytes. */
-export async function reportCall(api: TestApi, name: 'createreport' | 'getreport', data: unknown, key: string): Promise<ReportAnswer> {
+export async function reportCall(api: Pick<TestApi, 'url'>, name: 'createreport' | 'getreport', data: unknown, key: string): Promise<ReportAnswer> {
   const res = await fetch(`${api.url}/api/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': key },
@@ -39,7 +39,7 @@ export async function reportCall(api: TestApi, name: 'createreport' | 'getreport
 }
 
 /** createreport that must answer a file: throws with the JSON error otherwise. */
-export async function reportFile(api: TestApi, data: Record<string, unknown>, key: string): Promise<ReportAnswer> {
+export async function reportFile(api: Pick<TestApi, 'url'>, data: Record<string, unknown>, key: string): Promise<ReportAnswer> {
   const a = await reportCall(api, 'createreport', data, key);
   if (a.http !== 200 || a.json) throw new Error(`createreport ${JSON.stringify(data)} → ${a.http} ${a.body.toString('utf8').slice(0, 500)}`);
   return a;
