@@ -5,7 +5,7 @@ import { action, createCompany, createMember, startApi, TestApi, TestCompany } f
 import { dropQueueKeys } from './support/durability-redis';
 import { readGpxFixes } from './support/gpx';
 import { stopAllChildren, waitFor } from './support/proc-child';
-import { readCsv, readGeoJson, readPdfText, readXlsx, reportFile } from './support/report-readers';
+import { readCsv, readGeoJson, readPdfText, readXlsx, reportFile, wallClockMs } from './support/report-readers';
 import { startWorker } from './support/worker';
 
 /**
@@ -48,23 +48,7 @@ function ny(ms: number): string {
 /** Only the time of day of {@link ny}. */
 const nyTime = (ms: number) => ny(ms).split(' ').slice(1).join(' ');
 /** The wall clock of {@link ny} as the Date SheetJS reads (UTC fields = New York wall clock). */
-function nyWall(ms: number): Date {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: REQUESTER_ZONE,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    })
-      .formatToParts(ms)
-      .map((x) => [x.type, Number(x.value)]),
-  );
-  return new Date(Date.UTC(p.year, p.month - 1, p.day, p.hour % 24, p.minute, p.second));
-}
+const nyWall = (ms: number) => new Date(wallClockMs(ms, REQUESTER_ZONE));
 /** An xlsx date cell as SheetJS reads it holds the New York wall clock of `ms` (SheetJS' float days may be 1 ms off). */
 function expectWall(cell: unknown, ms: number): void {
   expect(cell).toBeInstanceOf(Date);

@@ -6,7 +6,18 @@ import { action, createCompany, createMember, startApi, TestApi, TestCompany } f
 import { dropQueueKeys } from './support/durability-redis';
 import { parseGpxFixes, readGpxFixes } from './support/gpx';
 import { stopAllChildren, waitFor } from './support/proc-child';
-import { gpxSchemaErrors, readCsv, readGeoJson, readPdfText, readXlsx, readZip, reportCall, reportFile } from './support/report-readers';
+import {
+  gpxSchemaErrors,
+  readCsv,
+  readGeoJson,
+  readPdfText,
+  readXlsx,
+  readZip,
+  reportCall,
+  reportFile,
+  wallClockMs,
+  xlsxDateMs,
+} from './support/report-readers';
 import { independentStops, independentStretches } from './support/track-stretches';
 import { startWorker } from './support/worker';
 
@@ -49,26 +60,9 @@ const nyText = (ms: number) =>
   })
     .format(new Date(ms))
     .replace(',', '');
-/** The New York wall clock of `ms` as the UTC Date SheetJS reads from an xlsx date cell (TZ=UTC). */
-const nyWall = (ms: number) => {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: NY,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    })
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, Number(x.value)]),
-  );
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-};
-/** ms of an xlsx date cell read by SheetJS, to the second (Excel's serial dates are floats: SheetJS may read 12:00:00 as 11:59:59.999). */
-const cellMs = (v: unknown) => Math.round((v as Date).getTime() / 1000) * 1000;
+/** The New York wall clock of `ms` as the UTC ms SheetJS reads from an xlsx date cell (TZ=UTC). */
+const nyWall = (ms: number) => wallClockMs(ms, NY);
+const cellMs = xlsxDateMs;
 /** `MM/DD/YYYY` of a YYYYMMDD day. */
 const usDay = (day: number) =>
   `${String(Math.floor(day / 100) % 100).padStart(2, '0')}/${String(day % 100).padStart(2, '0')}/${Math.floor(day / 10000)}`;

@@ -25,7 +25,12 @@ export interface ReportAnswer {
 }
 
 /** Calls `POST /api/<name>` (createreport, getreport) over real HTTP and keeps the raw bytes. */
-export async function reportCall(api: Pick<TestApi, 'url'>, name: 'createreport' | 'getreport', data: unknown, key: string): Promise<ReportAnswer> {
+export async function reportCall(
+  api: Pick<TestApi, 'url'>,
+  name: 'createreport' | 'getreport',
+  data: unknown,
+  key: string,
+): Promise<ReportAnswer> {
   const res = await fetch(`${api.url}/api/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': key },
@@ -41,7 +46,8 @@ export async function reportCall(api: Pick<TestApi, 'url'>, name: 'createreport'
 /** createreport that must answer a file: throws with the JSON error otherwise. */
 export async function reportFile(api: Pick<TestApi, 'url'>, data: Record<string, unknown>, key: string): Promise<ReportAnswer> {
   const a = await reportCall(api, 'createreport', data, key);
-  if (a.http !== 200 || a.json) throw new Error(`createreport ${JSON.stringify(data)} → ${a.http} ${a.body.toString('utf8').slice(0, 500)}`);
+  if (a.http !== 200 || a.json)
+    throw new Error(`createreport ${JSON.stringify(data)} → ${a.http} ${a.body.toString('utf8').slice(0, 500)}`);
   return a;
 }
 
@@ -55,7 +61,9 @@ export function readXlsx(buf: Buffer): unknown[][] {
 /** Every sheet of an xlsx by name (SheetJS), each as rows of cells. */
 export function readXlsxSheets(buf: Buffer): Record<string, unknown[][]> {
   const wb = XLSX.read(buf, { type: 'buffer', cellDates: true });
-  return Object.fromEntries(wb.SheetNames.map((n) => [n, XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[n], { header: 1, raw: true, defval: null })]));
+  return Object.fromEntries(
+    wb.SheetNames.map((n) => [n, XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[n], { header: 1, raw: true, defval: null })]),
+  );
 }
 
 /** A csv as rows of strings (csv-parse), header row first; a UTF-8 BOM is stripped. */
@@ -121,4 +129,33 @@ export function gpxSchemaErrors(gpx: Buffer | string): string | null {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The wall clock of instant `ms` in `zone`, as the UTC ms SheetJS gives back for an xlsx date cell
+ * (the writer stores the requester's wall clock; tests run with TZ=UTC). Worked out with Intl here,
+ * independently of the writer's own time code.
+ */
+export function wallClockMs(ms: number, zone: string): number {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, Number(x.value)]),
+  );
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour % 24, p.minute, p.second);
+}
+
+/** ms of an xlsx date cell as SheetJS reads it, to the second (Excel dates are float days: 12:00:00 may read as 11:59:59.999). */
+export function xlsxDateMs(cell: unknown): number {
+  if (!(cell instanceof Date)) throw new Error(`not a date cell: ${JSON.stringify(cell)}`);
+  return Math.round(cell.getTime() / 1000) * 1000;
 }
