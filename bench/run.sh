@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/services.sh
+# the reports part counts pdf pages with poppler's pdfinfo (poppler-utils, installed with the tests' tools)
+bash scripts/test-tools.sh
 # install only when nothing is installed: `npm ci` wipes node_modules, which a colleague may be using
 [ -d node_modules ] || bash scripts/install.sh
 

@@ -381,6 +381,9 @@ describe('time reports', () => {
         cursor: () => {
           throw new Error('count reads no cursor');
         },
+        batches: () => {
+          throw new Error('count reads no cursor');
+        },
       };
       const cases: Array<[ReportType, string[], string[], number]> = [
         ['timesheet', [ana.uid, bo.uid], [], 6], // Ana: 1 day + total; Bo: Oct 31, Nov 1, Nov 3 + total

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { addDays, bigintMs, dayInZone, daysBetween, isIanaZone, isRealDay, isRealHhmm, numeric, wallClock } from './time';
+import { addDays, bigintMs, dayInZone, daysBetween, isIanaZone, isRealDay, isRealHhmm, numeric, wallClock, zonedDayTimeToMs } from './time';
 
 describe('dayInZone', () => {
   it('matches the docstring example', () => {
@@ -212,6 +212,73 @@ describe('wallClock (per-day offset cache)', () => {
     for (const [zone, around] of changes) {
       for (let ms = around - 3 * 3_600_000; ms <= around + 3 * 3_600_000; ms += 60_000 + 7) expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
     }
+  });
+  it('agrees with Intl every half second around the exact instants of the 2026 changes', () => {
+    const instants: Array<[string, number]> = [
+      ['Europe/Ljubljana', Date.UTC(2026, 2, 29, 1)],
+      ['Europe/Ljubljana', Date.UTC(2026, 9, 25, 1)],
+      ['America/New_York', Date.UTC(2026, 2, 8, 7)],
+      ['America/New_York', Date.UTC(2026, 10, 1, 6)],
+      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15)],
+    ];
+    for (const [zone, at] of instants) {
+      const offset = (ms: number) => {
+        const w = intl(ms, zone);
+        return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - ms;
+      };
+      expect(offset(at - 1000)).not.toBe(offset(at)); // the change is at `at`
+      for (let ms = at - 3000; ms <= at + 3000; ms += 500) expect([ms, wallClock(ms, zone)]).toEqual([ms, intl(ms, zone)]);
+    }
+  });
+});
+
+describe('zonedDayTimeToMs (day offsets, Intl near changes)', () => {
+  const zones = ['Europe/Ljubljana', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'Pacific/Kiritimati', 'UTC'];
+  const f = new Map<string, Intl.DateTimeFormat>();
+  /** the zone's offset at `ms` by Intl alone (whole seconds) */
+  const offsetAt = (ms: number, zone: string) => {
+    if (!f.has(zone)) f.set(zone, new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
+    const parts = f.get(zone)!.formatToParts(new Date(ms));
+    const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+    return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour') % 24, n('minute'), n('second')) - Math.floor(ms / 1000) * 1000;
+  };
+  /** oracle: the earliest instant within ±1 day whose offset makes its wall clock read `guess`; in a gap, guess − the offset before */
+  const oracle = (day: number, minutes: number, zone: string) => {
+    const guess = Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100, 0, minutes);
+    const before = offsetAt(guess - 86_400_000, zone);
+    const after = offsetAt(guess + 86_400_000, zone);
+    const matches = [guess - before, guess - after].filter((ms) => ms + offsetAt(ms, zone) === guess);
+    return matches.length ? Math.min(...matches) : guess - before;
+  };
+
+  it('agrees with the Intl oracle on any day and minute, DST change days included', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 0, max: 1440 }), (zone, n, minutes) => {
+        const day = addDays(20200101, n);
+        expect(zonedDayTimeToMs(day, minutes, zone)).toBe(oracle(day, minutes, zone));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('agrees with the oracle every 15 minutes of the days around the 2026 changes (gap and overlap)', () => {
+    const days: Array<[string, number]> = [
+      ['Europe/Ljubljana', 20260329],
+      ['Europe/Ljubljana', 20261025],
+      ['America/New_York', 20260308],
+      ['America/New_York', 20261101],
+      ['Australia/Lord_Howe', 20260405],
+      ['Pacific/Chatham', 20260405],
+    ];
+    for (const [zone, change] of days)
+      for (const day of [addDays(change, -1), change, addDays(change, 1)])
+        for (let minutes = 0; minutes <= 1440; minutes += 15) expect([day, minutes, zonedDayTimeToMs(day, minutes, zone)]).toEqual([day, minutes, oracle(day, minutes, zone)]);
+  });
+
+  it('reads back as the asked wall clock off the changes', () => {
+    const ms = zonedDayTimeToMs(20260715, 9 * 60 + 30, 'Europe/Ljubljana');
+    expect(ms).toBe(Date.UTC(2026, 6, 15, 7, 30));
+    expect(wallClock(ms, 'Europe/Ljubljana')).toEqual({ year: 2026, month: 7, day: 15, hour: 9, minute: 30, second: 0 });
   });
 });
 

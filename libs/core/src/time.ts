@@ -75,33 +75,64 @@ function intlWallClock(ms: number, zone: string): WallClock {
 }
 
 const DAY_MS = 86_400_000;
-/** zone → UTC day index → the zone's offset (ms) all that day, or null when it changes within the day */
-const dayOffsets = new Map<string, Map<number, number | null>>();
 
 /**
- * The wall-clock reading of instant `ms` in `zone` (IANA). Fast: Intl is asked twice per zone and UTC
- * day (the offsets at the day's first and last ms), and when they agree — every day but a DST change's
- * — the reading is plain arithmetic on that offset; on a change day each instant asks Intl. The cache
- * is bounded (cleared at 100,000 days per zone). Reports format ~10⁵ timestamps a file with it.
+ * A zone's offset through one UTC day: one number (ms) when it holds all day, else the change — the
+ * offset `before`, the offset `after`, and `at`, the first instant (ms, whole second) with `after`.
+ */
+type DayOffset = number | { before: number; after: number; at: number };
+
+/** zone → UTC day index → its {@link DayOffset} */
+const dayOffsets = new Map<string, Map<number, DayOffset>>();
+
+/**
+ * The wall-clock reading of instant `ms` in `zone` (IANA). Fast: plain arithmetic on the zone's offset
+ * at `ms` ({@link offsetAt}: Intl is asked twice per zone and UTC day, ~20 times on a day the offset
+ * changes). Reports format ~10⁵ timestamps a file with it.
  * @throws RangeError for a zone Intl does not know
  */
 export function wallClock(ms: number, zone: string): WallClock {
-  let days = dayOffsets.get(zone);
-  if (!days) dayOffsets.set(zone, (days = new Map()));
-  const dayIndex = Math.floor(ms / DAY_MS);
-  let offset = days.get(dayIndex);
-  if (offset === undefined) {
-    if (days.size >= 100_000) days.clear();
-    const first = zoneOffset(dayIndex * DAY_MS, zone);
-    offset = first === zoneOffset(dayIndex * DAY_MS + DAY_MS - 1000, zone) ? first : null;
-    days.set(dayIndex, offset);
-  }
-  if (offset === null) return intlWallClock(ms, zone);
-  const d = new Date(ms + offset);
+  const d = new Date(ms + offsetAt(ms, zone));
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
 }
 
-/** Offset of `zone` from UTC at instant `ms`, in ms (positive east of Greenwich). */
+/**
+ * The offset (ms, positive east of Greenwich) of `zone` at instant `ms`, from a per-zone cache of UTC
+ * days: Intl is asked for each day's first and last second, and on a day whose two differ, a binary
+ * search over its seconds finds the change (one change a day at most: true of the tz database).
+ * Bounded: a zone's cache is cleared at 100,000 days.
+ * @throws RangeError for a zone Intl does not know
+ */
+export function offsetAt(ms: number, zone: string): number {
+  const dayIndex = Math.floor(ms / DAY_MS);
+  let days = dayOffsets.get(zone);
+  if (!days) dayOffsets.set(zone, (days = new Map()));
+  let day = days.get(dayIndex);
+  if (day === undefined) {
+    if (days.size >= 100_000) days.clear();
+    day = dayOffsetOf(dayIndex * DAY_MS, zone);
+    days.set(dayIndex, day);
+  }
+  return typeof day === 'number' ? day : ms < day.at ? day.before : day.after;
+}
+
+/** The {@link DayOffset} of the UTC day starting at `start` (ms) by Intl. */
+function dayOffsetOf(start: number, zone: string): DayOffset {
+  const before = zoneOffset(start, zone);
+  let hi = start + DAY_MS - 1000;
+  const after = zoneOffset(hi, zone);
+  if (before === after) return before;
+  // the last second with `before` is in [lo, hi): halve on whole seconds
+  let lo = start;
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (zoneOffset(mid, zone) === before) lo = mid;
+    else hi = mid;
+  }
+  return { before, after, at: hi };
+}
+
+/** Offset of `zone` from UTC at instant `ms`, in ms (positive east of Greenwich), by Intl. */
 function zoneOffset(ms: number, zone: string): number {
   const w = intlWallClock(ms, zone);
   return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
@@ -110,28 +141,15 @@ function zoneOffset(ms: number, zone: string): number {
 /**
  * The instant (ms) when the wall clock in `zone` reads day `day` (YYYYMMDD) at `minutes` after
  * midnight (0–1440). In a DST gap the later offset applies; in an overlap, the first occurrence.
+ * Fast: the offsets come from {@link offsetAt}'s cache.
  */
 export function zonedDayTimeToMs(day: number, minutes: number, zone: string): number {
-  let cache = zonedCache.get(zone);
-  if (!cache) zonedCache.set(zone, (cache = new Map()));
-  const key = day * 1441 + minutes;
-  const cached = cache.get(key);
-  if (cached !== undefined) return cached;
-  if (cache.size >= 50_000) cache.clear(); // bounded: a day's jobs share few (day, time) keys per zone
-  const ms = computeZonedDayTime(day, minutes, zone);
-  cache.set(key, ms);
-  return ms;
-}
-
-/** zone → (day × 1441 + minutes) → ms: numeric keys, no string built per call */
-const zonedCache = new Map<string, Map<number, number>>();
-
-function computeZonedDayTime(day: number, minutes: number, zone: string): number {
   const guess = Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100, 0, minutes);
-  // the zone's offsets a day either side cover any transition on this day
-  const before = zoneOffset(guess - 86_400_000, zone);
-  const after = zoneOffset(guess + 86_400_000, zone);
-  const matches = [guess - before, guess - after].filter((ms) => ms + zoneOffset(ms, zone) === guess);
+  // the zone's offsets a day either side cover any change on this day
+  const before = offsetAt(guess - DAY_MS, zone);
+  const after = offsetAt(guess + DAY_MS, zone);
+  if (before === after) return guess - before;
+  const matches = [guess - before, guess - after].filter((ms) => ms + offsetAt(ms, zone) === guess);
   return matches.length ? Math.min(...matches) : guess - before;
 }
 

@@ -13,6 +13,24 @@ export interface ReportDb {
   query<T>(sql: string, params: unknown[]): Promise<T[]>;
   /** Rows streamed through a server-side cursor, `batch` at a time (default 1,000): never all in memory. */
   cursor<T>(sql: string, params: unknown[], batch?: number): AsyncIterable<T>;
+  /**
+   * The same rows as {@link cursor}, handed over as the batches (≤ `batch`, default 1,000, never
+   * empty) they are read in: a big report's fast path, with one await per batch instead of per row.
+   */
+  batches<T>(sql: string, params: unknown[], batch?: number): AsyncIterable<T[]>;
+}
+
+/** `rows` in arrays of up to `size` (never empty): {@link ReportDb.batches} over a row source. */
+export async function* batchesOf<T>(rows: AsyncIterable<T>, size = 1000): AsyncIterable<T[]> {
+  let batch: T[] = [];
+  for await (const r of rows) {
+    batch.push(r);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
 }
 
 /** A member a report covers (resolved from `accounts` by the api). */
@@ -47,6 +65,11 @@ export interface ReportContext {
    * `fromMs`/`untilMs`: the instants bounding it, [start of `from`, start of the day after `until`).
    */
   range?: { from: number; until: number; fromMs: number; untilMs: number };
+  /**
+   * What the render uses of the rows, set by the renderer: the column `keys` written, and whether a
+   * row's `geometry` is (geojson). A source may read only what they need; absent: everything.
+   */
+  output?: { keys: ReadonlySet<string>; geometry: boolean };
 }
 
 /** A file of a zip a type builds itself (gpx: one GPX per member and day). */
@@ -64,6 +87,11 @@ export interface ReportDefinition {
   columns: readonly ColumnSpec[];
   /** the rows, in report order, streamed */
   rows(ctx: ReportContext): AsyncIterable<ReportRow>;
+  /**
+   * The same rows in batches (never empty), where the type has a fast path for big reports: the
+   * renderer prefers it to `rows` for the table formats.
+   */
+  batches?(ctx: ReportContext): AsyncIterable<ReportRow[]>;
   /**
    * How many rows `rows` will give (exact or an upper bound), cheap enough to run before queueing:
    * the pdf row limit is checked with it. Absent: the render stops at the limit instead.

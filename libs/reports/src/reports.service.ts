@@ -133,6 +133,9 @@ export class ReportsService {
       cursor: () => {
         throw new Error('count() reads no cursor');
       },
+      batches: () => {
+        throw new Error('count() reads no cursor');
+      },
     };
     const reportCtx = await loadReportContext(db, { companyId: ctx.companyId, runId: '', memberId: ctx.memberId, params });
     const rows = await definition.count(reportCtx);

@@ -304,6 +304,10 @@ function fakeDb(answers: Array<[RegExp, unknown[]]>, calls: unknown[][] = []): R
     cursor: async function* <T>(sql: string, params: unknown[]) {
       yield* pick(sql, params) as T[];
     },
+    batches: async function* <T>(sql: string, params: unknown[]) {
+      const rows = pick(sql, params) as T[];
+      if (rows.length) yield rows;
+    },
   };
 }
 

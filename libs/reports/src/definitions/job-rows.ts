@@ -64,29 +64,72 @@ export interface JobReportRow {
  */
 export const ROUTE_ORDER_SQL = `(j.number = 0), j.number, (j.window_start = 0), j.window_start, j.id`;
 
+/** A {@link JobReportRow} field: what {@link jobRowsSql} can select. */
+export type JobInput = keyof JobReportRow;
+
+/** Each {@link JobReportRow} field's SQL (on `j` the job, `p` its place). */
+const JOB_INPUT_SQL: { readonly [K in JobInput]: string } = {
+  id: 'j.id',
+  worker_id: 'j.worker_id',
+  day: 'j.day',
+  number: 'j.number',
+  window_start: 'j.window_start',
+  window_end: 'j.window_end',
+  type: 'j.type',
+  team_name: `(SELECT t->>'name' FROM companies c, jsonb_array_elements(c.teams_config) t
+               WHERE c.id = j.company_id AND j.team_id <> 0 AND (t->>'id')::int = j.team_id LIMIT 1) AS team_name`,
+  destination_name: 'j.destination_name',
+  destination_text: 'j.destination_text',
+  destination_lat: 'j.destination_lat',
+  destination_lng: 'j.destination_lng',
+  text_dispatcher: 'j.text_dispatcher',
+  text_receiver: 'j.text_receiver',
+  contact_name: 'j.contact_name',
+  contact_phone: 'j.contact_phone',
+  priority: 'j.priority',
+  order_id: 'j.order_id::float8 AS order_id',
+  items_to_pickup: 'j.items_to_pickup',
+  items_to_dropoff: 'j.items_to_dropoff',
+  custom_fields: 'j.custom_fields',
+  extra: 'j.extra',
+  ts_created: 'j.ts_created::float8 AS ts_created',
+  ts_assigned: 'j.ts_assigned::float8 AS ts_assigned',
+  ts_accepted: 'j.ts_accepted::float8 AS ts_accepted',
+  ts_rejected: 'j.ts_rejected::float8 AS ts_rejected',
+  ts_done_success: 'j.ts_done_success::float8 AS ts_done_success',
+  ts_done_failed: 'j.ts_done_failed::float8 AS ts_done_failed',
+  ts_check_in: 'j.ts_check_in::float8 AS ts_check_in',
+  ts_check_out: 'j.ts_check_out::float8 AS ts_check_out',
+  ts_check_nfc1: 'j.ts_check_nfc1::float8 AS ts_check_nfc1',
+  ts_check_nfc2: 'j.ts_check_nfc2::float8 AS ts_check_nfc2',
+  ts_saved: 'j.ts_saved::float8 AS ts_saved',
+  created_at: 'j.created_at::float8 AS created_at',
+  place_name: 'p.name AS place_name',
+  place_lat: 'ST_Y(p.location::geometry) AS place_lat',
+  place_lng: 'ST_X(p.location::geometry) AS place_lng',
+  visits: `(SELECT json_agg(json_build_array(k.in_ts::float8, k.out_ts::float8) ORDER BY k.in_ts)
+              FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id) AS visits`,
+};
+
+/** Every {@link JobReportRow} field. */
+export const ALL_JOB_INPUTS = Object.keys(JOB_INPUT_SQL) as JobInput[];
+
 /**
  * The members' jobs (`worker_id` in `$2`, in that order) with `day` in [`$3`, `$4`] (YYYYMMDD), company
  * `$1`, templates left out (archived jobs are kept: archiving hides a job, it still happened), ordered
  * by member (request order), day, then `order` ({@link ROUTE_ORDER_SQL} by default). `extraWhere`
- * narrows further (on `j`).
+ * narrows further (on `j`). `inputs` are the fields selected (default all; `id` and `worker_id`
+ * always): a report of a few columns reads, sends and parses only what they need — the rows have
+ * only those fields.
  * Reads `jobs`, `places` (name, location), `companies.teams_config` (team name) and `checkins` (the
  * job's visits) — the documented read model of docs/reports.md.
  */
-export function jobRowsSql(extraWhere = '', order = ROUTE_ORDER_SQL): string {
+export function jobRowsSql(extraWhere = '', order = ROUTE_ORDER_SQL, inputs: Iterable<JobInput> = ALL_JOB_INPUTS): string {
+  const selected = new Set<JobInput>(['id', 'worker_id', ...inputs]);
   return `
-  SELECT j.id, j.worker_id, j.day, j.number, j.window_start, j.window_end, j.type,
-         (SELECT t->>'name' FROM companies c, jsonb_array_elements(c.teams_config) t
-           WHERE c.id = j.company_id AND j.team_id <> 0 AND (t->>'id')::int = j.team_id LIMIT 1) AS team_name,
-         j.destination_name, j.destination_text, j.destination_lat, j.destination_lng, j.text_dispatcher, j.text_receiver,
-         j.contact_name, j.contact_phone, j.priority, j.order_id::float8 AS order_id, j.items_to_pickup, j.items_to_dropoff,
-         j.custom_fields, j.extra,
-         j.ts_created::float8 AS ts_created, j.ts_assigned::float8 AS ts_assigned, j.ts_accepted::float8 AS ts_accepted,
-         j.ts_rejected::float8 AS ts_rejected, j.ts_done_success::float8 AS ts_done_success, j.ts_done_failed::float8 AS ts_done_failed,
-         j.ts_check_in::float8 AS ts_check_in, j.ts_check_out::float8 AS ts_check_out, j.ts_check_nfc1::float8 AS ts_check_nfc1,
-         j.ts_check_nfc2::float8 AS ts_check_nfc2, j.ts_saved::float8 AS ts_saved, j.created_at::float8 AS created_at,
-         p.name AS place_name, ST_Y(p.location::geometry) AS place_lat, ST_X(p.location::geometry) AS place_lng,
-         (SELECT json_agg(json_build_array(k.in_ts::float8, k.out_ts::float8) ORDER BY k.in_ts)
-            FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id) AS visits
+  SELECT ${ALL_JOB_INPUTS.filter((k) => selected.has(k))
+    .map((k) => JOB_INPUT_SQL[k])
+    .join(',\n         ')}
     FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
     JOIN jobs j ON j.company_id = $1 AND j.worker_id = a.id AND j.is_template = false AND j.day BETWEEN $3 AND $4
     LEFT JOIN places p ON p.company_id = j.company_id AND p.id = j.place_uid
@@ -221,56 +264,132 @@ function progressInput(r: JobReportRow, visits: readonly Visit[]) {
 const ms = (v: number): number | null => (v > 0 ? v : null);
 const text = (v: string | null | undefined): string | null => (v === null || v === undefined || v === '' ? null : v);
 
+/** What a job cell is computed from besides the row: computed once per row, only when a cell needs it. */
+interface JobCellEnv {
+  memberName: string;
+  companyZone: string;
+  locale: ReportLocale;
+  visits: readonly Visit[];
+  position: Position | null;
+}
+
+/** One job column: the row fields it reads and its value. */
+interface JobCell {
+  inputs: readonly JobInput[];
+  /** needs `env.visits` / `env.position` */
+  visits?: true;
+  position?: true;
+  value(r: JobReportRow, env: JobCellEnv): CellValue;
+}
+
+const VISIT_INPUTS: readonly JobInput[] = ['visits', 'ts_check_in', 'ts_check_out'];
+const PROGRESS_INPUTS: readonly JobInput[] = ['ts_accepted', 'ts_rejected', 'ts_done_success', 'ts_done_failed', ...VISIT_INPUTS];
+const POSITION_INPUTS: readonly JobInput[] = ['destination_lat', 'destination_lng', 'place_lat', 'place_lng'];
+const none = (): CellValue => null;
+
 /**
- * The spec's job columns (keys of the `jobs` and `dayroute` sets, docs/reports.md) of one job row.
- * Keys the spec lists that we hold no data for (comments, signature, signature_name, signature_date,
- * attachments, public_url) are present and null.
+ * The spec's job columns (keys of the `jobs` and `dayroute` sets, docs/reports.md), each with the row
+ * fields it reads. Keys the spec lists that we hold no data for (comments, signature, signature_name,
+ * signature_date, attachments, public_url) are present and null.
  */
-export function jobValues(r: JobReportRow, memberName: string, companyZone: string, locale: ReportLocale): Record<string, CellValue> {
-  const visits = visitsOf(r);
-  const position = jobPosition(r);
-  const nfc = [r.ts_check_nfc1, r.ts_check_nfc2].filter((t) => t > 0);
+const JOB_CELLS: Readonly<Record<string, JobCell>> = {
+  member: { inputs: [], value: (_r, e) => e.memberName },
+  date: { inputs: ['day'], value: (r) => r.day || null },
+  title: { inputs: ['destination_name'], value: (r) => text(r.destination_name) },
+  status: { inputs: PROGRESS_INPUTS, visits: true, value: (r, e) => progressOf(progressInput(r, e.visits)) },
+  status_ts: { inputs: [...PROGRESS_INPUTS, 'ts_assigned'], visits: true, value: (r, e) => statusTs(r, e.visits) },
+  status_response: { inputs: ['text_receiver'], value: (r) => text(r.text_receiver) },
+  address: { inputs: ['destination_text'], value: (r) => text(r.destination_text) },
+  place: { inputs: ['place_name'], value: (r) => text(r.place_name) },
+  contact_name: { inputs: ['contact_name'], value: (r) => text(r.contact_name) },
+  contact_phone: { inputs: ['contact_phone'], value: (r) => text(r.contact_phone) },
+  teams: { inputs: ['team_name'], value: (r) => text(r.team_name) },
+  orderid: { inputs: ['order_id'], value: (r) => (r.order_id > 0 ? r.order_id : null) },
+  type: { inputs: ['type'], value: (r) => JOB_TYPES[r.type] ?? String(r.type) },
+  scheduled_window: { inputs: ['day', 'window_start', 'window_end'], value: (r, e) => scheduledWindowText(r, e.companyZone, e.locale) },
+  check_ins: {
+    inputs: VISIT_INPUTS,
+    visits: true,
+    value: (_r, e) =>
+      instantsText(
+        e.visits.map((v) => v.in),
+        e.locale,
+      ),
+  },
+  check_outs: {
+    inputs: VISIT_INPUTS,
+    visits: true,
+    value: (_r, e) =>
+      instantsText(
+        e.visits.filter((v) => v.out !== null).map((v) => v.out!),
+        e.locale,
+      ),
+  },
+  onsite: { inputs: VISIT_INPUTS, visits: true, value: (_r, e) => onsiteSeconds(e.visits) },
+  priority: { inputs: ['priority'], value: (r) => r.priority },
+  created: { inputs: ['ts_created', 'created_at'], value: (r) => (r.ts_created > 0 ? r.ts_created : r.created_at) },
+  saved: { inputs: ['ts_saved'], value: (r) => ms(r.ts_saved) },
+  accepted: { inputs: ['ts_accepted'], value: (r) => ms(r.ts_accepted) },
+  pickup_items: { inputs: ['items_to_pickup'], value: (r) => r.items_to_pickup },
+  dropoff_items: { inputs: ['items_to_dropoff'], value: (r) => r.items_to_dropoff },
+  manual_checks: {
+    inputs: ['ts_check_nfc1', 'ts_check_nfc2'],
+    value: (r, e) =>
+      instantsText(
+        [r.ts_check_nfc1, r.ts_check_nfc2].filter((t) => t > 0),
+        e.locale,
+      ),
+  },
+  notes: { inputs: ['text_dispatcher'], value: (r) => text(r.text_dispatcher) },
+  latitude: { inputs: POSITION_INPUTS, position: true, value: (_r, e) => e.position?.lat ?? null },
+  longitude: { inputs: POSITION_INPUTS, position: true, value: (_r, e) => e.position?.lng ?? null },
+  comments: { inputs: [], value: none },
+  signature: { inputs: [], value: none },
+  signature_name: { inputs: [], value: none },
+  signature_date: { inputs: [], value: none },
+  attachments: { inputs: [], value: none },
+  custom_fields: { inputs: ['custom_fields'], value: (r) => customFieldsText(r.custom_fields ?? []) },
+  form_fields: { inputs: ['extra'], value: (r) => formFieldsText(r.extra ?? {}) },
+  public_url: { inputs: [], value: none },
+};
+
+/** Every job column key {@link jobValues} answers, in the spec's order. */
+export const JOB_VALUE_KEYS = Object.keys(JOB_CELLS);
+
+/**
+ * A mapper of job rows to the values of the job columns `keys` (unknown keys are left out), and the
+ * row fields they read ({@link jobRowsSql}'s `inputs`); `position: true` also reads what
+ * {@link jobPosition} needs (a geojson's geometry).
+ */
+export function jobValueMapper(
+  keys: Iterable<string> = JOB_VALUE_KEYS,
+  opts: { position?: boolean } = {},
+): { inputs: JobInput[]; values(r: JobReportRow, memberName: string, companyZone: string, locale: ReportLocale): Record<string, CellValue> } {
+  const cells = [...new Set(keys)].filter((k) => k in JOB_CELLS).map((k) => [k, JOB_CELLS[k]] as const);
+  const needVisits = cells.some(([, c]) => c.visits);
+  const needPosition = cells.some(([, c]) => c.position);
+  const inputs = new Set<JobInput>(cells.flatMap(([, c]) => c.inputs));
+  if (opts.position) POSITION_INPUTS.forEach((i) => inputs.add(i));
   return {
-    member: memberName,
-    date: r.day || null,
-    title: text(r.destination_name),
-    status: progressOf(progressInput(r, visits)),
-    status_ts: statusTs(r, visits),
-    status_response: text(r.text_receiver),
-    address: text(r.destination_text),
-    place: text(r.place_name),
-    contact_name: text(r.contact_name),
-    contact_phone: text(r.contact_phone),
-    teams: text(r.team_name),
-    orderid: r.order_id > 0 ? r.order_id : null,
-    type: JOB_TYPES[r.type] ?? String(r.type),
-    scheduled_window: scheduledWindowText(r, companyZone, locale),
-    check_ins: instantsText(
-      visits.map((v) => v.in),
-      locale,
-    ),
-    check_outs: instantsText(
-      visits.filter((v) => v.out !== null).map((v) => v.out!),
-      locale,
-    ),
-    onsite: onsiteSeconds(visits),
-    priority: r.priority,
-    created: r.ts_created > 0 ? r.ts_created : r.created_at,
-    saved: ms(r.ts_saved),
-    accepted: ms(r.ts_accepted),
-    pickup_items: r.items_to_pickup,
-    dropoff_items: r.items_to_dropoff,
-    manual_checks: instantsText(nfc, locale),
-    notes: text(r.text_dispatcher),
-    latitude: position?.lat ?? null,
-    longitude: position?.lng ?? null,
-    comments: null,
-    signature: null,
-    signature_name: null,
-    signature_date: null,
-    attachments: null,
-    custom_fields: customFieldsText(r.custom_fields ?? []),
-    form_fields: formFieldsText(r.extra ?? {}),
-    public_url: null,
+    inputs: [...inputs],
+    values(r, memberName, companyZone, locale) {
+      const env: JobCellEnv = {
+        memberName,
+        companyZone,
+        locale,
+        visits: needVisits ? visitsOf(r) : [],
+        position: needPosition ? jobPosition(r) : null,
+      };
+      const out: Record<string, CellValue> = {};
+      for (const [key, cell] of cells) out[key] = cell.value(r, env);
+      return out;
+    },
   };
+}
+
+const ALL_JOB_VALUES = jobValueMapper();
+
+/** Every job column value of one (fully selected) job row — {@link jobValueMapper} of all keys. */
+export function jobValues(r: JobReportRow, memberName: string, companyZone: string, locale: ReportLocale): Record<string, CellValue> {
+  return ALL_JOB_VALUES.values(r, memberName, companyZone, locale);
 }

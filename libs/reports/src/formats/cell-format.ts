@@ -38,22 +38,36 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** A date under a `unitDate` pattern: tokens YYYY, YY, MM, M, DD, D; anything else is kept as a separator. */
 export function formatDatePattern(c: WallClock, unitDate: string): string {
-  return unitDate.replace(/YYYY|YY|MM|M|DD|D/g, (t) => {
-    switch (t) {
-      case 'YYYY':
-        return String(c.year).padStart(4, '0');
-      case 'YY':
-        return pad2(c.year % 100);
-      case 'MM':
-        return pad2(c.month);
-      case 'M':
-        return String(c.month);
-      case 'DD':
-        return pad2(c.day);
-      default:
-        return String(c.day);
-    }
-  });
+  let parts = datePatterns.get(unitDate);
+  if (!parts) {
+    if (datePatterns.size >= 100) datePatterns.clear();
+    datePatterns.set(unitDate, (parts = unitDate.split(DATE_TOKENS)));
+  }
+  // split with a capturing group: separators at even indexes, tokens at odd ones
+  let out = parts[0];
+  for (let i = 1; i < parts.length; i += 2) out += dateToken(c, parts[i]) + parts[i + 1];
+  return out;
+}
+
+const DATE_TOKENS = /(YYYY|YY|MM|M|DD|D)/;
+/** unitDate → the pattern split into separators and tokens, once per pattern (reports format ~10⁵ dates a file) */
+const datePatterns = new Map<string, string[]>();
+
+function dateToken(c: WallClock, token: string): string {
+  switch (token) {
+    case 'YYYY':
+      return String(c.year).padStart(4, '0');
+    case 'YY':
+      return pad2(c.year % 100);
+    case 'MM':
+      return pad2(c.month);
+    case 'M':
+      return String(c.month);
+    case 'DD':
+      return pad2(c.day);
+    default:
+      return String(c.day);
+  }
 }
 
 /** A time of day: `HH:mm` for '24', `h:mm AM/PM` for '12' (12:05 AM is just after midnight). */

@@ -16,7 +16,7 @@ import type { Writable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { CellValue, ReportDocument, ReportRow } from '../report-table';
 import { formatCell } from './cell-format';
-import { writeChunk } from './stream-util';
+import { drained, writeChunk } from './stream-util';
 import type { TableWriter } from './table-writer';
 
 /** First characters a spreadsheet may take as the start of a formula. */
@@ -40,18 +40,23 @@ export function openCsvWriter(doc: ReportDocument, out: Writable): TableWriter {
   const header = doc.columns.map((c) => escapeFormula(c.title));
   let started = false;
   const write = async (record: string[]): Promise<void> => writeChunk(csv, record, done);
+  const record = (row: ReportRow): string[] =>
+    doc.columns.map((c) => {
+      const raw = row.values[c.key];
+      return csvCell(raw, formatCell(raw, c.kind, doc.locale));
+    });
   return {
     async row(row: ReportRow): Promise<void> {
+      return this.rows([row]);
+    },
+    async rows(rows: readonly ReportRow[]): Promise<void> {
       if (!started) {
         started = true;
-        await write(header);
+        csv.write(header);
       }
-      await write(
-        doc.columns.map((c) => {
-          const raw = row.values[c.key];
-          return csvCell(raw, formatCell(raw, c.kind, doc.locale));
-        }),
-      );
+      // a batch goes in whole (its size bounds the buffer), then waits for the drain once
+      for (const row of rows) csv.write(record(row));
+      if (csv.writableNeedDrain) await drained(csv, done);
     },
     async end(): Promise<void> {
       if (!started) {

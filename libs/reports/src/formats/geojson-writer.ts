@@ -26,11 +26,19 @@ export function openGeojsonWriter(doc: ReportDocument, out: Writable): TableWrit
   };
   return {
     async row(row: ReportRow): Promise<void> {
+      return this.rows([row]);
+    },
+    async rows(rows: readonly ReportRow[]): Promise<void> {
       await open();
-      const properties: Record<string, CellValue> = {};
-      for (const c of doc.columns) properties[c.key] = propertyValue(row.values[c.key], c.kind, doc.locale);
-      const feature: Feature<Geometry | null> = { type: 'Feature', geometry: row.geometry ?? null, properties };
-      await writeChunk(out, (count++ === 0 ? '\n' : ',\n') + JSON.stringify(feature), failed);
+      // a batch's features as one write (its size bounds the buffer)
+      let text = '';
+      for (const row of rows) {
+        const properties: Record<string, CellValue> = {};
+        for (const c of doc.columns) properties[c.key] = propertyValue(row.values[c.key], c.kind, doc.locale);
+        const feature: Feature<Geometry | null> = { type: 'Feature', geometry: row.geometry ?? null, properties };
+        text += (count++ === 0 ? '\n' : ',\n') + JSON.stringify(feature);
+      }
+      if (text) await writeChunk(out, text, failed);
     },
     async end(): Promise<void> {
       await open();

@@ -146,6 +146,9 @@ export function openPdfWriter(doc: ReportDocument, out: Writable, fonts: PdfFont
       y += ROW_HEIGHT;
       return Promise.resolve();
     },
+    async rows(rows: readonly ReportRow[]): Promise<void> {
+      for (const row of rows) await this.row(row);
+    },
     async end(): Promise<void> {
       const range = pdf.bufferedPageRange();
       for (let i = range.start; i < range.start + range.count; i++) {

@@ -12,6 +12,8 @@ export interface TableWriter {
    * consumer slows the producer instead of growing a buffer.
    */
   row(row: ReportRow): Promise<void>;
+  /** Adds rows in order, as `row` each; resolves when the output can take more after them. */
+  rows(rows: readonly ReportRow[]): Promise<void>;
   /** Finishes the file (footer, page numbers, zip directory) and ends the output stream. */
   end(): Promise<void>;
 }

@@ -135,7 +135,14 @@ export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter 
   wb.creator = 'Fieldwork';
   const ws = wb.addWorksheet(sheetName(doc.title), { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = doc.columns.map((c) => ({ key: c.key, width: Math.min(Math.max(c.width, 4) + 2, 80) }));
-  const fmts = doc.columns.map((c) => excelNumFmt(c.kind, doc.locale));
+  // One style object per column, shared by all its cells: exceljs caches a style's id by object
+  // (a WeakMap in its StylesXform), so a shared one is looked up once; a cell's own style object
+  // (exceljs gives each cell a fresh one) is serialised to XML for every cell to find its id —
+  // measured: about a third of the writer's time at 100,000 rows.
+  const styles: Array<Partial<ExcelJS.Style>> = doc.columns.map((c) => {
+    const numFmt = excelNumFmt(c.kind, doc.locale);
+    return numFmt ? { numFmt } : {};
+  });
 
   // an output error: exceljs's archiver would stop; observe it so a pending drain wait rejects
   let failure: Error | undefined;
@@ -162,14 +169,15 @@ export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter 
       if (failure) throw failure;
       header();
       const r = ws.addRow(doc.columns.map((c) => excelValue(row.values[c.key], c.kind, doc.locale)));
-      fmts.forEach((numFmt, i) => {
-        if (numFmt) r.getCell(i + 1).numFmt = numFmt;
-      });
+      for (let i = 0; i < styles.length; i++) r.getCell(i + 1).style = styles[i];
       r.commit();
       const entry = sheetEntry(ws);
       if (entry?._writableState?.needDrain) await drained(entry as unknown as Writable, failed);
       else if (out.writableNeedDrain) await drained(out, failed);
       else if (++rows % YIELD_ROWS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    },
+    async rows(rows: readonly ReportRow[]): Promise<void> {
+      for (const row of rows) await this.row(row);
     },
     async end(): Promise<void> {
       if (failure) throw failure;

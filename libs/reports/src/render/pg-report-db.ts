@@ -17,6 +17,10 @@ export class PgReportDb implements ReportDb {
   }
 
   async *cursor<T>(sql: string, params: unknown[], batch = 1000): AsyncIterable<T> {
+    for await (const rows of this.batches<T>(sql, params, batch)) yield* rows;
+  }
+
+  async *batches<T>(sql: string, params: unknown[], batch = 1000): AsyncIterable<T[]> {
     const cursor = this.client.query(new Cursor<T>(sql, params));
     // one read ahead: pg-cursor queues it and sends it the moment the current batch is in, so
     // PostgreSQL produces batch n + 1 while this thread maps and writes batch n
@@ -26,7 +30,7 @@ export class PgReportDb implements ReportDb {
         const rows = await next;
         if (rows.length === 0) return;
         next = cursor.read(batch);
-        yield* rows;
+        yield rows;
       }
     } finally {
       next.catch(() => undefined);

@@ -18,20 +18,22 @@ export function subtitleOf(ctx: ReportContext): string[] {
 
 /**
  * Renders one report onto `out` in `format`, streaming: rows come from the definition's cursor and
- * go to the format writer one at a time (awaiting its backpressure). `zip` is the definition's own
+ * go to the format writer one at a time (awaiting its backpressure), or a batch at a time where the
+ * type has `batches`. `zip` is the definition's own
  * files (gpx) or one csv per row group (timeallocation).
  * @returns the rows (or files) rendered
  * @throws DomainError invalid "too many rows for pdf" past {@link PDF_MAX_ROWS} rows (the count the
  *   api checked was an estimate, or data grew since)
  */
-export async function renderReport(ctx: ReportContext, format: ReportFormat, type: ReportType, columns: RequestedColumn[] | undefined, out: Writable): Promise<number> {
+export async function renderReport(context: ReportContext, format: ReportFormat, type: ReportType, columns: RequestedColumn[] | undefined, out: Writable): Promise<number> {
   const definition = definitionOf(type);
   const doc: ReportDocument = {
     title: definition.title,
-    subtitle: subtitleOf(ctx),
-    columns: reportColumns(definition.columns, columns, ctx.locale),
-    locale: ctx.locale,
+    subtitle: subtitleOf(context),
+    columns: reportColumns(definition.columns, columns, context.locale),
+    locale: context.locale,
   };
+  const ctx: ReportContext = { ...context, output: { keys: new Set(doc.columns.map((c) => c.key)), geometry: format === 'geojson' } };
   if (format === 'zip') {
     if (definition.files) {
       const zip = openZipWriter(out);
@@ -47,10 +49,18 @@ export async function renderReport(ctx: ReportContext, format: ReportFormat, typ
   }
   const writer = openTableWriter(format, doc, out);
   let rows = 0;
-  for await (const row of definition.rows(ctx)) {
-    if (format === 'pdf' && rows === PDF_MAX_ROWS) throw tooManyRowsForPdf(rows + 1);
-    await writer.row(row);
-    rows++;
+  if (definition.batches) {
+    for await (const batch of definition.batches(ctx)) {
+      if (format === 'pdf' && rows + batch.length > PDF_MAX_ROWS) throw tooManyRowsForPdf(rows + batch.length);
+      await writer.rows(batch);
+      rows += batch.length;
+    }
+  } else {
+    for await (const row of definition.rows(ctx)) {
+      if (format === 'pdf' && rows === PDF_MAX_ROWS) throw tooManyRowsForPdf(rows + 1);
+      await writer.row(row);
+      rows++;
+    }
   }
   await writer.end();
   return rows;
