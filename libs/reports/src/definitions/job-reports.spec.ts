@@ -4,7 +4,17 @@ import { ACTIVITIES_REPORT, activityRow, ActivityRow } from './activities';
 import { CHECKINS_REPORT, checkinRow, CheckinRow } from './checkins';
 import { assumedSpeed, DAYROUTE_REPORT, routeInfoText, routeLegs } from './dayroute';
 import { REPORT_DEFINITIONS } from './index';
-import { formFieldsText, JobReportRow, jobValues, onsiteSeconds, scheduledWindowText, visitsOf } from './job-rows';
+import {
+  formFieldsText,
+  JOB_VALUE_KEYS,
+  JobReportRow,
+  jobRowsSql,
+  jobValueMapper,
+  jobValues,
+  onsiteSeconds,
+  scheduledWindowText,
+  visitsOf,
+} from './job-rows';
 import { JOBS_REPORT } from './jobs';
 import { WORKSHEET_REPORT, worksheetValues } from './worksheet';
 
@@ -352,6 +362,30 @@ describe('row sources', () => {
       ['Ana', { type: 'Point', coordinates: [14.5, 46.05] }],
       ['Bor', null],
     ]);
+  });
+
+  it('jobs with output keys: selects only the fields those columns read, and each column alone equals its full-row value', async () => {
+    const full = job({ ts_done_success: 0, ts_check_nfc1: utc(8, 13) });
+    const every = jobValues(full, 'Ana', COMPANY_ZONE, LJ);
+    expect(Object.keys(every)).toEqual(JOB_VALUE_KEYS);
+    for (const key of JOB_VALUE_KEYS) {
+      const mapper = jobValueMapper([key]);
+      // a row holding only what jobRowsSql selects for these inputs
+      const narrow = Object.fromEntries(
+        ['id', 'worker_id', ...mapper.inputs].map((k) => [k, full[k as keyof JobReportRow]]),
+      ) as unknown as JobReportRow;
+      expect([key, mapper.values(narrow, 'Ana', COMPANY_ZONE, LJ)]).toEqual([key, { [key]: every[key] }]);
+      const sql = jobRowsSql('', undefined, mapper.inputs);
+      for (const input of mapper.inputs) expect(sql).toContain(input);
+    }
+    const sql = jobRowsSql('', undefined, jobValueMapper(['member', 'title']).inputs);
+    expect(sql).toContain('j.destination_name');
+    expect(sql).not.toMatch(/custom_fields|extra|checkins|teams_config|place_lat/);
+
+    const calls: unknown[][] = [];
+    const ctx = { ...ctxWith(fakeDb([[/FROM unnest/, [full]]], calls)), output: { keys: new Set(['title', 'status']), geometry: false } };
+    const rows = await all(JOBS_REPORT.rows(ctx));
+    expect(rows).toEqual([{ values: { title: 'Boiler service', status: 'started' }, geometry: null }]);
   });
 
   it('dayroute: each member starts from its route start (else its first stop); legs chain within a member', async () => {
