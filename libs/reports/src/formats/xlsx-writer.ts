@@ -155,7 +155,7 @@ export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter 
   failed.catch(() => undefined);
 
   let started = false;
-  let rows = 0;
+  let count = 0;
   const header = (): void => {
     if (started) return;
     started = true;
@@ -164,20 +164,30 @@ export function openXlsxWriter(doc: ReportDocument, out: Writable): TableWriter 
     h.commit();
   };
 
+  /** Adds one row; answers what to wait for before the next: the sheet entry's or the output's drain, a yield, or nothing. */
+  const add = (row: ReportRow): Promise<void> | undefined => {
+    if (failure) throw failure;
+    header();
+    const r = ws.addRow(doc.columns.map((c) => excelValue(row.values[c.key], c.kind, doc.locale)));
+    for (let i = 0; i < styles.length; i++) r.getCell(i + 1).style = styles[i];
+    r.commit();
+    const entry = sheetEntry(ws);
+    if (entry?._writableState?.needDrain) return drained(entry as unknown as Writable, failed);
+    if (out.writableNeedDrain) return drained(out, failed);
+    if (++count % YIELD_ROWS === 0) return new Promise<void>((resolve) => setImmediate(resolve));
+    return undefined;
+  };
+
   return {
     async row(row: ReportRow): Promise<void> {
-      if (failure) throw failure;
-      header();
-      const r = ws.addRow(doc.columns.map((c) => excelValue(row.values[c.key], c.kind, doc.locale)));
-      for (let i = 0; i < styles.length; i++) r.getCell(i + 1).style = styles[i];
-      r.commit();
-      const entry = sheetEntry(ws);
-      if (entry?._writableState?.needDrain) await drained(entry as unknown as Writable, failed);
-      else if (out.writableNeedDrain) await drained(out, failed);
-      else if (++rows % YIELD_ROWS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      await add(row);
     },
     async rows(rows: readonly ReportRow[]): Promise<void> {
-      for (const row of rows) await this.row(row);
+      // awaits only where a wait is due, not once per row
+      for (const row of rows) {
+        const wait = add(row);
+        if (wait) await wait;
+      }
     },
     async end(): Promise<void> {
       if (failure) throw failure;
