@@ -176,7 +176,15 @@ describe('bigintMs', () => {
 });
 
 describe('wallClock (per-day offset cache)', () => {
-  const zones = ['Europe/Ljubljana', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'UTC'];
+  const zones = [
+    'Europe/Ljubljana',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'America/St_Johns',
+    'Pacific/Chatham',
+    'UTC',
+  ];
   const intl = (ms: number, zone: string) => {
     const parts = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
@@ -201,6 +209,34 @@ describe('wallClock (per-day offset cache)', () => {
     );
   });
 
+  it('reads UTC like Date does, any instant of ±200 years (the calendar arithmetic)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1770, 0, 1), max: Date.UTC(2230, 0, 1) }), (ms) => {
+        const d = new Date(ms);
+        const utc = {
+          year: d.getUTCFullYear(),
+          month: d.getUTCMonth() + 1,
+          day: d.getUTCDate(),
+          hour: d.getUTCHours(),
+          minute: d.getUTCMinutes(),
+          second: d.getUTCSeconds(),
+        };
+        expect(wallClock(ms, 'UTC')).toEqual(utc);
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const ms of [
+      Date.UTC(2000, 1, 29, 23, 59, 59, 999),
+      Date.UTC(1900, 2, 1),
+      Date.UTC(2100, 1, 28, 12),
+      -1,
+      0,
+      Date.UTC(1969, 11, 31, 23, 59, 59),
+    ]) {
+      expect(wallClock(ms, 'UTC')).toEqual(intl(ms, 'UTC'));
+    }
+  });
+
   it('agrees with Intl minute by minute across the 2026 changes in Ljubljana, New York and Lord Howe', () => {
     const changes: Array<[string, number]> = [
       ['Europe/Ljubljana', Date.UTC(2026, 2, 29, 0)],
@@ -210,7 +246,8 @@ describe('wallClock (per-day offset cache)', () => {
       ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 14)],
     ];
     for (const [zone, around] of changes) {
-      for (let ms = around - 3 * 3_600_000; ms <= around + 3 * 3_600_000; ms += 60_000 + 7) expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
+      for (let ms = around - 3 * 3_600_000; ms <= around + 3 * 3_600_000; ms += 60_000 + 7)
+        expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
     }
   });
   it('agrees with Intl every half second around the exact instants of the 2026 changes', () => {
@@ -233,11 +270,33 @@ describe('wallClock (per-day offset cache)', () => {
 });
 
 describe('zonedDayTimeToMs (day offsets, Intl near changes)', () => {
-  const zones = ['Europe/Ljubljana', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham', 'Pacific/Kiritimati', 'UTC'];
+  const zones = [
+    'Europe/Ljubljana',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'America/St_Johns',
+    'Pacific/Chatham',
+    'Pacific/Kiritimati',
+    'UTC',
+  ];
   const f = new Map<string, Intl.DateTimeFormat>();
   /** the zone's offset at `ms` by Intl alone (whole seconds) */
   const offsetAt = (ms: number, zone: string) => {
-    if (!f.has(zone)) f.set(zone, new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
+    if (!f.has(zone))
+      f.set(
+        zone,
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          second: 'numeric',
+        }),
+      );
     const parts = f.get(zone)!.formatToParts(new Date(ms));
     const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
     return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour') % 24, n('minute'), n('second')) - Math.floor(ms / 1000) * 1000;
@@ -272,7 +331,8 @@ describe('zonedDayTimeToMs (day offsets, Intl near changes)', () => {
     ];
     for (const [zone, change] of days)
       for (const day of [addDays(change, -1), change, addDays(change, 1)])
-        for (let minutes = 0; minutes <= 1440; minutes += 15) expect([day, minutes, zonedDayTimeToMs(day, minutes, zone)]).toEqual([day, minutes, oracle(day, minutes, zone)]);
+        for (let minutes = 0; minutes <= 1440; minutes += 15)
+          expect([day, minutes, zonedDayTimeToMs(day, minutes, zone)]).toEqual([day, minutes, oracle(day, minutes, zone)]);
   });
 
   it('reads back as the asked wall clock off the changes', () => {

@@ -92,8 +92,32 @@ const dayOffsets = new Map<string, Map<number, DayOffset>>();
  * @throws RangeError for a zone Intl does not know
  */
 export function wallClock(ms: number, zone: string): WallClock {
-  const d = new Date(ms + offsetAt(ms, zone));
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  return utcFields(ms + offsetAt(ms, zone));
+}
+
+/**
+ * The UTC calendar fields of `ms` (whole seconds, floored), by integer arithmetic: H. Hinnant's
+ * `civil_from_days` ("chrono-Compatible Low-Level Date Algorithms"), proleptic Gregorian, any sign —
+ * the same fields as `Date`'s getUTC* (unit-tested against them), about twice as fast.
+ */
+function utcFields(ms: number): WallClock {
+  const days = Math.floor(ms / DAY_MS);
+  const secs = Math.floor((ms - days * DAY_MS) / 1000);
+  const z = days + 719_468; // days since 0000-03-01
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097; // [0, 146096]
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365); // [0, 399]
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100)); // [0, 365], from March 1
+  const mp = Math.floor((5 * doy + 2) / 153); // [0, 11], March = 0
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return {
+    year: yoe + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day: doy - Math.floor((153 * mp + 2) / 5) + 1,
+    hour: Math.floor(secs / 3600),
+    minute: Math.floor(secs / 60) % 60,
+    second: secs % 60,
+  };
 }
 
 /**
