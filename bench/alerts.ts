@@ -6,7 +6,7 @@
  * (no rules), fix in → its `enters_zone` rule's `alerttriggered` in the outbox (with rules).
  * Targets: the rate with rules ≥ 80 % of the rate without; p99 with rules ≤ 2 s.
  */
-import { benchGeofence, GEOFENCE_CONFIG, GeofenceFigures } from './geofence';
+import { benchGeofence, cpuNote, GEOFENCE_CONFIG, GeofenceFigures } from './geofence';
 import type { TestApi } from '../test/support/api';
 import type pg from 'pg';
 import { fmt } from './stats';
@@ -63,6 +63,8 @@ export function alertsReport(f: AlertsFigures): { rows: string[][]; notes: strin
         `(no rules: ${f.plain.load.requests} calls, ${f.plain.load.errors} errors, ${f.plain.load.skipped} skipped, ${f.plain.timedOut} probes timed out, ${f.plain.backlog} phones behind at the end; ` +
         `rules: ${f.alerts.load.requests} calls, ${f.alerts.load.errors} errors, ${f.alerts.load.skipped} skipped, ${f.alerts.timedOut} probes timed out, ${f.alerts.backlog} phones behind). ` +
         `Rules target every worker, cycling through the twelve firing actions (time-driven ones with a 1 h interval or an all-day window).`,
+      `alerts, no rules: ${cpuNote(f.plain)}`,
+      `alerts, rules: ${cpuNote(f.alerts)}`,
     ],
     failed: (rateOk ? 0 : 1) + (p99Ok ? 0 : 1),
   };

@@ -15,6 +15,7 @@ import { Child, waitFor } from '../test/support/proc-child';
 import { startWorker } from '../test/support/worker';
 import type { GeofenceLoadConfig, GeofenceLoadResult } from './geofence-load';
 import { fmt, percentile } from './stats';
+import { cpuSeconds } from './webhooks-worker';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -40,6 +41,33 @@ export interface GeofenceFigures {
   max: number;
   load: GeofenceLoadResult;
   backlog: number;
+  /** s: from the load's start to its stop (warm-up and probes) */
+  seconds: number;
+  /** CPU seconds per 1,000 fixes ingested while the load ran (see {@link cpuSnapshot}) */
+  cpuPer1000: CpuSplit;
+}
+
+/** CPU seconds of the pieces of a run: the worker, this database's PostgreSQL backends, this process (api + probe), the load child. */
+export interface CpuSplit {
+  worker: number;
+  postgres: number;
+  bench: number;
+  load: number;
+}
+
+/** CPU seconds so far of the worker, the load child, this process, and this database's backends by pid. */
+async function cpuSnapshot(pool: pg.Pool, workerPid: number, loadPid: number): Promise<{ split: CpuSplit; backends: Map<number, number> }> {
+  const { rows } = await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  const backends = new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+  const u = process.cpuUsage();
+  return { split: { worker: cpuSeconds(workerPid), postgres: 0, bench: (u.user + u.system) / 1e6, load: cpuSeconds(loadPid) }, backends };
+}
+
+/** CPU seconds between two snapshots (a backend opened in between counts from 0; one closed in between is lost). */
+function cpuDelta(a: Awaited<ReturnType<typeof cpuSnapshot>>, b: Awaited<ReturnType<typeof cpuSnapshot>>): CpuSplit {
+  let postgres = 0;
+  for (const [pid, after] of b.backends) postgres += after - (a.backends.get(pid) ?? 0);
+  return { worker: b.split.worker - a.split.worker, postgres, bench: b.split.bench - a.split.bench, load: b.split.load - a.split.load };
 }
 
 const CENTER = { lat: 46.0511, lng: 14.5051 };
@@ -221,6 +249,8 @@ export async function benchGeofence(opts: {
     load.once('message', (msg: GeofenceLoadResult | { error: string }) => ('error' in msg ? reject(new Error(msg.error)) : resolve(msg)));
     load.once('error', reject);
   });
+  const cpuBefore = await cpuSnapshot(pool, opened.worker.pid, load.pid!);
+  const t0 = performance.now();
   load.send(loadCfg);
   log(`geofence: background load ${cfg.fixesPerSecond} fixes/s, warming up ${cfg.warmupSeconds} s`);
   await new Promise((r) => setTimeout(r, cfg.warmupSeconds * 1000));
@@ -282,8 +312,13 @@ export async function benchGeofence(opts: {
     if (!(await outboxed(`${probe.uid}-${probePlace.id}-${out}`))) timedOut += 1;
     await new Promise((r) => setTimeout(r, 5));
   }
+  // the load child's CPU before it exits (it answers its result, then exits)
+  const cpuAfterSnap = await cpuSnapshot(pool, opened.worker!.pid, load.pid!);
+  const seconds = (performance.now() - t0) / 1000;
   load.send('stop');
   const loadFigures = await loadResult;
+  const cpu = cpuDelta(cpuBefore, cpuAfterSnap);
+  const per = 1000 / Math.max(1, loadFigures.fixes);
   opened.load = undefined;
   const [{ backlog }] = (
     await pool.query<{ backlog: number }>(
@@ -302,6 +337,8 @@ export async function benchGeofence(opts: {
     max: Math.max(...latencies),
     load: loadFigures,
     backlog,
+    seconds,
+    cpuPer1000: { worker: cpu.worker * per, postgres: cpu.postgres * per, bench: cpu.bench * per, load: cpu.load * per },
   };
 }
 
@@ -334,7 +371,17 @@ export function geofenceReport(g: GeofenceFigures): { rows: string[][]; notes: s
         `(target ${GEOFENCE_CONFIG.fixesPerSecond} fixes/s; achieved ${fmt(g.load.fixesPerSecond, 0)}: ${g.load.requests} calls, ${g.load.errors} errors, ` +
         `${g.load.skipped} sends skipped at 64 in flight${g.load.firstError ? `, first error ${g.load.firstError}` : ''}); ` +
         `${g.backlog} phones not yet evaluated to their newest fix when the load stopped. No baseline (absolute target).`,
+      `geofence: ${cpuNote(g)}`,
     ],
     failed: ok ? 0 : 1,
   };
+}
+
+/** The run's length and its CPU seconds per 1,000 fixes ingested, by process. */
+export function cpuNote(g: GeofenceFigures): string {
+  const c = g.cpuPer1000;
+  return (
+    `the load ran ${fmt(g.seconds, 0)} s; CPU s per 1,000 fixes ingested: worker ${fmt(c.worker, 3)}, PostgreSQL backends ${fmt(c.postgres, 3)}, ` +
+    `api + probe ${fmt(c.bench, 3)}, load generator ${fmt(c.load, 3)}`
+  );
 }

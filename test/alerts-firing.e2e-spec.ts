@@ -1,6 +1,7 @@
 import { AlertsClock, AlertsFixConsumer, EvaluationRepository, FiringWriter } from '@app/alerts/evaluation';
 import { dayInZone, newId, OutboxService, QueueName, TaskProducer, zonedDayTimeToMs } from '@app/core';
-import { FixConsumerRegistry } from '@app/locations';
+import { FixConsumerRegistry, FixParticipantRegistry, GeofenceEvaluator, GeofenceRepository } from '@app/locations';
+import { JobsService } from '@app/jobs';
 import { Place, PlacesService } from '@app/places';
 import { Queue } from 'bullmq';
 import { Geodesic } from 'geographiclib-geodesic';
@@ -303,10 +304,22 @@ describe('alert evaluation', () => {
         )
       )[0];
     const before = await count();
-    const consumer = new AlertsFixConsumer(db, new FixConsumerRegistry(), new EvaluationRepository(), writer(), api.app.get(OutboxService));
+    // geofencing's pass with the alerts participant, as the worker runs them
+    const participants = new FixParticipantRegistry();
+    new AlertsFixConsumer(participants, new EvaluationRepository(), writer()).onModuleInit();
+    const pass = new GeofenceEvaluator(
+      db,
+      new FixConsumerRegistry(),
+      new GeofenceRepository(),
+      api.app.get(JobsService),
+      api.app.get(PlacesService),
+      api.app.get(OutboxService),
+      undefined,
+      participants,
+    );
     const task = { companyId: c.companyUid, memberId: w.uid, fromTs: fixes[0].ts, toTs: fixes[fixes.length - 1].ts };
-    await consumer.onFixes(task);
-    await consumer.onFixes(task);
+    await pass.onFixes(task);
+    await pass.onFixes(task);
     expect(await count()).toEqual(before);
 
     // stored for the report and getalertfirings

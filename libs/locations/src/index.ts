@@ -12,6 +12,7 @@ export * from './geofence/geofence-evaluator.service';
 export * from './geofence/geofence.repository';
 export * from './geofence/geofence.module';
 export * from './geofence/place-check-listeners';
+export * from './geofence/fix-participants';
 export * from './ingest/fix-rules';
 export * from './ingest/latest-location';
 export * from './ingest/partitions';

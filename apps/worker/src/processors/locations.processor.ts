@@ -13,8 +13,9 @@ type LocationsTask = {
 export const PARTITIONS_EVERY_MS = 3_600_000;
 
 /**
- * The Locations queue: `fixes` runs every registered fix consumer of that task (geofencing, alerts)
- * at once — each keeps its own state in its own transaction, so none waits for another (track building
+ * The Locations queue: `fixes` runs every registered fix consumer of that task at once (geofencing,
+ * whose one pass also runs its participants, the alert rules, in the same transaction over the same
+ * read of the fixes) — each consumer keeps its own state in its own transaction (track building
  * runs from the Tracks queue: {@link TracksProcessor}); one that throws fails the task once all have
  * finished, and BullMQ retries it (consumers are idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
  * retention ({@link LocationRetentionService}).

@@ -9,9 +9,9 @@ import { FiringWriter } from './firing-writer';
 import { RulesCache } from './rules-cache';
 
 /**
- * Alert evaluation in the worker (docs/alerts-evaluation.md): the `alerts` fix consumer (zones,
+ * Alert evaluation in the worker (docs/alerts-evaluation.md): the `alerts` fix participant (zones,
  * battery, still periods), the place-check listener (`checks_*`), the clock (time-driven rules) and
- * the firing writer. The consumer and the listener register themselves with the locations lib's
+ * the firing writer. The participant and the listener register themselves with the locations lib's
  * registries; the worker's Alerts processor calls {@link AlertsClock}.
  */
 @Module({

@@ -1,9 +1,8 @@
 import { AlertAction, query, queryOne, Queryable, SQL_NOW_MS } from '@app/core';
-import { LOCATION_FIXES_TABLE } from '@app/locations';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AlertRule } from '../entities/alert-rule.entity';
-import type { RuleFix, StillPeriod } from './fix-rules';
+import type { StillPeriod } from './fix-rules';
 import type { FenceState } from '@app/locations';
 
 /** Company settings the evaluation needs: its id (the payload's `companyUid`), IANA zone, dwell (s). */
@@ -13,7 +12,10 @@ export interface EvaluationCompany {
   dwellSeconds: number;
 }
 
-/** `alert_member_states.state`: zone visits by zone id (the geofence engine's states), battery by rule id, the still period. */
+/**
+ * `alert_member_states.state`: zone visits by zone id (the geofence engine's states), the battery
+ * rules that fired and have not re-armed (`{low: true}` by rule id; absent = armed), the still period.
+ */
 export interface AlertFixState {
   zones: Record<string, FenceState>;
   battery: Record<string, { low: boolean }>;
@@ -95,76 +97,60 @@ export class EvaluationRepository {
   }
 
   /**
-   * Locks the member's state row (creating it when missing) with one upsert whose no-op `DO UPDATE`
-   * takes the row lock, so two tasks for one member never interleave; answers the company's settings
-   * with it (one round trip).
+   * Writes the member's state row (creating it when missing): `evaluated_ts` always, `state` only
+   * when given (null = unchanged: the row keeps its stored state, or `{}` when new). The caller holds
+   * the member's lock (geofencing's pass, `geofence_states`).
    */
-  async lockState(
-    db: EntityManager,
-    companyId: string,
-    memberId: string,
-  ): Promise<{ evaluatedTs: number; state: AlertFixState; company: EvaluationCompany | null }> {
-    const row = await queryOne<{ evaluatedTs: number; state: Partial<AlertFixState>; company: EvaluationCompany | null }>(
-      db,
-      `INSERT INTO alert_member_states AS s (company_id, member_id, evaluated_ts, state, updated_at) VALUES ($1, $2, 0, '{}', ${SQL_NOW_MS})
-       ON CONFLICT (company_id, member_id) DO UPDATE SET updated_at = s.updated_at
-       RETURNING s.evaluated_ts::float8 AS "evaluatedTs", s.state,
-         (SELECT json_build_object('id', c.id, 'timezone', c.timezone, 'dwellSeconds', c.checkin_dwell_seconds) FROM companies c WHERE c.id = $1) AS company`,
-      [companyId, memberId],
-    );
-    const s = row!.state;
-    return { evaluatedTs: row!.evaluatedTs, state: { zones: s.zones ?? {}, battery: s.battery ?? {}, still: s.still ?? null }, company: row!.company };
-  }
-
-  async saveState(db: EntityManager, companyId: string, memberId: string, evaluatedTs: number, state: AlertFixState): Promise<void> {
+  async saveState(db: EntityManager, companyId: string, memberId: string, evaluatedTs: number, state: AlertFixState | null): Promise<void> {
     await query(
       db,
-      `UPDATE alert_member_states SET evaluated_ts = $3, state = $4::jsonb, updated_at = ${SQL_NOW_MS} WHERE company_id = $1 AND member_id = $2`,
-      [companyId, memberId, evaluatedTs, JSON.stringify(state)],
+      `INSERT INTO alert_member_states AS s (company_id, member_id, evaluated_ts, state, updated_at)
+       VALUES ($1, $2, $3, coalesce($4::jsonb, '{}'), ${SQL_NOW_MS})
+       ON CONFLICT (company_id, member_id) DO UPDATE
+         SET evaluated_ts = EXCLUDED.evaluated_ts, state = coalesce($4::jsonb, s.state), updated_at = EXCLUDED.updated_at`,
+      [companyId, memberId, evaluatedTs, state === null ? null : JSON.stringify(state)],
     );
   }
 
   /**
-   * In ONE statement: the member's fixes with `afterTs` < ts ≤ `untilTs` (ascending), and the
-   * candidate zones classified against each of them — live zones among `zoneIds` (watched by a rule)
-   * or, with `anyDanger`, any live danger zone, that lie within {@link ZONE_BAND_M} of one of the fixes
-   * (one GiST probe of `(company_id, polygon)` per fix: a small box each, where one box around the
-   * whole batch would fetch every zone a long drive spans) or are among `statedIds` (a member inside must be seen
-   * leaving). Class per fix: `i` when `ST_Covers(polygon, fix)`, `e` when within the band, else `o`.
-   * With `classify` false no zone is read.
+   * The candidate zones classified against each of `fixes` (degrees, in order), in one statement:
+   * live zones among `zoneIds` (watched by a rule) or, with `anyDanger`, any live danger zone, that
+   * lie within {@link ZONE_BAND_M} of one of the fixes, or are among `statedIds` (a member inside must
+   * be seen leaving). The GiST index of `(company_id, polygon)` is probed once per ~1 km cell the
+   * fixes fall in (0.01° of latitude and of longitude), with the cell's fixes as one multipoint:
+   * one probe for a member walking about, a few for a drive — where a probe per fix cost ~45 µs
+   * each, and one box around a whole batch would fetch every zone a long drive spans. Class per
+   * fix: `i` when `ST_Covers(polygon, fix)`, `e` when within the band, else `o`.
    */
-  async loadFixesAndZones(
+  async classifyZones(
     db: EntityManager,
     companyId: string,
-    memberId: string,
-    range: { afterTs: number; untilTs: number },
-    zones: { classify: boolean; zoneIds: string[]; anyDanger: boolean; statedIds: string[] },
-  ): Promise<{ fixes: RuleFix[]; zones: ClassifiedZone[] }> {
-    const row = await queryOne<{ fixes: Array<[number, number, number, number | null, number | null]> | null; zones: ClassifiedZone[] | null }>(
+    fixes: ReadonlyArray<{ lat: number; lng: number }>,
+    zones: { zoneIds: string[]; anyDanger: boolean; statedIds: string[] },
+  ): Promise<ClassifiedZone[]> {
+    const row = await queryOne<{ zones: ClassifiedZone[] | null }>(
       db,
       `WITH f AS (
-         SELECT ts, lat, lng, acc, bat, ST_SetSRID(ST_MakePoint(lng, lat), 4326)::geography AS g FROM ${LOCATION_FIXES_TABLE}
-          WHERE company_id = $1 AND member_id = $2 AND ts > $3 AND ts <= $4),
+         SELECT u.i, u.lat, u.lng, ST_SetSRID(ST_MakePoint(u.lng, u.lat), 4326)::geography AS g
+           FROM unnest($2::float8[], $3::float8[]) WITH ORDINALITY AS u(lat, lng, i)),
+       cells AS (
+         SELECT ST_Collect(ST_SetSRID(ST_MakePoint(lng, lat), 4326))::geography AS g FROM f GROUP BY floor(lat * 100), floor(lng * 100)),
        near AS (
-         SELECT DISTINCT z.id FROM f JOIN zones z
-             ON $5::boolean AND z.company_id = $1 AND z.deleted_at IS NULL AND ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M})
-          WHERE z.id = ANY($6::text[]) OR ($7::boolean AND z.danger)),
+         SELECT DISTINCT z.id FROM cells c JOIN zones z
+             ON z.company_id = $1 AND z.deleted_at IS NULL AND ST_DWithin(z.polygon, c.g, ${ZONE_BAND_M})
+          WHERE z.id = ANY($4::text[]) OR ($5::boolean AND z.danger)),
        z AS (
          SELECT z.id, z.name, z.danger, z.polygon FROM zones z
-          WHERE $5::boolean AND z.company_id = $1 AND z.deleted_at IS NULL
-            AND (z.id = ANY($6::text[]) OR ($7::boolean AND z.danger))
-            AND (z.id = ANY($8::text[]) OR z.id IN (SELECT id FROM near)))
-       SELECT
-         (SELECT json_agg(json_build_array(ts::float8, lat, lng, acc, bat) ORDER BY ts) FROM f) AS fixes,
-         (SELECT json_agg(json_build_object('id', z.id, 'name', z.name, 'danger', z.danger, 'classes',
-                 (SELECT string_agg(CASE WHEN ST_Covers(z.polygon, f.g) THEN 'i' WHEN ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M}) THEN 'e' ELSE 'o' END, '' ORDER BY f.ts) FROM f)))
-            FROM z) AS zones`,
-      [companyId, memberId, range.afterTs, range.untilTs, zones.classify, zones.zoneIds, zones.anyDanger, zones.statedIds],
+          WHERE z.company_id = $1 AND z.deleted_at IS NULL
+            AND (z.id = ANY($4::text[]) OR ($5::boolean AND z.danger))
+            AND (z.id = ANY($6::text[]) OR z.id IN (SELECT id FROM near)))
+       SELECT json_agg(json_build_object('id', z.id, 'name', z.name, 'danger', z.danger, 'classes',
+                (SELECT string_agg(CASE WHEN ST_Covers(z.polygon, f.g) THEN 'i' WHEN ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M}) THEN 'e' ELSE 'o' END, '' ORDER BY f.i) FROM f)))
+                AS zones
+         FROM z`,
+      [companyId, fixes.map((f) => f.lat), fixes.map((f) => f.lng), zones.zoneIds, zones.anyDanger, zones.statedIds],
     );
-    return {
-      fixes: (row?.fixes ?? []).map(([ts, lat, lng, acc, bat]) => ({ ts, lat, lng, acc, bat })),
-      zones: row?.zones ?? [],
-    };
+    return row?.zones ?? [];
   }
 
   /**

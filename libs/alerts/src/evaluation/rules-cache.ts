@@ -1,7 +1,7 @@
 import { AlertAction, queryOne, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { AlertRule } from '../entities/alert-rule.entity';
-import { EvaluationRepository } from './evaluation.repository';
+import { AlertFixState, EvaluationCompany, EvaluationRepository } from './evaluation.repository';
 import { ruleTargets, TargetMember } from './targets';
 
 /** Companies whose rules one worker keeps at most (cleared whole beyond: a cache, not a store). */
@@ -28,26 +28,42 @@ export class RulesCache {
   }
 
   /**
-   * {@link rulesForMember}, and in the same statement the ts (ms) up to which the member's fixes have
-   * been evaluated by the alerts consumer (`alert_member_states.evaluated_ts`, 0 = none): a queued
-   * task whose fixes are already covered can then stop before opening a transaction.
+   * {@link rulesForMember}; with `withState`, in the same statement, the member's
+   * `alert_member_states` row (`evaluatedTs` 0 and an empty state when there is none; the caller
+   * holds the member's lock: geofencing's pass) and the company's evaluation settings — and JIT is
+   * switched off for the rest of the caller's transaction (`set_config('jit', 'off', true)`): the
+   * zone classification that follows is estimated above `jit_above_cost` (PostGIS rates `ST_Covers`
+   * expensive, times zones × fixes), and compiling it cost 40–50 ms for a statement that runs in
+   * under 1 ms.
    */
   async lookup(
     db: Queryable,
     companyId: string,
     memberId: string,
     actions: readonly AlertAction[],
-  ): Promise<{ rules: AlertRule[]; evaluatedTs: number }> {
-    const row = await queryOne<{ stamp: string; member: TargetMember | null; evaluatedTs: number | null }>(
+    withState = false,
+  ): Promise<{ rules: AlertRule[]; stored?: StoredAlertState }> {
+    const row = await queryOne<{
+      stamp: string;
+      member: TargetMember | null;
+      stored: { evaluatedTs: number; state: Partial<AlertFixState> } | null;
+      company: EvaluationCompany | null;
+    }>(
       db,
       `SELECT (SELECT count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text FROM alert_rules WHERE company_id = $1) AS stamp,
               (SELECT json_build_object('id', id, 'role', role, 'teams', teams, 'active', active_status = 'active')
-                 FROM members WHERE company_id = $1 AND id = $2) AS member,
-              (SELECT evaluated_ts::float8 FROM alert_member_states WHERE company_id = $1 AND member_id = $2) AS "evaluatedTs"`,
+                 FROM members WHERE company_id = $1 AND id = $2) AS member` +
+        (withState
+          ? `,
+              set_config('jit', 'off', true) AS jit,
+              (SELECT json_build_object('evaluatedTs', evaluated_ts::float8, 'state', state) FROM alert_member_states
+                WHERE company_id = $1 AND member_id = $2) AS stored,
+              (SELECT json_build_object('id', c.id, 'timezone', c.timezone, 'dwellSeconds', c.checkin_dwell_seconds)
+                 FROM companies c WHERE c.id = $1) AS company`
+          : ''),
       [companyId, memberId],
     );
-    const evaluatedTs = row?.evaluatedTs ?? 0;
-    if (!row?.member || row.stamp.startsWith('0:')) return { rules: [], evaluatedTs };
+    if (!row?.member || row.stamp.startsWith('0:')) return { rules: [] };
     let cached = this.byCompany.get(companyId);
     if (!cached || cached.stamp !== row.stamp) {
       if (this.byCompany.size >= MAX_COMPANIES) this.byCompany.clear();
@@ -55,6 +71,25 @@ export class RulesCache {
       this.byCompany.set(companyId, cached);
     }
     const member = row.member;
-    return { rules: cached.rules.filter((r) => actions.includes(r.action) && ruleTargets(r, member)), evaluatedTs };
+    const rules = cached.rules.filter((r) => actions.includes(r.action) && ruleTargets(r, member));
+    if (!withState || !row.company) return { rules };
+    const s = row.stored?.state ?? {};
+    return {
+      rules,
+      stored: {
+        company: row.company,
+        evaluatedTs: row.stored?.evaluatedTs ?? 0,
+        exists: row.stored !== null,
+        state: { zones: s.zones ?? {}, battery: s.battery ?? {}, still: s.still ?? null },
+      },
+    };
   }
+}
+
+/** A member's `alert_member_states` row as read (`exists` false: no row yet), with the company's settings. */
+export interface StoredAlertState {
+  company: EvaluationCompany;
+  evaluatedTs: number;
+  exists: boolean;
+  state: AlertFixState;
 }

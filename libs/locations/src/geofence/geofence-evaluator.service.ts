@@ -8,6 +8,7 @@ import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers';
 import { evaluateGeofences, Geofence, GeofenceTransition, VISIT_GAP_MS } from './geofence-engine';
 import { CheckInTarget, GeofenceRepository } from './geofence.repository';
 import { PlaceCheck, PlaceCheckListenerRegistry } from './place-check-listeners';
+import { FixParticipantRegistry, FixPass } from './fix-participants';
 
 type PlaceCheckAction = 'placecheckin' | 'placecheckout';
 
@@ -23,14 +24,17 @@ function targetOf(key: string): CheckInTarget {
 }
 
 /**
- * Geofencing (CONTRACTS.md, "Places, check-ins, clock"), the `geofence` fix consumer: for a `fixes`
- * task, in ONE transaction, locks the member's `geofence_states` row, reads its fixes newer than the
- * last evaluated (up to now), gathers the candidate fences (live places near the fixes or with a
- * state, the member's jobs of the fixes' days), runs {@link evaluateGeofences}, and writes what it
- * decided: `checkins` rows, `placecheckin`/`placecheckout` events, automatic job checks through
- * {@link JobsService.recordAutoCheck}, the place checks handed to the {@link PlaceCheckListenerRegistry}
- * (alert rules); then the state and `evaluated_ts`. Delivery is woken after the
- * commit. Running a task twice changes nothing (the second run finds no fix newer than the first's).
+ * Geofencing (CONTRACTS.md, "Places, check-ins, clock"), the `geofence` fix consumer — and the pass
+ * its {@link FixParticipantRegistry} participants (alert rules) share: for a `fixes` task, in ONE
+ * transaction, locks the member's `geofence_states` row (the one lock of the pass), asks each
+ * participant how far back it needs fixes, reads the member's fixes ONCE (from the oldest any of them
+ * needs, up to now) with the candidate fences (live places near geofencing's new fixes or with a
+ * state, the member's jobs of their days), runs {@link evaluateGeofences} over geofencing's new
+ * fixes, and writes what it decided: `checkins` rows, `placecheckin`/`placecheckout` events,
+ * automatic job checks through {@link JobsService.recordAutoCheck}, the place checks handed to the
+ * {@link PlaceCheckListenerRegistry} (alert rules); then the state and `evaluated_ts`; then each
+ * participant evaluates its share of the same fixes. Delivery is woken after the commit. Running a
+ * task twice changes nothing (the second run finds no fix newer than the first's).
  */
 @Injectable()
 export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
@@ -45,6 +49,8 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     private readonly outbox: OutboxService,
     /** absent where no one listens (tests that build the evaluator by hand) */
     @Optional() private readonly checkListeners?: PlaceCheckListenerRegistry,
+    /** absent where no one participates (tests that build the evaluator by hand) */
+    @Optional() private readonly participants?: FixParticipantRegistry,
   ) {}
 
   onModuleInit(): void {
@@ -52,44 +58,58 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
   }
 
   async onFixes(task: FixesTask): Promise<void> {
-    const published = await this.dataSource.transaction((db) => this.evaluate(db, task.companyId, task.memberId, Date.now()));
+    const published = await this.dataSource.transaction((db) => this.evaluate(db, task, Date.now()));
     this.outbox.wake(published);
   }
 
   /**
-   * Evaluates the member's new fixes up to `now` (ms) in the transaction `db`.
+   * The pass over the member's new fixes up to `now` (ms) in the transaction `db`: geofencing, then
+   * the participants.
    * @returns the ids of the outbox events appended (to wake after the commit).
    */
-  async evaluate(db: EntityManager, companyId: string, memberId: string, now: number): Promise<string[]> {
+  async evaluate(db: EntityManager, task: FixesTask, now: number): Promise<string[]> {
+    const { companyId, memberId } = task;
     const { evaluatedTs, state, company } = await this.repo.lockState(db, companyId, memberId);
     if (!company) return [];
+    const passes: FixPass[] = [];
+    for (const p of this.participants?.all() ?? []) {
+      const pass = await p.join(db, task, now);
+      if (pass) passes.push(pass);
+    }
     const placeIds = Object.keys(state.fences)
       .filter((k) => k.startsWith(PLACE))
       .map((k) => k.slice(PLACE.length));
+    const afterTs = Math.min(evaluatedTs, ...passes.map((p) => p.afterTs));
     const { fixes, places, jobs } = await this.repo.loadEvaluation(
       db,
       companyId,
       memberId,
-      { afterTs: evaluatedTs, untilTs: now },
+      { afterTs, untilTs: now, fenceAfterTs: evaluatedTs },
       company,
       placeIds,
     );
-    if (!fixes.length) return [];
-    const fences: Geofence[] = [
-      ...places.map((p) => ({ key: PLACE + p.id, center: { lat: p.lat, lng: p.lng }, radius: p.radius })),
-      ...jobs.map((j) => ({
-        key: JOB + j.id,
-        center: { lat: j.lat, lng: j.lng },
-        radius: j.radius,
-        from: zonedDayTimeToMs(j.day, 0, company.timezone),
-        until: zonedDayTimeToMs(j.day, 24 * 60, company.timezone),
-      })),
-    ];
-    const outcome = evaluateGeofences(state.fences, fences, fixes, { dwellMs: company.dwellSeconds * 1000, gapMs: VISIT_GAP_MS });
-
-    const published = await this.record(db, companyId, memberId, outcome.transitions);
-    for (const d of outcome.dropped) await this.repo.closeCheckIn(db, companyId, memberId, targetOf(d.key), d.inTs, d.lastInTs);
-    await this.repo.saveState(db, companyId, memberId, fixes[fixes.length - 1].ts, { fences: outcome.states });
+    const published: string[] = [];
+    const own = afterTs === evaluatedTs ? fixes : fixes.filter((f) => f.ts > evaluatedTs);
+    if (own.length) {
+      const fences: Geofence[] = [
+        ...places.map((p) => ({ key: PLACE + p.id, center: { lat: p.lat, lng: p.lng }, radius: p.radius })),
+        ...jobs.map((j) => ({
+          key: JOB + j.id,
+          center: { lat: j.lat, lng: j.lng },
+          radius: j.radius,
+          from: zonedDayTimeToMs(j.day, 0, company.timezone),
+          until: zonedDayTimeToMs(j.day, 24 * 60, company.timezone),
+        })),
+      ];
+      const outcome = evaluateGeofences(state.fences, fences, own, { dwellMs: company.dwellSeconds * 1000, gapMs: VISIT_GAP_MS });
+      published.push(...(await this.record(db, companyId, memberId, outcome.transitions)));
+      for (const d of outcome.dropped) await this.repo.closeCheckIn(db, companyId, memberId, targetOf(d.key), d.inTs, d.lastInTs);
+      await this.repo.saveState(db, companyId, memberId, own[own.length - 1].ts, { fences: outcome.states });
+    }
+    for (const pass of passes) {
+      const theirs = pass.afterTs === afterTs ? fixes : fixes.filter((f) => f.ts > pass.afterTs);
+      if (theirs.length) published.push(...(await pass.evaluate(theirs)));
+    }
     return published;
   }
 

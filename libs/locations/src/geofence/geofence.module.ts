@@ -5,15 +5,16 @@ import { LocationsModule } from '../locations.module';
 import { GeofenceEvaluator } from './geofence-evaluator.service';
 import { GeofenceRepository } from './geofence.repository';
 import { PlaceCheckListenerRegistry } from './place-check-listeners';
+import { FixParticipantRegistry } from './fix-participants';
 
 /**
  * Geofencing: the `geofence` fix consumer (registers itself with `FixConsumerRegistry`) and the
- * registry of place-check listeners (alert rules register there). Imported by the worker beside
+ * registries of place-check listeners and of fix participants (alert rules register in both). Imported by the worker beside
  * `LocationsModule`; the api does not need it.
  */
 @Module({
   imports: [LocationsModule, JobsModule, PlacesModule],
-  providers: [GeofenceRepository, GeofenceEvaluator, PlaceCheckListenerRegistry],
-  exports: [GeofenceEvaluator, PlaceCheckListenerRegistry],
+  providers: [GeofenceRepository, GeofenceEvaluator, PlaceCheckListenerRegistry, FixParticipantRegistry],
+  exports: [GeofenceEvaluator, PlaceCheckListenerRegistry, FixParticipantRegistry],
 })
 export class GeofenceModule {}

@@ -2,7 +2,8 @@ import { newId, query, queryOne, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { LOCATION_FIXES_TABLE } from '../fix';
-import type { FenceState, GeofenceFix } from './geofence-engine';
+import type { FenceState } from './geofence-engine';
+import type { PassFix } from './fix-participants';
 
 /** Company settings the rule needs: IANA zone, default radius (m), dwell (s). */
 export interface GeofenceCompany {
@@ -68,13 +69,15 @@ export class GeofenceRepository {
   }
 
   /**
-   * What one evaluation reads, in one statement:
-   * - `fixes`: the member's fixes with `afterTs` < ts ≤ `untilTs` (ms), ascending;
-   * - `places`: live places with a location that one of those fixes lies within the radius of
+   * What one pass reads, in one statement:
+   * - `fixes`: the member's fixes with `afterTs` < ts ≤ `untilTs` (ms), ascending, with `bat` (the
+   *   pass's participants read them too);
+   * - `places`: live places with a location that one of those fixes newer than `range.fenceAfterTs`
+   *   (geofencing's own: participants may need older ones) lies within the radius of
    *   (`ST_DWithin` on geography with the effective radius: the company default for 0), plus the live
    *   ones among `placeIds` (fences with a state: a member inside must be seen leaving even when its
    *   new fixes are far away);
-   * - `jobs`: the member's own jobs of the fixes' days (YYYYMMDD in the company zone) with coordinates
+   * - `jobs`: the member's own jobs of those fixes' days (YYYYMMDD in the company zone) with coordinates
    *   — the job's destination, else its place's location — and the job's radius (its place's when
    *   > 0, else the company default, as the job view answers `radius`); templates and archived jobs
    *   left out.
@@ -83,23 +86,24 @@ export class GeofenceRepository {
     db: EntityManager,
     companyId: string,
     memberId: string,
-    range: { afterTs: number; untilTs: number },
+    range: { afterTs: number; untilTs: number; fenceAfterTs: number },
     company: GeofenceCompany,
     placeIds: string[],
-  ): Promise<{ fixes: GeofenceFix[]; places: FenceRow[]; jobs: JobFenceRow[] }> {
+  ): Promise<{ fixes: PassFix[]; places: FenceRow[]; jobs: JobFenceRow[] }> {
     const row = await queryOne<{
-      fixes: Array<[number, number, number, number | null]> | null;
+      fixes: Array<[number, number, number, number | null, number | null]> | null;
       places: FenceRow[] | null;
       jobs: JobFenceRow[] | null;
     }>(
       db,
       `WITH f AS (
-         SELECT ts, lat, lng, acc FROM ${LOCATION_FIXES_TABLE}
+         SELECT ts, lat, lng, acc, bat FROM ${LOCATION_FIXES_TABLE}
           WHERE company_id = $1 AND member_id = $2 AND ts > $3 AND ts <= $4),
-       pts AS (SELECT ST_Collect(ST_SetSRID(ST_MakePoint(lng, lat), 4326))::geography AS g FROM f),
-       days AS (SELECT DISTINCT to_char(to_timestamp(ts / 1000.0) AT TIME ZONE $5, 'YYYYMMDD')::int AS day FROM f)
+       own AS (SELECT ts, lat, lng FROM f WHERE ts > $8),
+       pts AS (SELECT ST_Collect(ST_SetSRID(ST_MakePoint(lng, lat), 4326))::geography AS g FROM own),
+       days AS (SELECT DISTINCT to_char(to_timestamp(ts / 1000.0) AT TIME ZONE $5, 'YYYYMMDD')::int AS day FROM own)
        SELECT
-         (SELECT json_agg(json_build_array(ts::float8, lat, lng, acc) ORDER BY ts) FROM f) AS fixes,
+         (SELECT json_agg(json_build_array(ts::float8, lat, lng, acc, bat) ORDER BY ts) FROM f) AS fixes,
          (SELECT json_agg(json_build_object('id', p.id, 'lat', ST_Y(p.location::geometry), 'lng', ST_X(p.location::geometry),
                  'radius', CASE WHEN p.radius > 0 THEN p.radius ELSE $6::int END))
             FROM places p, pts
@@ -113,10 +117,10 @@ export class GeofenceRepository {
            WHERE j.company_id = $1 AND j.worker_id = $2 AND j.day IN (SELECT day FROM days)
              AND j.is_template = false AND j.archived = false
              AND ((j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL) OR p.location IS NOT NULL)) AS jobs`,
-      [companyId, memberId, range.afterTs, range.untilTs, company.timezone, company.defaultRadius, placeIds],
+      [companyId, memberId, range.afterTs, range.untilTs, company.timezone, company.defaultRadius, placeIds, range.fenceAfterTs],
     );
     return {
-      fixes: (row?.fixes ?? []).map(([ts, lat, lng, acc]) => ({ ts, lat, lng, acc })),
+      fixes: (row?.fixes ?? []).map(([ts, lat, lng, acc, bat]) => ({ ts, lat, lng, acc, bat })),
       places: row?.places ?? [],
       jobs: row?.jobs ?? [],
     };
