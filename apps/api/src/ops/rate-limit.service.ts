@@ -63,10 +63,13 @@ export class RateLimitService implements OnModuleDestroy {
 
   private async charge(subject: string, limit: number): Promise<void> {
     let record;
+    let timer: NodeJS.Timeout | undefined;
     try {
       record = await Promise.race([
         this.storage.increment(`${this.config.QUEUE_PREFIX}:ratelimit:${subject}`, WINDOW_MS, limit, WINDOW_MS, 'minute'),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('rate limiter timed out')), DECISION_TIMEOUT_MS).unref()),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('rate limiter timed out')), DECISION_TIMEOUT_MS).unref();
+        }),
       ]);
     } catch (err) {
       if (Date.now() - this.lastWarning > 30_000) {
@@ -74,6 +77,9 @@ export class RateLimitService implements OnModuleDestroy {
         this.logger.warn(`rate limiter unavailable, letting requests through: ${(err as Error).message}`);
       }
       return;
+    } finally {
+      // every request charges: a timer left to fire would build an Error (a stack trace) 250 ms later
+      clearTimeout(timer);
     }
     if (record.isBlocked) {
       throw new RateLimitedError(
