@@ -280,6 +280,21 @@ describe('locate', () => {
       });
     });
 
+    it('every stored double comes back exactly (the fix travels as one text column): awkward values, negatives, zeros', async () => {
+      // float8's text output is the shortest exact form; Number() of it must be the stored double
+      const ts = Date.now() - 1;
+      const cases = [
+        { lat: 0.1 + 0.2, lng: -179.99999999999997, spd: 1e-7 },
+        { lat: -0, lng: 0, spd: 123456.789012345 },
+        { lat: -89.99999999999999, lng: 5e-324, spd: 0.30000000000000004 },
+      ];
+      for (const c of cases) {
+        await setLatest(company.companyUid, w2.uid, { ts, lat: c.lat, lng: c.lng, spd: c.spd, acc: -0, elv: -12 });
+        const [record] = await locate({ accounts: { [w2.uid]: {} } });
+        expect(record).toMatchObject({ lat: c.lat === 0 ? 0 : c.lat, lng: c.lng, ts, spd: c.spd, acc: 0, elv: -12, dir: null, bat: null });
+      }
+    });
+
     it('the plain call answers what withDetails answers minus the device details, for staff and for a worker', async () => {
       const odd = await createMember(api, company, { teams: [2, 1], name: 'Zoë "Quote" \\ O’Brien\t<tab>' });
       // a team since removed from teams_config (its name answers "")

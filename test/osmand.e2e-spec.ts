@@ -73,7 +73,9 @@ describe('/osmand', () => {
     const [fix] = await fixesOf(c.companyUid, w.uid, secs * 1000);
     expect(fix).toEqual({ ts: secs * 1000, lat: 46.05, lng: 14.5, acc: 8, dir: 92, spd: expect.closeTo(5.14444, 5), elv: 301, bat: 56 });
 
-    const post = await fetch(`${api.url}/osmand?id=${device}&location=46.06,14.51&heading=180&timestamp=${secs * 1000 + 1}`, { method: 'POST' });
+    const post = await fetch(`${api.url}/osmand?id=${device}&location=46.06,14.51&heading=180&timestamp=${secs * 1000 + 1}`, {
+      method: 'POST',
+    });
     expect(post.status).toBe(200);
     expect((await fixesOf(c.companyUid, w.uid, secs * 1000 + 1))[0]).toMatchObject({ lat: 46.06, lng: 14.51, dir: 180 });
   });
@@ -86,10 +88,10 @@ describe('/osmand', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
     expect((await fixesOf(c.companyUid, w.uid, t.getTime()))[0]).toMatchObject({ lat: 46.07, spd: 0 });
-    const [row] = await db.query(`SELECT tracking_status, source, ts::float8 AS ts FROM member_locations WHERE company_id = $1 AND member_id = $2`, [
-      c.companyUid,
-      w.uid,
-    ]);
+    const [row] = await db.query(
+      `SELECT tracking_status, source, ts::float8 AS ts FROM member_locations WHERE company_id = $1 AND member_id = $2`,
+      [c.companyUid, w.uid],
+    );
     expect(row).toEqual({ tracking_status: true, source: 'osmand', ts: t.getTime() });
     expect(await db.query(`SELECT 1 FROM clock_events WHERE company_id = $1 AND member_id = $2`, [c.companyUid, w.uid])).toEqual([]);
   });
@@ -109,7 +111,16 @@ describe('/osmand', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
-    expect((await fixesOf(c.companyUid, w.uid, ts))[0]).toEqual({ ts, lat: 46.08, lng: 14.53, acc: 3, dir: 45, spd: 2.5, elv: 280, bat: 73 });
+    expect((await fixesOf(c.companyUid, w.uid, ts))[0]).toEqual({
+      ts,
+      lat: 46.08,
+      lng: 14.53,
+      acc: 3,
+      dir: 45,
+      spd: 2.5,
+      elv: 280,
+      bat: 73,
+    });
   });
 
   it('unknown device: 404 for JSON bodies, 400 otherwise; nothing stored', async () => {
@@ -120,16 +131,40 @@ describe('/osmand', () => {
     expect((await db.query(`SELECT count(*)::int AS n FROM location_fixes`))[0].n).toBe(before);
   });
 
+  it('the lean route keeps the envelope: X-Request-Id, errors in the filter’s shape, counted in /metrics as /osmand', async () => {
+    const ok = await fetch(`${api.url}/osmand?${new URLSearchParams({ id: device, lat: '46.05', lon: '14.5' })}`, {
+      headers: { 'x-request-id': 'osmand-req-1' },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-request-id')).toBe('osmand-req-1');
+    const bad = await get({ id: device, lat: '1', lon: 'east' });
+    expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bad.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await bad.json()).toEqual({ status: -1, error: expect.stringContaining('lon: must be a number') });
+    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    expect(metrics).toMatch(/fieldwork_http_requests_total\{surface="other",route="\/osmand",status="200"\} \d+/);
+    expect(metrics).toMatch(/fieldwork_http_requests_total\{surface="other",route="\/osmand",status="400"\} \d+/);
+  });
+
   it('a bad value → 400 naming it, as sent', async () => {
     const cases: Array<[Promise<Response>, string]> = [
       [get({ id: device, lat: '1', lon: 'east' }), 'lon: must be a number'],
       [get({ id: device, lat: '91', lon: '2' }), 'lat: must be between -90 and 90'],
       [get({ id: device, lat: '1', lon: '2', bearing: '400' }), 'bearing: must be between 0 and 360'],
       [get({ id: device, lat: '1', lon: '2', timestamp: 'noon' }), 'timestamp: must be Unix seconds or ms'],
-      [get({ id: device, lat: '1', lon: '2', timestamp: String(Date.now() + 3_600_000) }), 'timestamp: must not be more than 5 minutes ahead'],
+      [
+        get({ id: device, lat: '1', lon: '2', timestamp: String(Date.now() + 3_600_000) }),
+        'timestamp: must not be more than 5 minutes ahead',
+      ],
       [get({ lat: '1', lon: '2' }), 'id: is required'],
-      [postJson({ device_id: device, location: { coords: { latitude: 1, longitude: 200 } } }), 'location.coords.longitude: must be between -180 and 180'],
-      [postJson({ device_id: device, location: { coords: { latitude: 1, longitude: 2 }, battery: { level: 7 } } }), 'location.battery.level: must be between 0 and 1'],
+      [
+        postJson({ device_id: device, location: { coords: { latitude: 1, longitude: 200 } } }),
+        'location.coords.longitude: must be between -180 and 180',
+      ],
+      [
+        postJson({ device_id: device, location: { coords: { latitude: 1, longitude: 2 }, battery: { level: 7 } } }),
+        'location.battery.level: must be between 0 and 1',
+      ],
     ];
     for (const [pending, error] of cases) {
       const res = await pending;

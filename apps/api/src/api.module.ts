@@ -29,7 +29,6 @@ import { WebhooksActionsController } from './webhooks/webhooks.actions.controlle
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
-import { OsmAndController } from './locations/osmand.controller';
 import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 import { PlacesActionsController } from './places/places.controller';
@@ -64,7 +63,6 @@ import { ReportsController } from './reports/reports.controller';
     PlacesActionsController,
     LocateController,
     PushLocationsController,
-    OsmAndController,
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,

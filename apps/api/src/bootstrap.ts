@@ -8,6 +8,7 @@ import { ApiModule } from './api.module';
 import { useJsonBodies } from './envelope/body-parser';
 import { answerClientErrorsInShape } from './envelope/client-error';
 import { DrainState } from './health/drain-state';
+import { mountOsmAnd, OSMAND_PATH } from './locations/osmand.route';
 import { mountQueueDashboard, QUEUE_DASHBOARD_PATH } from './ops/queue-dashboard';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -25,16 +26,22 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
     logger: opts.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
   if (opts.logger !== false) app.useLogger(app.get(Logger));
-  // the dashboard's page needs its own scripts and styles; everything else gets helmet's defaults
+  // the dashboard's page needs its own scripts and styles; /osmand answers a phone app, never a
+  // browser (empty 200 or a small JSON error), so browser headers are skipped there; everything
+  // else gets helmet's defaults
   const secure = helmet();
   app.use((req: { path: string }, res: unknown, next: () => void) =>
-    req.path.startsWith(QUEUE_DASHBOARD_PATH) ? next() : (secure as (a: unknown, b: unknown, c: () => void) => void)(req, res, next),
+    req.path.startsWith(QUEUE_DASHBOARD_PATH) || req.path === OSMAND_PATH || req.path === `${OSMAND_PATH}/`
+      ? next()
+      : (secure as (a: unknown, b: unknown, c: () => void) => void)(req, res, next),
   );
   if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), maxAge: 600 });
   mountQueueDashboard(app);
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
   app.disable('x-powered-by');
   useJsonBodies(app);
+  // after the body parsers, before Nest's middleware and router (registered at init)
+  mountOsmAnd(app);
   answerClientErrorsInShape(app.getHttpServer());
   // signals are handled by drainOnSignals (readiness first, then close); close() runs the shutdown hooks
   return app;

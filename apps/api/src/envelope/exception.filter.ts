@@ -21,45 +21,52 @@ export function surfaceOf(path: string): Surface {
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request>();
-    const res = ctx.getResponse<Response>();
-    if (surfaceOf(req.path) === 'other' && exception instanceof HttpException) {
-      // health and other operational routes answer Nest's own body (e.g. which readiness check failed)
-      res.status(exception.getStatus()).json(exception.getResponse());
-      return;
-    }
-    if (exception instanceof RateLimitedError) res.setHeader('Retry-After', String(exception.retryAfterS));
-    const { kind, message } = this.classify(exception, req);
-    sendError(res, surfaceOf(req.path), kind, message);
+    answerError(exception, ctx.getRequest<Request>(), ctx.getResponse<Response>());
   }
+}
 
-  private classify(exception: unknown, req: Request): { kind: ErrorKind | 'server'; message: string } {
-    if (exception instanceof DomainError) return { kind: exception.kind, message: exception.message };
-    if (exception instanceof HttpException) {
-      // Nest turns Express' URIError for a path that does not percent-decode (`/v1/jobs/%FF`) into a
-      // 400 "Failed to decode param …": no route or id can be named so — an unknown one (CONTRACTS.md "Ids")
-      const undecodable = exception.getStatus() === 400 && exception.message.startsWith('Failed to decode param');
-      const kind = undecodable ? 'not_found' : kindOfHttpStatus(exception.getStatus());
-      if (kind === 'not_found') {
-        return {
-          kind,
-          message: surfaceOf(req.path) === 'action' ? `unknown action ${req.path.slice(5)}` : `route not found: ${req.method} ${req.path}`,
-        };
-      }
-      if (kind) return { kind, message: exception.message };
-    }
-    if (isDatabaseUnavailable(exception)) {
-      this.logger.error(`database unavailable: ${(exception as Error).message}`);
-      return { kind: 'unavailable', message: 'service temporarily unavailable, retry later' };
-    }
-    const errorId = randomUUID();
-    this.logger.error(`error ${errorId} on ${req.method} ${req.path}: ${(exception as Error)?.stack ?? String(exception)}`);
-    return { kind: 'server', message: `internal error (id ${errorId})` };
+const errorsLogger = new Logger('Errors');
+
+/**
+ * {@link ApiExceptionFilter}'s answer to `exception`, for handlers outside Nest's router too (the
+ * lean `/osmand` route): the surface's error shape, `Retry-After` for a rate limit, Nest's own body
+ * for an HttpException on an operational route.
+ */
+export function answerError(exception: unknown, req: Request, res: Response): void {
+  if (surfaceOf(req.path) === 'other' && exception instanceof HttpException) {
+    // health and other operational routes answer Nest's own body (e.g. which readiness check failed)
+    res.status(exception.getStatus()).json(exception.getResponse());
+    return;
   }
+  if (exception instanceof RateLimitedError) res.setHeader('Retry-After', String(exception.retryAfterS));
+  const { kind, message } = classify(exception, req);
+  sendError(res, surfaceOf(req.path), kind, message);
+}
+
+function classify(exception: unknown, req: Request): { kind: ErrorKind | 'server'; message: string } {
+  if (exception instanceof DomainError) return { kind: exception.kind, message: exception.message };
+  if (exception instanceof HttpException) {
+    // Nest turns Express' URIError for a path that does not percent-decode (`/v1/jobs/%FF`) into a
+    // 400 "Failed to decode param …": no route or id can be named so — an unknown one (CONTRACTS.md "Ids")
+    const undecodable = exception.getStatus() === 400 && exception.message.startsWith('Failed to decode param');
+    const kind = undecodable ? 'not_found' : kindOfHttpStatus(exception.getStatus());
+    if (kind === 'not_found') {
+      return {
+        kind,
+        message: surfaceOf(req.path) === 'action' ? `unknown action ${req.path.slice(5)}` : `route not found: ${req.method} ${req.path}`,
+      };
+    }
+    if (kind) return { kind, message: exception.message };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    errorsLogger.error(`database unavailable: ${(exception as Error).message}`);
+    return { kind: 'unavailable', message: 'service temporarily unavailable, retry later' };
+  }
+  const errorId = randomUUID();
+  errorsLogger.error(`error ${errorId} on ${req.method} ${req.path}: ${(exception as Error)?.stack ?? String(exception)}`);
+  return { kind: 'server', message: `internal error (id ${errorId})` };
 }
 
 /** Writes an error in the surface's shape. Also used by the body-parser error handler. */

@@ -62,6 +62,17 @@ export function serializeRequest(req: {
 }
 
 /**
+ * The request's id: the client's `X-Request-Id` when valid ({@link REQUEST_ID}), else a new UUID;
+ * answered as `X-Request-Id`.
+ */
+export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const sent = req.headers['x-request-id'];
+  const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/**
  * JSON logs through nestjs-pino: one line per request with its request id (also answered as
  * `X-Request-Id`), the request as {@link serializeRequest} gives it, the secrets above redacted.
  */
@@ -70,12 +81,7 @@ export const ApiLoggerModule = LoggerModule.forRootAsync({
   useFactory: (config: AppConfig) => ({
     pinoHttp: {
       level: PINO_LEVELS[config.LOG_LEVEL],
-      genReqId: (req: IncomingMessage, res: ServerResponse) => {
-        const sent = req.headers['x-request-id'];
-        const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
+      genReqId: requestIdOf,
       serializers: { req: serializeRequest },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       // health probes every few seconds would drown the log

@@ -4,7 +4,7 @@ import { Geocoder, PlaceAtService } from '@app/places';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LocateRow, LocationRecord, teamNames, toLocationRecord } from './location-record';
+import { decodeLocateRow, LOC_SQL, LocateRawRow, LocationRecord, teamNames, toLocationRecord } from './location-record';
 
 /**
  * A validated `locate` request (spec "Locate: POST /api/locate"). `accounts`: the keys of
@@ -62,10 +62,10 @@ export class LocateService {
         WHERE c.id = $1`,
         [ctx.companyId, ctx.memberId],
       ),
-      query<LocateRow>(
+      query<LocateRawRow>(
         this.dataSource,
-        `SELECT m.id AS uid, m.username AS usr, m.name, m.email, m.phone, m.role, m.teams,
-              l.ts::float8 AS ts, l.lat, l.lng, l.acc, l.dir, l.spd, l.elv, l.bat${q.withDetails ? DETAIL_COLUMNS : ''}
+        `SELECT m.id AS uid, m.username AS usr, m.name, m.email, m.phone, m.role, m.teams::text AS teams,
+              ${LOC_SQL} AS loc${q.withDetails ? DETAIL_COLUMNS : ''}
          FROM members m
          LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
         WHERE m.company_id = $1 AND m.active_status = 'active'
@@ -76,7 +76,10 @@ export class LocateService {
     ]);
     if (!head) return [];
     const actor: MemberRef = { id: ctx.memberId, role: ctx.role, teams: head.actor_teams ?? [], isOwner: ctx.isOwner };
-    const visible = rows.filter((r) => mayViewMember(actor, { id: r.uid, role: r.role, teams: r.teams, isOwner: false }));
+    const teamsCache = new Map<string, number[]>();
+    const visible = rows
+      .map((raw) => decodeLocateRow(raw, teamsCache))
+      .filter((r) => mayViewMember(actor, { id: r.uid, role: r.role, teams: r.teams, isOwner: false }));
     const names = teamNames(head.teams_config);
     const records = visible.map((r) => toLocationRecord(r, names, q.withDetails));
     if (q.withAddress) await this.addAddresses(ctx.companyId, records);

@@ -1,4 +1,4 @@
-import { LocateRow, teamNames, toLocationRecord } from './location-record';
+import { decodeLocateRow, LocateRawRow, LocateRow, teamNames, toLocationRecord } from './location-record';
 
 describe('toLocationRecord', () => {
   const names = teamNames([
@@ -76,6 +76,99 @@ describe('toLocationRecord', () => {
       android_id: 'abc',
       loc_gps_on: true,
       loc_net_on: true,
+      tracking_status: true,
+      signal_ts: 5,
+    });
+  });
+});
+
+describe('decodeLocateRow', () => {
+  const raw: LocateRawRow = {
+    uid: 'M1',
+    usr: 'ana@example.test',
+    name: 'Ana, "A"',
+    email: '',
+    phone: '',
+    role: 'worker',
+    teams: '[2, 7]',
+    loc: '1795000000000,46.05,-14.5,5,90,1.5,-3,77',
+  };
+
+  it('the fix’s numbers from the one text column, in order; strings untouched', () => {
+    expect(decodeLocateRow(raw, new Map())).toEqual({
+      uid: 'M1',
+      usr: 'ana@example.test',
+      name: 'Ana, "A"',
+      email: '',
+      phone: '',
+      role: 'worker',
+      teams: [2, 7],
+      ts: 1_795_000_000_000,
+      lat: 46.05,
+      lng: -14.5,
+      acc: 5,
+      dir: 90,
+      spd: 1.5,
+      elv: -3,
+      bat: 77,
+    });
+  });
+
+  it('empty optional fields are null; loc null (never located) → ts/lat/lng and the rest null', () => {
+    expect(decodeLocateRow({ ...raw, loc: '1,2.5,3.5,,,0,,' }, new Map())).toMatchObject({
+      ts: 1,
+      lat: 2.5,
+      lng: 3.5,
+      acc: null,
+      dir: null,
+      spd: 0,
+      elv: null,
+      bat: null,
+    });
+    expect(decodeLocateRow({ ...raw, loc: null }, new Map())).toMatchObject({
+      ts: null,
+      lat: null,
+      lng: null,
+      acc: null,
+      dir: null,
+      spd: null,
+      elv: null,
+      bat: null,
+    });
+  });
+
+  it('shortest-form doubles come back exactly (as float8 prints them)', () => {
+    const lat = 0.1 + 0.2;
+    const lng = -179.99999999999997;
+    const spd = 1e-7;
+    expect(decodeLocateRow({ ...raw, loc: `1,${lat},${lng},,,1e-07,,` }, new Map())).toMatchObject({ lat, lng, spd });
+  });
+
+  it('each distinct teams text is parsed once per call', () => {
+    const cache = new Map<string, number[]>();
+    const a = decodeLocateRow(raw, cache);
+    const b = decodeLocateRow({ ...raw, uid: 'M2' }, cache);
+    expect(b.teams).toBe(a.teams);
+    expect(decodeLocateRow({ ...raw, teams: '[]' }, cache).teams).toEqual([]);
+    expect(cache.size).toBe(2);
+  });
+
+  it('device columns pass through when selected (withDetails), absent otherwise', () => {
+    expect(decodeLocateRow(raw, new Map())).not.toHaveProperty('tracking_status');
+    const detailed = {
+      ...raw,
+      connection_type: 1,
+      android_id: 'x',
+      loc_gps_on: true,
+      loc_net_on: null,
+      tracking_status: true,
+      signal_ts: 5,
+    };
+    expect(decodeLocateRow(detailed, new Map())).toMatchObject({
+      connection_type: 1,
+      android_id: 'x',
+      loc_gps_on: true,
+      loc_net_on: null,
       tracking_status: true,
       signal_ts: 5,
     });
