@@ -175,18 +175,33 @@ describe('bigintMs', () => {
   });
 });
 
-describe('wallClock (per-day offset cache)', () => {
-  const zones = [
-    'Europe/Ljubljana',
-    'America/New_York',
-    'Australia/Lord_Howe',
-    'Asia/Kathmandu',
-    'America/St_Johns',
-    'Pacific/Chatham',
-    'UTC',
-  ];
-  const intl = (ms: number, zone: string) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
+/** Zones with DST, 30- and 45-minute offsets, +14 h, and none. */
+const ZONES = [
+  'Europe/Ljubljana',
+  'America/New_York',
+  'Australia/Lord_Howe',
+  'Asia/Kathmandu',
+  'America/St_Johns',
+  'Pacific/Chatham',
+  'Pacific/Kiritimati',
+  'UTC',
+];
+
+/** The exact instants of some 2026 offset changes (the first ms of the new offset). */
+const CHANGES_2026: Array<[string, number]> = [
+  ['Europe/Ljubljana', Date.UTC(2026, 2, 29, 1)],
+  ['Europe/Ljubljana', Date.UTC(2026, 9, 25, 1)],
+  ['America/New_York', Date.UTC(2026, 2, 8, 7)],
+  ['America/New_York', Date.UTC(2026, 10, 1, 6)],
+  ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15)],
+];
+
+const oracleFormats = new Map<string, Intl.DateTimeFormat>();
+/** Oracle: the wall clock of `ms` in `zone` by Intl alone. */
+function intl(ms: number, zone: string) {
+  let f = oracleFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -195,14 +210,24 @@ describe('wallClock (per-day offset cache)', () => {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
-    }).formatToParts(new Date(ms));
-    const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-    return { year: n('year'), month: n('month'), day: n('day'), hour: n('hour') % 24, minute: n('minute'), second: n('second') };
-  };
+    });
+    oracleFormats.set(zone, f);
+  }
+  const parts = f.formatToParts(new Date(ms));
+  const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  return { year: n('year'), month: n('month'), day: n('day'), hour: n('hour') % 24, minute: n('minute'), second: n('second') };
+}
 
+/** Oracle: the offset (ms) of `zone` at `ms` (whole seconds) by Intl alone. */
+function intlOffset(ms: number, zone: string): number {
+  const w = intl(ms, zone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(ms / 1000) * 1000;
+}
+
+describe('wallClock (per-day offset cache)', () => {
   it('agrees with Intl at every instant, DST change days included (30-min and 45-min zones too)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...zones), fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }), (zone, ms) => {
+      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) }), (zone, ms) => {
         expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
       }),
       { numRuns: 5000 },
@@ -238,81 +263,32 @@ describe('wallClock (per-day offset cache)', () => {
   });
 
   it('agrees with Intl minute by minute across the 2026 changes in Ljubljana, New York and Lord Howe', () => {
-    const changes: Array<[string, number]> = [
-      ['Europe/Ljubljana', Date.UTC(2026, 2, 29, 0)],
-      ['Europe/Ljubljana', Date.UTC(2026, 9, 25, 0)],
-      ['America/New_York', Date.UTC(2026, 2, 8, 6)],
-      ['America/New_York', Date.UTC(2026, 10, 1, 5)],
-      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 14)],
-    ];
-    for (const [zone, around] of changes) {
-      for (let ms = around - 3 * 3_600_000; ms <= around + 3 * 3_600_000; ms += 60_000 + 7)
-        expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
+    for (const [zone, at] of CHANGES_2026) {
+      for (let ms = at - 3 * 3_600_000; ms <= at + 3 * 3_600_000; ms += 60_000 + 7) expect(wallClock(ms, zone)).toEqual(intl(ms, zone));
     }
   });
+
   it('agrees with Intl every half second around the exact instants of the 2026 changes', () => {
-    const instants: Array<[string, number]> = [
-      ['Europe/Ljubljana', Date.UTC(2026, 2, 29, 1)],
-      ['Europe/Ljubljana', Date.UTC(2026, 9, 25, 1)],
-      ['America/New_York', Date.UTC(2026, 2, 8, 7)],
-      ['America/New_York', Date.UTC(2026, 10, 1, 6)],
-      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15)],
-    ];
-    for (const [zone, at] of instants) {
-      const offset = (ms: number) => {
-        const w = intl(ms, zone);
-        return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - ms;
-      };
-      expect(offset(at - 1000)).not.toBe(offset(at)); // the change is at `at`
+    for (const [zone, at] of CHANGES_2026) {
+      expect(intlOffset(at - 1000, zone)).not.toBe(intlOffset(at, zone)); // the change is at `at`
       for (let ms = at - 3000; ms <= at + 3000; ms += 500) expect([ms, wallClock(ms, zone)]).toEqual([ms, intl(ms, zone)]);
     }
   });
 });
 
 describe('zonedDayTimeToMs (day offsets, Intl near changes)', () => {
-  const zones = [
-    'Europe/Ljubljana',
-    'America/New_York',
-    'Australia/Lord_Howe',
-    'Asia/Kathmandu',
-    'America/St_Johns',
-    'Pacific/Chatham',
-    'Pacific/Kiritimati',
-    'UTC',
-  ];
-  const f = new Map<string, Intl.DateTimeFormat>();
-  /** the zone's offset at `ms` by Intl alone (whole seconds) */
-  const offsetAt = (ms: number, zone: string) => {
-    if (!f.has(zone))
-      f.set(
-        zone,
-        new Intl.DateTimeFormat('en-US', {
-          timeZone: zone,
-          hourCycle: 'h23',
-          year: 'numeric',
-          month: 'numeric',
-          day: 'numeric',
-          hour: 'numeric',
-          minute: 'numeric',
-          second: 'numeric',
-        }),
-      );
-    const parts = f.get(zone)!.formatToParts(new Date(ms));
-    const n = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-    return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour') % 24, n('minute'), n('second')) - Math.floor(ms / 1000) * 1000;
-  };
   /** oracle: the earliest instant within ±1 day whose offset makes its wall clock read `guess`; in a gap, guess − the offset before */
   const oracle = (day: number, minutes: number, zone: string) => {
     const guess = Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100, 0, minutes);
-    const before = offsetAt(guess - 86_400_000, zone);
-    const after = offsetAt(guess + 86_400_000, zone);
-    const matches = [guess - before, guess - after].filter((ms) => ms + offsetAt(ms, zone) === guess);
+    const before = intlOffset(guess - 86_400_000, zone);
+    const after = intlOffset(guess + 86_400_000, zone);
+    const matches = [guess - before, guess - after].filter((ms) => ms + intlOffset(ms, zone) === guess);
     return matches.length ? Math.min(...matches) : guess - before;
   };
 
   it('agrees with the Intl oracle on any day and minute, DST change days included', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...zones), fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 0, max: 1440 }), (zone, n, minutes) => {
+      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 0, max: 1440 }), (zone, n, minutes) => {
         const day = addDays(20200101, n);
         expect(zonedDayTimeToMs(day, minutes, zone)).toBe(oracle(day, minutes, zone));
       }),
