@@ -20,21 +20,31 @@ export interface FixConsumer {
   onFixes(task: FixesTask): Promise<void>;
 }
 
+/** A list of uniquely named things registered at start-up (`onModuleInit`), kept in registration order. */
+export class NamedRegistry<T extends { readonly name: string }> {
+  protected readonly entries: T[] = [];
+
+  /** @throws Error when one of the same name is already registered */
+  register(entry: T): void {
+    if (this.entries.some((e) => e.name === entry.name)) throw new Error(`${this.kind} ${entry.name} registered twice`);
+    this.entries.push(entry);
+  }
+
+  constructor(private readonly kind: string) {}
+}
+
 /**
  * Where fix consumers register themselves (in `onModuleInit`), so the worker's Locations processor
  * runs them all without knowing each one (no import from the processor to every consumer).
  */
 @Injectable()
-export class FixConsumerRegistry {
-  private readonly consumers: FixConsumer[] = [];
-
-  register(consumer: FixConsumer): void {
-    if (this.consumers.some((c) => c.name === consumer.name)) throw new Error(`fix consumer ${consumer.name} registered twice`);
-    this.consumers.push(consumer);
+export class FixConsumerRegistry extends NamedRegistry<FixConsumer> {
+  constructor() {
+    super('fix consumer');
   }
 
   /** The registered consumers (of one task when `task` is given), in registration order. */
   all(task?: FixTaskName): readonly FixConsumer[] {
-    return task ? this.consumers.filter((c) => (c.task ?? 'fixes') === task) : this.consumers;
+    return task ? this.entries.filter((c) => (c.task ?? 'fixes') === task) : this.entries;
   }
 }

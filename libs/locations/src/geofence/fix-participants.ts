@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { FixesTask } from '../fix-consumers';
+import { NamedRegistry, type FixesTask } from '../fix-consumers';
 
 /** A stored fix as a {@link FixParticipant} receives it: `ts` ms, degrees, `acc` m and `bat` % (null = not reported). */
 export interface PassFix {
@@ -40,16 +40,13 @@ export interface FixParticipant {
  * importing them: the alerts lib depends on locations, never the reverse.
  */
 @Injectable()
-export class FixParticipantRegistry {
-  private readonly participants: FixParticipant[] = [];
-
-  register(participant: FixParticipant): void {
-    if (this.participants.some((p) => p.name === participant.name)) throw new Error(`fix participant ${participant.name} registered twice`);
-    this.participants.push(participant);
+export class FixParticipantRegistry extends NamedRegistry<FixParticipant> {
+  constructor() {
+    super('fix participant');
   }
 
   /** The registered participants, in registration order. */
   all(): readonly FixParticipant[] {
-    return this.participants;
+    return this.entries;
   }
 }
