@@ -1,5 +1,7 @@
 import { AuthContext, newId } from '@app/core';
 import { LocateService } from '@app/locations';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createCompany, TestApi } from '../test/support/api';
 import { fmt, percentile, post } from './stats';
@@ -21,12 +23,65 @@ export interface LocateSize {
   members: number;
   ours: { p50: number; p95: number };
   baseline: { p50: number; p95: number };
+  /** the floor: a bare node:http server running the baseline query and answering JSON.stringify of its records */
+  floor: { p50: number; p95: number };
   /** LocateService.locate called in-process (no HTTP, no JSON): the service's share */
   service: { p50: number; p95: number };
   /** JSON.stringify of the answer */
   stringify: { p50: number; p95: number };
   iterations: number;
   responseBytes: number;
+}
+
+/**
+ * The floor of an HTTP locate on this machine: a bare `node:http` server in this process (as the api
+ * is) that runs {@link BASELINE_SQL}, maps each row to a Location record (teams named from the
+ * company's `teams_config`, never-located members as the spec answers them) and answers
+ * `JSON.stringify({status: 0, accounts})` — no framework, no authentication, no validation, no
+ * visibility rule. Called over the same keep-alive client as ours, so what is left between ours and
+ * this is the service's own cost.
+ */
+async function startFloor(pool: pg.Pool): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { companyId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { companyId: string };
+      void Promise.all([
+        pool.query<{ teams_config: Array<{ id: number; name: string }> }>(`SELECT teams_config FROM companies WHERE id = $1`, [companyId]),
+        pool.query(BASELINE_SQL, [companyId]),
+      ]).then(([company, { rows }]) => {
+        const names = new Map(company.rows[0].teams_config.map((t) => [t.id, t.name]));
+        const accounts = rows.map((r) => {
+          const located = r.ts !== null;
+          return {
+            uid: r.id,
+            usr: r.username,
+            name: r.name,
+            email: r.email,
+            phone: r.phone,
+            teams: (r.teams as number[]).map((n) => ({ name: names.get(n) ?? '', number: n })),
+            lat: r.lat,
+            lng: r.lng,
+            ts: located ? r.ts : 0,
+            acc: r.acc,
+            dir: r.dir,
+            spd: r.spd,
+            elv: r.elv,
+            bat: r.bat,
+          };
+        });
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ status: 0, accounts }));
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** Seeds a company of `n` members (SQL), 90 % of them with a latest fix near Ljubljana. */
@@ -65,6 +120,7 @@ export async function benchLocate(opts: {
   for (const n of opts.sizes) seeded.push({ n, ...(await seed(opts.api, opts.pool, n)) });
   await opts.pool.query('ANALYZE');
   const service = opts.api.app.get(LocateService);
+  const floorServer = await startFloor(opts.pool);
   for (const { n, key, companyId, ownerUid } of seeded) {
     const ctx: AuthContext = {
       companyId,
@@ -88,7 +144,17 @@ export async function benchLocate(opts: {
     };
     const first = JSON.parse(await call()) as { accounts: unknown[] };
     if (first.accounts.length !== n) throw new Error(`locate answered ${first.accounts.length} records, expected ${n}`);
+    const floorBody = JSON.stringify({ companyId });
+    const callFloor = async () => {
+      const res = await post(floorServer.url, floorBody);
+      if (res.status !== 200 || !res.text.startsWith('{"status":0'))
+        throw new Error(`the floor answered ${res.status}: ${res.text.slice(0, 300)}`);
+      return res.text;
+    };
+    if ((JSON.parse(await callFloor()) as { accounts: unknown[] }).accounts.length !== n)
+      throw new Error('the floor answered a wrong count');
     const ours: number[] = [];
+    const floor: number[] = [];
     const baseline: number[] = [];
     const inProcess: number[] = [];
     const stringify: number[] = [];
@@ -99,6 +165,9 @@ export async function benchLocate(opts: {
       t0 = performance.now();
       const { rowCount } = await opts.pool.query(BASELINE_SQL, [companyId]);
       const b = performance.now() - t0;
+      t0 = performance.now();
+      await callFloor();
+      const fl = performance.now() - t0;
       if (rowCount !== n) throw new Error(`baseline answered ${rowCount} rows, expected ${n}`);
       t0 = performance.now();
       const records = await service.locate(ctx, q);
@@ -109,6 +178,7 @@ export async function benchLocate(opts: {
       if (i >= opts.warmups) {
         ours.push(o);
         baseline.push(b);
+        floor.push(fl);
         inProcess.push(sv);
         stringify.push(st);
       }
@@ -118,6 +188,7 @@ export async function benchLocate(opts: {
       members: n,
       ours: stat(ours),
       baseline: stat(baseline),
+      floor: stat(floor),
       service: stat(inProcess),
       stringify: stat(stringify),
       iterations: opts.iterations,
@@ -125,6 +196,7 @@ export async function benchLocate(opts: {
     });
     opts.log(`locate ${n}: p95 ${fmt(stat(ours).p95)} ms (baseline ${fmt(stat(baseline).p95)} ms)`);
   }
+  await floorServer.close();
   return out;
 }
 
@@ -156,6 +228,15 @@ export function locateRows(sizes: LocateSize[]): { rows: string[][]; failed: num
       '—',
       'info',
     ]);
+    for (const q of ['p95', 'p50'] as const)
+      rows.push([
+        `  · floor: bare node:http + the baseline query + JSON.stringify: ${q} ms`,
+        fmt(s.ours[q]),
+        fmt(s.floor[q]),
+        `${(s.ours[q] / s.floor[q]).toFixed(2)}×`,
+        '—',
+        'info',
+      ]);
     rows.push([
       '  · of which LocateService.locate in-process (SQL + records): p50 ms',
       fmt(s.service.p50),

@@ -289,7 +289,8 @@ async function locateReport(api: TestApi, pool: pg.Pool, serverVersion: string):
   const note =
     `locate: ${sizes[0]?.iterations ?? 0} timed calls per size (after ${CONFIG.warmups * 2} warm-ups), each followed by the baseline query; ` +
     `ours = POST /api/locate {teams: true} over HTTP (keep-alive), ${sizes.map((s) => `${(s.responseBytes / 1e6).toFixed(2)} MB`).join(' / ')} per answer; ` +
-    `baseline = the same members and latest fixes as one SELECT through pg (no HTTP, no JSON).`;
+    `baseline = the same members and latest fixes as one SELECT through pg (no HTTP, no JSON); ` +
+    `floor = a bare node:http server in the same process running that SELECT and answering JSON.stringify of the records, over the same client.`;
   return { text: `${header}\n\n${table}\n\n${note}\n`, failed };
 }
 
@@ -339,8 +340,7 @@ async function main(): Promise<number> {
       return await runOptimizeRouteOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'routewebhooks')
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
-    if (process.env.BENCH_ONLY === 'reports')
-      return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);
