@@ -230,7 +230,11 @@ export async function benchGeofence(opts: {
   const workerArgs = (process.env.BENCH_GEOFENCE_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   opened.worker = await startWorker(
     'bench geofence worker',
-    { NODE_ENV: 'production' },
+    // the worker's pool: the app's default (the bench's 10), unless a BENCH_GEOFENCE_WORKER_POOL_SIZE experiment says otherwise
+    {
+      NODE_ENV: 'production',
+      ...(process.env.BENCH_GEOFENCE_WORKER_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.BENCH_GEOFENCE_WORKER_POOL_SIZE } : {}),
+    },
     (sql, params) => pool.query(sql, params),
     workerArgs,
   );

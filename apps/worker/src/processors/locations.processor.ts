@@ -1,4 +1,4 @@
-import { QueueName, TaskPayloads, TaskProducer } from '@app/core';
+import { loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
 import { FixConsumerRegistry, LocationRetentionService } from '@app/locations';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -20,7 +20,7 @@ export const PARTITIONS_EVERY_MS = 3_600_000;
  * finished, and BullMQ retries it (consumers are idempotent); `partitions` (hourly, scheduled here) keeps the fix partitions and the history's
  * retention ({@link LocationRetentionService}).
  */
-@Processor(QueueName.Locations, { ...workerOptions(), concurrency: 8 })
+@Processor(QueueName.Locations, { ...workerOptions(), concurrency: loadConfig().LOCATIONS_CONCURRENCY })
 export class LocationsProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger('Locations');
 

@@ -137,6 +137,17 @@ export class AppConfig {
   @Max(1000)
   WEBHOOK_CONCURRENCY = 32;
 
+  /**
+   * Locations tasks (a member's fixes pass: geofencing and alert rules) a worker process runs at once;
+   * each holds one database connection for its transaction, so keep it below `DATABASE_POOL_SIZE`
+   * (the worker's other queues need connections too).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  LOCATIONS_CONCURRENCY = 8;
+
   /** ms of continuous failure after which an endpoint is disabled (default 5 days). */
   @Transform(toInt)
   @IsInt()
