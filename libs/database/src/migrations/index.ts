@@ -15,6 +15,7 @@ import { CreateZonesAndAlerts1795730000000 } from './1795730000000-CreateZonesAn
 import { CreateAlertMemberStates1795750000000 } from './1795750000000-CreateAlertMemberStates';
 import { CreateReportChunks1795800000000 } from './1795800000000-CreateReportChunks';
 import { AddMemberLateFixCount1795820000000 } from './1795820000000-AddMemberLateFixCount';
+import { TrackLinesLz41795830000000 } from './1795830000000-TrackLinesLz4';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   CreateAlertMemberStates1795750000000,
   CreateReportChunks1795800000000,
   AddMemberLateFixCount1795820000000,
+  TrackLinesLz41795830000000,
 ];
