@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeIntegers, decodePolyline } from '@app/core';
-import { Fix, TrackBuilder } from '@app/locations';
+import { Fix, IngestService, TrackBuilder } from '@app/locations';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
@@ -430,6 +430,89 @@ describe('tracks', () => {
       expect(comparable(await stored(member.uid))).toEqual(comparable(incremental));
     },
   );
+
+  it('appends prove "no late fix" from the ingest marker alone; a late fix stored inside the open track (either ingest path) still rebuilds it', async () => {
+    const member = await createMember(api, company);
+    const builder = api.app.get(TrackBuilder);
+    // the api stores through its real statements but sends no task, so only this test's builds run (each
+    // "as if live": a second after its newest fix), with the ranges it chooses
+    const enqueue = jest.spyOn(api.app.get(IngestService) as any, 'enqueue').mockImplementation(() => undefined);
+    try {
+      // a straight drive, a fix every 10 s for 30 min: one open track, no stop
+      const t0 = Date.now() - 40 * MIN;
+      const at = (i: number) => ({
+        ts: t0 + i * 10_000,
+        lat: 46.05 + (i * 100) / 111_132,
+        lng: 14.5,
+        acc: 5,
+        dir: null,
+        spd: null,
+        elv: null,
+        bat: null,
+      });
+      const fixes = Array.from({ length: 180 }, (_, i) => at(i));
+      const lateFixes = async () =>
+        Number(
+          (
+            await db.query(`SELECT late_fix_count FROM member_locations WHERE company_id = $1 AND member_id = $2`, [
+              company.companyUid,
+              member.uid,
+            ])
+          )[0].late_fix_count,
+        );
+      const live = (fromTs: number, newest: number) => builder.rebuild(company.companyUid, member.uid, fromTs, newest + 1000);
+      await push(member.key, fixes.slice(0, 120));
+      expect((await live(fixes[0].ts, fixes[119].ts)).mode).toBe('rebuild');
+      // in order, and a retried call (all duplicates): nothing is late, each append reads no track
+      for (let i = 120; i < 180; i += 20) {
+        const chunk = fixes.slice(i, i + 20);
+        await push(member.key, chunk);
+        if (i === 140) {
+          const locations = chunk.map(({ ts, lat, lng, acc }) => ({ ts, lat, lng, acc }));
+          expect((await action<any>(api, 'pushlocations', { locations }, { key: member.key })).body).toMatchObject({
+            status: 0,
+            accepted: 0,
+          });
+        }
+        expect(await live(chunk[0].ts, chunk.at(-1)!.ts)).toMatchObject({ mode: 'append', lateCheck: 'marker', updated: 1 });
+      }
+      expect(await lateFixes()).toBe(0);
+
+      // late fixes 15 and 20 min into the track (halfway between two stored ones, on the line), through
+      // the single statement and then the tracking transaction, built by tasks whose range starts after
+      // them (as a coalesced task's may): only the marker can tell the builder
+      const late = [at(90.5), at(120.5)];
+      for (const [k, fix] of late.entries()) {
+        await push(member.key, [fix], k === 0 ? {} : { tracking: true });
+        expect(await lateFixes()).toBe(k + 1);
+        expect(await live(fixes[170].ts, fixes[179].ts)).toMatchObject({ mode: 'rebuild' });
+        const [track] = await stored(member.uid);
+        expect(Number(track.waypoint_count)).toBe(180 + k + 1);
+        // built again: nothing changes, and the marker is the one the rebuild saw
+        expect(await live(fixes[170].ts, fixes[179].ts)).toMatchObject({ mode: 'append', lateCheck: 'marker', unchanged: 1 });
+      }
+
+      // the same fixes stored for another member and built from scratch: the same rows
+      const reference = await createMember(api, company);
+      const all = [...fixes, ...late].sort((a, b) => a.ts - b.ts);
+      await db.query(
+        `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, received_at)
+         SELECT $1, $2, f.ts, f.lat, f.lng, f.acc, 0 FROM jsonb_to_recordset($3::jsonb) AS f(ts bigint, lat float8, lng float8, acc int)`,
+        [company.companyUid, reference.uid, JSON.stringify(all)],
+      );
+      expect((await builder.rebuild(company.companyUid, reference.uid, all[0].ts, fixes[179].ts + 1000)).mode).toBe('rebuild');
+      const comparable = (rows: any[]) =>
+        rows.map((row) => ({
+          ...Object.fromEntries(
+            Object.entries(row).filter(([k]) => !['id', 'member_id', 'share_token', 'share_row', 'updated_at', 'build_state'].includes(k)),
+          ),
+          build_state: row.build_state && { ...row.build_state, lateFixes: undefined },
+        }));
+      expect(comparable(await stored(member.uid))).toEqual(comparable(await stored(reference.uid)));
+    } finally {
+      enqueue.mockRestore();
+    }
+  });
 
   it('a late fix inside a stop that splits two tracks joins them: the first keeps its id and token, the second is deleted with its share', async () => {
     const member = await createMember(api, company);

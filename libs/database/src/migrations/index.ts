@@ -14,6 +14,8 @@ import { CreateClusterMaps1795705000000 } from './1795705000000-CreateClusterMap
 import { CreateZonesAndAlerts1795730000000 } from './1795730000000-CreateZonesAndAlerts';
 import { CreateAlertMemberStates1795750000000 } from './1795750000000-CreateAlertMemberStates';
 import { CreateReportChunks1795800000000 } from './1795800000000-CreateReportChunks';
+import { AddMemberLateFixCount1795820000000 } from './1795820000000-AddMemberLateFixCount';
+import { TrackLinesLz41795830000000 } from './1795830000000-TrackLinesLz4';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -33,4 +35,6 @@ export const MIGRATIONS = [
   CreateZonesAndAlerts1795730000000,
   CreateAlertMemberStates1795750000000,
   CreateReportChunks1795800000000,
+  AddMemberLateFixCount1795820000000,
+  TrackLinesLz41795830000000,
 ];

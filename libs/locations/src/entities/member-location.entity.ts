@@ -95,6 +95,14 @@ export class MemberLocation {
   @Column({ name: 'signal_ts', type: 'bigint', default: 0, transformer: bigintMs })
   signalTs: number;
 
+  /**
+   * How many ingestion calls stored a fix older than the latest one (`ts`) at the time: the track
+   * builder compares it with the value its open track's build state saw (a late fix inside the track
+   * means a rebuild). Counted under this row's lock by both ingest paths.
+   */
+  @Column({ name: 'late_fix_count', type: 'bigint', default: 0, transformer: bigintMs })
+  lateFixCount: number;
+
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
   updatedAt: number;
 }

@@ -15,6 +15,11 @@
  * stored latest and the call's fixes newer than it, at least 2 min older than the new latest; rows are
  * read as locked by ON CONFLICT, so concurrent calls of one member never move the latest backwards.
  * The answer's `ping` is read from the statement's snapshot.
+ *
+ * A call that stored a fix older than the stored latest (`ins` holds only the fixes actually stored,
+ * so a retried batch counts nothing) adds one to `late_fix_count`, under the same row lock that keeps
+ * `ts` only ever forward: a fix stored after any fix it is older than is always counted, which is what
+ * lets the track builder skip re-counting the open track (docs/tracks.md "Appending").
  */
 import { ANCHOR_MIN_AGE_MS } from './latest-location';
 
@@ -67,6 +72,7 @@ up AS (
     loc_net_on = COALESCE($28::boolean, member_locations.loc_net_on),
     ping_requested_at = CASE WHEN $29::boolean THEN NULL ELSE member_locations.ping_requested_at END,
     signal_ts = CASE WHEN $29::boolean AND member_locations.ping_requested_at IS NOT NULL THEN $3::bigint ELSE member_locations.signal_ts END,
+    late_fix_count = member_locations.late_fix_count + CASE WHEN (SELECT min(ts) FROM ins) < member_locations.ts THEN 1 ELSE 0 END,
     updated_at = $3::bigint
   RETURNING 1)
 SELECT (SELECT company_id FROM m) AS company_id, (SELECT id FROM m) AS member_id,

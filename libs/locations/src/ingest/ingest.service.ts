@@ -116,7 +116,8 @@ const UPDATE_ROW = `UPDATE member_locations SET
     tracking_status = $16, tracking_ts = $17,
     connection_type = COALESCE($18, connection_type), android_id = COALESCE($19, android_id),
     loc_gps_on = COALESCE($20, loc_gps_on), loc_net_on = COALESCE($21, loc_net_on),
-    ping_requested_at = $22, signal_ts = COALESCE($23, signal_ts), updated_at = $24
+    ping_requested_at = $22, signal_ts = COALESCE($23, signal_ts), updated_at = $24,
+    late_fix_count = late_fix_count + $25
   WHERE company_id = $1 AND member_id = $2`;
 
 /**
@@ -343,8 +344,10 @@ export class IngestService implements OnApplicationShutdown {
 
     const ping = stored.ping_requested_at !== null;
     const deviceChanged = input.device !== undefined && Object.keys(input.device).length > 0;
+    // a stored fix older than the latest (read under the row's lock): counted for the track builder, as by INGEST_MEMBER_SQL
+    const late = range !== null && stored.ts !== null && range.lo < stored.ts;
     const changed =
-      advanced !== null || trackingStatus !== stored.tracking_status || trackingTs !== stored.tracking_ts || ping || deviceChanged;
+      advanced !== null || trackingStatus !== stored.tracking_status || trackingTs !== stored.tracking_ts || ping || deviceChanged || late;
     if (changed) {
       const l = after.latest;
       const d = input.device ?? {};
@@ -373,6 +376,7 @@ export class IngestService implements OnApplicationShutdown {
         ping ? null : stored.ping_requested_at,
         ping ? now : null,
         now,
+        late ? 1 : 0,
       ]);
     }
 

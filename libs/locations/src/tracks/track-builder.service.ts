@@ -19,6 +19,22 @@ export interface RebuildSummary {
   updated: number;
   unchanged: number;
   deleted: number;
+  /**
+   * How an append ruled out a late fix inside the open track: `marker` — the member's late-fix count
+   * is the one its build state saw (nothing read); `count` — its fixes were counted (the marker
+   * changed, is unknown, or the task's range starts before the track)
+   */
+  lateCheck?: 'marker' | 'count';
+}
+
+/**
+ * What a build reads of `member_locations` before any fix: the member's late-fix count and latest
+ * `ts` (both null without a row). Read first, so a late fix committed after it changes the count the
+ * next build reads.
+ */
+interface LateMarker {
+  lateFixes: number | null;
+  latestTs: number | null;
 }
 
 interface StoredTrack extends TrackStats {
@@ -42,6 +58,12 @@ export interface TrackBuildState {
   lastFixTs: number;
   startsAtDeparture: boolean;
   resumeTs: number;
+  /**
+   * `member_locations.late_fix_count` as read at the start of the build that wrote this state (null:
+   * no row; absent in states written before it existed): while the count is unchanged, no fix has
+   * been stored inside the track since (docs/tracks.md "Appending")
+   */
+  lateFixes?: number | null;
 }
 
 /** A built track: its figures, path, whether it is the member's open (current) track, and its build state. */
@@ -96,7 +118,8 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
   async rebuild(companyId: string, memberId: string, fromTs: number, now = Date.now()): Promise<RebuildSummary> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`tracks:${companyId}:${memberId}`]);
-      const appended = await this.append(manager, companyId, memberId, fromTs, now);
+      const { newest, marker } = await this.newestTrack(manager, companyId, memberId);
+      const appended = await this.append(manager, companyId, memberId, fromTs, now, newest, marker);
       if (appended) return appended;
       const from = await this.rebuildStart(manager, companyId, memberId, fromTs);
       const afterStop = from >= 0 && (await this.isDeparture(manager, companyId, memberId, from));
@@ -112,34 +135,80 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
         this.rules,
         afterStop,
       );
-      const built = segments.map((seg, i) => this.build(seg, i === segments.length - 1, now));
+      const built = segments.map((seg, i) => this.build(seg, i === segments.length - 1, now, marker));
       const existing = await this.storedFrom(manager, companyId, memberId, from);
       return { mode: 'rebuild' as const, from, ...(await this.apply(manager, companyId, memberId, built, existing, now)) };
     });
   }
 
   /**
-   * The fast path of {@link rebuild}: when the member's newest track is open and has a build state,
-   * and no fix it has not seen lies between `fromTs` and its last fix (its fix count there is
-   * unchanged), the new fixes are split together with the track's tail from where its stop search
-   * resumes; if they continue the track (one segment, nothing cut), they are added to its running
-   * figures and its path. Anything else (a stop, a gap, a tracking-off, a late fix) answers null and
-   * the track is rebuilt from its fixes. Same result as the rebuild, reading only the tail.
+   * The member's newest track (if any) and its {@link LateMarker}, in one statement: the first read of
+   * every build, before any fix.
    */
-  private async append(db: Queryable, companyId: string, memberId: string, fromTs: number, now: number): Promise<RebuildSummary | null> {
-    const newest = await queryOne<{ id: string; build_state: TrackBuildState | null; open: boolean }>(
+  private async newestTrack(
+    db: Queryable,
+    companyId: string,
+    memberId: string,
+  ): Promise<{ newest: { id: string; build_state: TrackBuildState | null; open: boolean } | null; marker: LateMarker }> {
+    const row = (await queryOne<{
+      id: string | null;
+      build_state: TrackBuildState | null;
+      open: boolean | null;
+      late_fixes: number | null;
+      latest_ts: number | null;
+    }>(
       db,
-      `SELECT id, build_state, open FROM tracks WHERE company_id = $1 AND member_id = $2 ORDER BY start_ts DESC LIMIT 1`,
+      `SELECT t.id, t.build_state, t.open, l.late_fix_count::float8 AS late_fixes, l.ts::float8 AS latest_ts
+         FROM (SELECT $1::varchar AS company_id, $2::varchar AS member_id) k
+         LEFT JOIN LATERAL (SELECT id, build_state, open FROM tracks WHERE company_id = k.company_id AND member_id = k.member_id
+                             ORDER BY start_ts DESC LIMIT 1) t ON true
+         LEFT JOIN member_locations l ON l.company_id = k.company_id AND l.member_id = k.member_id`,
       [companyId, memberId],
-    );
+    ))!;
+    const marker = { lateFixes: row.late_fixes, latestTs: row.latest_ts };
+    return { newest: row.id === null ? null : { id: row.id, build_state: row.build_state, open: row.open! }, marker };
+  }
+
+  /**
+   * The fast path of {@link rebuild}: when the member's newest track is open and has a build state,
+   * and no fix it has not seen lies between `fromTs` and its last fix, the new fixes are split
+   * together with the track's tail from where its stop search resumes; if they continue the track (one
+   * segment, nothing cut), they are added to its running figures and its path. Anything else (a stop,
+   * a gap, a tracking-off, a late fix) answers null and the track is rebuilt from its fixes. Same
+   * result as the rebuild, reading only the tail.
+   *
+   * "No unseen fix" is proven without reading the track when the task's range starts within the track
+   * and the member's late-fix count is the one the state saw (every fix stored older than the member's
+   * latest counts, and the latest was at least the track's last fix when the state was written, as
+   * `latestTs` ≥ `lastFixTs` shows); otherwise, as before, by the track's fix count from
+   * `min(fromTs, first fix)` to its last fix — a late fix before the track, counted in the marker but
+   * outside a rebuild's range, has a task of its own whose range starts before the track.
+   */
+  private async append(
+    db: Queryable,
+    companyId: string,
+    memberId: string,
+    fromTs: number,
+    now: number,
+    newest: { id: string; build_state: TrackBuildState | null; open: boolean } | null,
+    marker: LateMarker,
+  ): Promise<RebuildSummary | null> {
     const st = newest?.build_state;
     if (!newest?.open || !st || st.v !== 1 || st.acc.count < 2) return null;
-    const [{ n }] = await query<{ n: number }>(
-      db,
-      `SELECT count(*)::int AS n FROM location_fixes WHERE company_id = $1 AND member_id = $2 AND ts >= $3 AND ts <= $4`,
-      [companyId, memberId, Math.min(fromTs, st.firstFixTs), st.lastFixTs],
-    );
-    if (n !== st.fixCount) return null;
+    const unchanged =
+      fromTs >= st.firstFixTs &&
+      st.lateFixes != null &&
+      st.lateFixes === marker.lateFixes &&
+      marker.latestTs !== null &&
+      marker.latestTs >= st.lastFixTs;
+    if (!unchanged) {
+      const [{ n }] = await query<{ n: number }>(
+        db,
+        `SELECT count(*)::int AS n FROM location_fixes WHERE company_id = $1 AND member_id = $2 AND ts >= $3 AND ts <= $4`,
+        [companyId, memberId, Math.min(fromTs, st.firstFixTs), st.lastFixTs],
+      );
+      if (n !== st.fixCount) return null;
+    }
     const window = await this.fixesFrom(db, companyId, memberId, st.resumeTs);
     const offs = await query<{ ts: string }>(
       db,
@@ -170,9 +239,18 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
           lastFixTs: window[window.length - 1].ts,
           startsAtDeparture: st.startsAtDeparture,
           resumeTs: stopSearchResumeTs(segments[0], this.rules),
+          lateFixes: marker.lateFixes,
         }
       : null;
-    const summary: RebuildSummary = { mode: 'append', from: st.resumeTs, inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
+    const summary: RebuildSummary = {
+      mode: 'append',
+      from: st.resumeTs,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      lateCheck: unchanged ? 'marker' : 'count',
+    };
     if (!added.length && open) {
       summary.unchanged = 1;
       return summary;
@@ -249,17 +327,17 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
     }));
   }
 
-  private build(segment: Segment, newest: boolean, now: number): Built {
+  private build(segment: Segment, newest: boolean, now: number, marker: LateMarker): Built {
     const stats = trackStats(segment.fixes, this.rules);
     const used = usedFixes(segment.fixes, this.rules);
     const path = used.length >= 2 ? JSON.stringify({ type: 'LineString', coordinates: used.map((f) => [f.lng, f.lat]) }) : null;
     // the newest track stays open until the split rule closes it, or its last fix is a gap old
     const open = newest && segment.endedBy === null && now - stats.endTs < this.rules.gapMs;
-    return { stats, path, open, state: open ? this.buildState(segment) : null };
+    return { stats, path, open, state: open ? this.buildState(segment, marker) : null };
   }
 
   /** The open track's {@link TrackBuildState}; null when none of its fixes is usable (then it is only rebuilt). */
-  private buildState(segment: Segment): TrackBuildState | null {
+  private buildState(segment: Segment, marker: LateMarker): TrackBuildState | null {
     const acc = new TrackAccumulator();
     for (const f of segment.fixes) if (isUsable(f, this.rules)) acc.add(f);
     const state = acc.state();
@@ -272,6 +350,7 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
       lastFixTs: segment.fixes[segment.fixes.length - 1].ts,
       startsAtDeparture: segment.startsAtDeparture,
       resumeTs: stopSearchResumeTs(segment, this.rules),
+      lateFixes: marker.lateFixes,
     };
   }
 
