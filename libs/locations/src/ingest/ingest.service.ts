@@ -10,6 +10,7 @@ import { Fix } from '../fix';
 import { LocationSource } from '../entities/member-location.entity';
 import { advanceLatest, LatestState } from './latest-location';
 import { monthStart } from './partitions';
+import { TrailingDebounce } from './trailing-debounce';
 
 /** ms: a known latest fix this close to a clock event's time gives the event its `location`. */
 export const CLOCK_LOCATION_MAX_AGE_MS = 10 * 60_000;
@@ -23,6 +24,23 @@ export const ENQUEUE_WINDOW_MS = 20;
 export const ENQUEUE_MAX_BATCH = 200;
 /** ms: a `tracks` task rebuilds from the start of this bucket of its first fix, so joined calls' late fixes of the bucket are covered. */
 export const TRACK_BUCKET_MS = 10 * 60_000;
+
+/**
+ * ms between two sends of one member's (and bucket's) track build by one api process: the build is
+ * delayed `TRACK_BUILD_DELAY_MS` and deduplicated in the queue anyway, so re-sending it on every call
+ * only repeated a no-op add in Redis (one of the three Redis commands of an `/osmand` request).
+ * A quarter of the delay, at most 1 s (0 = every call): a call's build is sent at most this much later.
+ */
+export function trackBuildWindowMs(trackBuildDelayMs: number): number {
+  return Math.min(1000, Math.floor(trackBuildDelayMs / 4));
+}
+
+/** A debounced `build` task as sent to the Tracks queue. */
+interface TrackBuildTask {
+  name: 'build';
+  data: FixesTask;
+  opts: { delay: number; deduplication: { id: string; keepLastIfActive: boolean } };
+}
 
 /** The fixes as the column arrays the insert statements `unnest` ($ts, lat, lng, acc, dir, spd, elv, bat). */
 function fixColumns(fixes: readonly Fix[]): unknown[][] {
@@ -135,13 +153,21 @@ export class IngestService implements OnApplicationShutdown {
   /** fixes tasks of calls committed since the last flush */
   private readonly pending: FixesTask[] = [];
   private flushTimer?: NodeJS.Timeout;
+  /** the debounced track builds: one per member and bucket per {@link trackBuildWindowMs} (a trailing one for the calls in between) */
+  private readonly builds: TrailingDebounce<TrackBuildTask>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly producer: TaskProducer,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.builds = new TrailingDebounce(trackBuildWindowMs(config.TRACK_BUILD_DELAY_MS), (builds) =>
+      this.producer
+        .addBulk(QueueName.Tracks, builds)
+        .catch((err: Error) => this.logger.warn(`could not enqueue ${builds.length} track builds: ${err.message}`)),
+    );
+  }
 
   /**
    * Stores one call's fixes and state for a known member. A call reporting `tracking` runs the
@@ -259,21 +285,24 @@ export class IngestService implements OnApplicationShutdown {
     this.flushTimer = undefined;
     const tasks = this.pending.splice(0);
     if (!tasks.length) return;
-    const builds = tasks.map((data) => {
-      const bucket = Math.floor(data.fromTs / TRACK_BUCKET_MS) * TRACK_BUCKET_MS;
-      return {
-        name: 'build' as const,
-        data: { ...data, fromTs: bucket },
-        // TRACK_BUILD_DELAY_MS: calls meanwhile (same bucket) join this task, since a rebuild re-reads the
-        // open track; one task waits per member and bucket, and a call while it runs leaves one more
-        opts: {
-          delay: this.config.TRACK_BUILD_DELAY_MS,
-          deduplication: { id: `tracks:${data.companyId}:${data.memberId}:${bucket}`, keepLastIfActive: true },
-        },
-      };
-    });
-    Promise.all([
-      this.producer.addBulk(
+    this.builds.offer(
+      tasks.map((data) => {
+        const bucket = Math.floor(data.fromTs / TRACK_BUCKET_MS) * TRACK_BUCKET_MS;
+        const id = `tracks:${data.companyId}:${data.memberId}:${bucket}`;
+        return {
+          key: id,
+          item: {
+            name: 'build' as const,
+            data: { ...data, fromTs: bucket },
+            // TRACK_BUILD_DELAY_MS: calls meanwhile (same bucket) join this task, since a rebuild re-reads the
+            // open track; one task waits per member and bucket, and a call while it runs leaves one more
+            opts: { delay: this.config.TRACK_BUILD_DELAY_MS, deduplication: { id, keepLastIfActive: true } },
+          },
+        };
+      }),
+    );
+    this.producer
+      .addBulk(
         QueueName.Locations,
         tasks.map((data) => ({
           name: 'fixes' as const,
@@ -284,14 +313,14 @@ export class IngestService implements OnApplicationShutdown {
           // one per call, and an idle worker starts a member's task at once (no delay)
           opts: { deduplication: { id: `fixes:${data.companyId}:${data.memberId}`, keepLastIfActive: true } },
         })),
-      ),
-      this.producer.addBulk(QueueName.Tracks, builds),
-    ]).catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
+      )
+      .catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
   }
 
-  /** Sends what is pending when the app stops. */
+  /** Sends what is pending (and the held track builds) when the app stops. */
   onApplicationShutdown(): void {
     this.flush();
+    this.builds.drain();
   }
 
   /** The transaction of a `pushlocations` call reporting `tracking` (the only path that may fire a clock event). */
