@@ -61,7 +61,15 @@ function offset(from: { lat: number; lng: number }, m: number, azi = 90): { lat:
 }
 
 /** Fixes every `step` s for [fromS, toS] seconds after `t0`, `m` metres east of `center`, with `extra` fields. */
-function stay(center: { lat: number; lng: number }, t0: number, fromS: number, toS: number, m: number, extra: Partial<PushFix> = {}, step = 5): PushFix[] {
+function stay(
+  center: { lat: number; lng: number },
+  t0: number,
+  fromS: number,
+  toS: number,
+  m: number,
+  extra: Partial<PushFix> = {},
+  step = 5,
+): PushFix[] {
   const out: PushFix[] = [];
   for (let s = fromS; s <= toS; s += step) out.push({ ts: t0 + s * 1000, ...offset(center, m), acc: 5, ...extra });
   return out;
@@ -136,7 +144,13 @@ describe('alert evaluation', () => {
   }
 
   /** Creates a square zone of half side `half` m around `center` through `createzone` (real HTTP). */
-  async function addZone(c: TestCompany, name: string, center: { lat: number; lng: number }, half: number, danger = false): Promise<string> {
+  async function addZone(
+    c: TestCompany,
+    name: string,
+    center: { lat: number; lng: number },
+    half: number,
+    danger = false,
+  ): Promise<string> {
     const res = await action<{ id: string }>(api, 'createzone', { name, polygon: squarePolygon(center, half), danger }, { key: c.key });
     expect(res.body).toMatchObject({ status: 0 });
     return res.body.id;
@@ -180,7 +194,10 @@ describe('alert evaluation', () => {
     await waitFor(
       `${table} evaluation`,
       async () => {
-        const [row] = await db.query(`SELECT evaluated_ts::float8 AS ts FROM ${table} WHERE company_id = $1 AND member_id = $2`, [c.companyUid, w.uid]);
+        const [row] = await db.query(`SELECT evaluated_ts::float8 AS ts FROM ${table} WHERE company_id = $1 AND member_id = $2`, [
+          c.companyUid,
+          w.uid,
+        ]);
         return row && row.ts >= last;
       },
       { timeoutMs: 20_000, intervalMs: 100 },
@@ -268,7 +285,8 @@ describe('alert evaluation', () => {
     ]);
     const entry = deliveredFor(path, enters)[0];
     expect(entry.form).toMatchObject({ account: c.username, action: 'alerttriggered', reason: 'alerttriggered' });
-    const hhmm = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
+    const hhmm = (ms: number) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
     const payload = data(deliveredFor(path, leaves)[0]);
     expect(payload).toEqual({
       alert: {
@@ -338,6 +356,99 @@ describe('alert evaluation', () => {
         },
       ],
     });
+  });
+
+  it('one pass over members of two companies at the same spot: each fires its own company’s rules, names its own zones, checks in at its own places', async () => {
+    const a = await setup(2);
+    const b = await setup(1);
+    const north = await addZone(a.c, 'North depot', CENTER, 200);
+    const south = await addZone(b.c, 'South yard', CENTER, 200);
+    const entersA = await addRule(a.c, 'enters_zone', { zoneId: north });
+    const entersB = await addRule(b.c, 'enters_zone', { zoneId: south });
+    const lowB = await addRule(b.c, 'battery_low');
+    const depot = await addPlace(a.c, 'Warehouse', CENTER, 100);
+    const t0 = Date.now() - 30 * MIN;
+    // 1.5 km east for a minute, then at the centre for five, the last fix with a low battery
+    const fixes = [
+      ...stay(CENTER, t0, 0, 60, 1500, { bat: 50 }),
+      ...stay(CENTER, t0, 65, 360, 10, { bat: 50 }),
+      ...stay(CENTER, t0, 365, 365, 10, { bat: 5 }),
+    ];
+    const members = [...a.ws.map((w) => ({ c: a.c, w })), { c: b.c, w: b.ws[0] }];
+    // stored straight into the fix history (test set-up): no task is enqueued, so the pass below is the only one
+    for (const { c, w } of members) {
+      await db.query(
+        `INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, bat, received_at)
+         SELECT $1, $2, u.ts, u.lat, u.lng, u.acc, u.bat, u.ts FROM unnest($3::bigint[], $4::float8[], $5::float8[], $6::int[], $7::int[]) AS u(ts, lat, lng, acc, bat)`,
+        [
+          c.companyUid,
+          w.uid,
+          fixes.map((f) => f.ts),
+          fixes.map((f) => f.lat),
+          fixes.map((f) => f.lng),
+          fixes.map((f) => f.acc),
+          fixes.map((f) => f.bat),
+        ],
+      );
+    }
+    const participants = new FixParticipantRegistry();
+    new AlertsFixConsumer(participants, new EvaluationRepository(), writer()).onModuleInit();
+    const pass = new GeofenceEvaluator(
+      db,
+      new FixConsumerRegistry(),
+      new GeofenceRepository(),
+      api.app.get(JobsService),
+      api.app.get(PlacesService),
+      api.app.get(OutboxService),
+      undefined,
+      participants,
+    );
+    const last = fixes[fixes.length - 1].ts;
+    // the member of company b twice (two tasks of one member in a pass are one)
+    const tasks = [...members, members[2]].map(({ c, w }) => ({ companyId: c.companyUid, memberId: w.uid, fromTs: t0, toTs: last }));
+    await pass.onFixesBatch(tasks);
+
+    const pairs = async (c: TestCompany) =>
+      ((await firings(c)) as Array<{ ruleId: string; memberId: string; zoneId: string | null }>)
+        .map((f) => [f.ruleId, f.memberId, f.zoneId])
+        .sort();
+    expect(await pairs(a.c)).toEqual(
+      [
+        [entersA, a.ws[0].uid, north],
+        [entersA, a.ws[1].uid, north],
+      ].sort(),
+    );
+    expect(await pairs(b.c)).toEqual(
+      [
+        [entersB, b.ws[0].uid, south],
+        [lowB, b.ws[0].uid, null],
+      ].sort(),
+    );
+    const visits = async (c: TestCompany) =>
+      (
+        await db.query(`SELECT member_id AS "memberId", place_id AS "placeId" FROM checkins WHERE company_id = $1 ORDER BY member_id`, [
+          c.companyUid,
+        ])
+      ).map((r: { memberId: string; placeId: string }) => [r.memberId, r.placeId]);
+    expect(await visits(a.c)).toEqual([...a.ws].sort((x, y) => (x.uid < y.uid ? -1 : 1)).map((w) => [w.uid, depot.id]));
+    expect(await visits(b.c)).toEqual([]);
+    // every member evaluated up to its last fix, in both states
+    for (const table of ['geofence_states', 'alert_member_states']) {
+      const rows = await db.query(`SELECT member_id, evaluated_ts::float8 AS ts FROM ${table} WHERE company_id = ANY($1::text[])`, [
+        [a.c.companyUid, b.c.companyUid],
+      ]);
+      expect(rows.map((r: { ts: number }) => r.ts)).toEqual([last, last, last]);
+    }
+    // delivered to each company's own receiver, naming its own zone
+    await receiver.waitFor(a.path, 2);
+    await receiver.waitFor(b.path, 2);
+    await quiet();
+    expect(receiver.at(a.path).map((r) => data(r).zone)).toEqual([
+      { id: north, name: 'North depot' },
+      { id: north, name: 'North depot' },
+    ]);
+    expect(deliveredFor(b.path, entersB).map((r) => data(r).zone)).toEqual([{ id: south, name: 'South yard' }]);
+    expect(deliveredFor(b.path, lowB)).toHaveLength(1);
   });
 
   it('battery_low fires below the threshold once, re-arms at threshold + 2, and a fix without bat changes nothing', async () => {
@@ -446,13 +557,21 @@ describe('alert evaluation', () => {
     await receiver.waitFor(path, 4);
     await quiet();
     const stored = (await firings(c)) as Array<{ ruleId: string; memberId: string; occurrence: string; ts: number }>;
-    const pairs = stored.map((f) => `${f.ruleId === noIn ? 'in' : f.ruleId === noOut ? 'out' : 'any'}:${f.memberId === a.uid ? 'a' : 'b'}`).sort();
+    const pairs = stored
+      .map((f) => `${f.ruleId === noIn ? 'in' : f.ruleId === noOut ? 'out' : 'any'}:${f.memberId === a.uid ? 'a' : 'b'}`)
+      .sort();
     expect(pairs).toEqual(['any:b', 'in:b', 'out:a', 'out:b']);
     expect(stored.every((f) => f.occurrence === String(day) && f.ts === deadline)).toBe(true);
     expect(receiver.at(path)).toHaveLength(4);
     const inPayload = data(deliveredFor(path, noIn)[0]);
     expect(inPayload).toMatchObject({
-      alert: { action: 'no_check_in', actionCode: 4, type: 2, config: { placeUid: place.id, window }, message: `${b.name} has not checked in at Warehouse by 09:00` },
+      alert: {
+        action: 'no_check_in',
+        actionCode: 4,
+        type: 2,
+        config: { placeUid: place.id, window },
+        message: `${b.name} has not checked in at Warehouse by 09:00`,
+      },
       member: { uid: b.uid },
       place: { uid: place.id, name: 'Warehouse' },
     });
@@ -492,7 +611,12 @@ describe('alert evaluation', () => {
     const stage1 = Array.from({ length: 41 }, (_, i) => ({ ts: at(i), ...offset(CENTER, (i % 3) * 10), acc: 5 }));
     await push(still, c, stage1, { tracking: true });
     // the mover drives 100 m a minute
-    await push(mover, c, Array.from({ length: 41 }, (_, i) => ({ ts: at(i), ...offset(CENTER, i * 100, 0), acc: 5 })), { tracking: true });
+    await push(
+      mover,
+      c,
+      Array.from({ length: 41 }, (_, i) => ({ ts: at(i), ...offset(CENTER, i * 100, 0), acc: 5 })),
+      { tracking: true },
+    );
     await tick(at(20)); // 20 min still: not yet
     await quiet();
     expect(await firings(c)).toEqual([]);
@@ -502,7 +626,11 @@ describe('alert evaluation', () => {
     // moves 200 m, then still again for 40 min
     const stage2 = Array.from({ length: 41 }, (_, i) => ({ ts: at(50 + i), ...offset(CENTER, 200 + (i % 2) * 5), acc: 5 }));
     await push(still, c, stage2);
-    await push(mover, c, Array.from({ length: 41 }, (_, i) => ({ ts: at(50 + i), ...offset(CENTER, i * 100, 90), acc: 5 })));
+    await push(
+      mover,
+      c,
+      Array.from({ length: 41 }, (_, i) => ({ ts: at(50 + i), ...offset(CENTER, i * 100, 90), acc: 5 })),
+    );
     await tick(at(95));
     await receiver.waitFor(path, 2);
     await quiet();
@@ -581,7 +709,13 @@ describe('alert evaluation', () => {
     const { c, ws, path } = await setup(5);
     const second = await startWorker(
       'worker-2',
-      { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RECONCILE_MS: '500', QUEUE_LOCK_MS: '5000', ALERTS_TICK_MS: String(24 * 3_600_000) },
+      {
+        QUEUE_PREFIX: PREFIX,
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_RECONCILE_MS: '500',
+        QUEUE_LOCK_MS: '5000',
+        ALERTS_TICK_MS: String(24 * 3_600_000),
+      },
       (sql, params) => db.query(sql, params),
     );
     try {
@@ -596,7 +730,9 @@ describe('alert evaluation', () => {
       const stored = (await firings(c)) as Array<{ ruleId: string; memberId: string }>;
       expect(stored).toHaveLength(5);
       expect(new Set(stored.map((f) => f.memberId))).toEqual(new Set(ws.map((w) => w.uid)));
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE company_id = $1 AND action = 'alerttriggered'`, [c.companyUid]);
+      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE company_id = $1 AND action = 'alerttriggered'`, [
+        c.companyUid,
+      ]);
       expect(n).toBe(5);
       expect(deliveredFor(path, rule)).toHaveLength(5);
     } finally {
@@ -611,7 +747,14 @@ describe('alert evaluation', () => {
     try {
       worker = await startWorker(
         'worker-private',
-        { QUEUE_PREFIX: prefix, REDIS_URL: redis.url, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RECONCILE_MS: '500', QUEUE_LOCK_MS: '5000', ALERTS_TICK_MS: '1000' },
+        {
+          QUEUE_PREFIX: prefix,
+          REDIS_URL: redis.url,
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          WEBHOOK_RECONCILE_MS: '500',
+          QUEUE_LOCK_MS: '5000',
+          ALERTS_TICK_MS: '1000',
+        },
         (sql, params) => db.query(sql, params),
       );
       const { c, ws } = await setup(2);
@@ -620,7 +763,8 @@ describe('alert evaluation', () => {
       await push(first, c, [{ ts: Date.now() - 5 * MIN, ...CENTER, acc: 5 }], { tracking: true, table: 'geofence_states' });
       const silent = await addRule(c, 'no_connection_to_device', { interval: MIN, members: [first.uid] });
       const firedFor = async (ruleId: string) =>
-        (await db.query(`SELECT count(*)::int AS n FROM alert_firings WHERE company_id = $1 AND rule_id = $2`, [c.companyUid, ruleId]))[0].n as number;
+        (await db.query(`SELECT count(*)::int AS n FROM alert_firings WHERE company_id = $1 AND rule_id = $2`, [c.companyUid, ruleId]))[0]
+          .n as number;
       await waitFor('scheduled tick', async () => (await firedFor(silent)) === 1, { timeoutMs: 20_000, intervalMs: 200 });
 
       await withRedis(redis.url, async (r) => {

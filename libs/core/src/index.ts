@@ -25,6 +25,7 @@ export * from './heartbeat/worker-heartbeat.entity';
 export * from './queue/queues';
 export * from './queue/queue.module';
 export * from './queue/task-producer';
+export * from './queue/micro-batcher';
 export * from './core.module';
 export * from './database/ensure-database';
 export * from './database/pg-errors';

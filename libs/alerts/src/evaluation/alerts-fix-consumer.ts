@@ -14,7 +14,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { EntityManager } from 'typeorm';
 import { DEFAULT_BATTERY_THRESHOLD } from '../alert-actions';
 import type { AlertRule } from '../entities/alert-rule.entity';
-import { AlertFixState, EvaluationRepository } from './evaluation.repository';
+import { AlertFixState, AlertStateSave, ClassifiedZone, EvaluationCompany, EvaluationRepository } from './evaluation.repository';
 import { RulesCache, StoredAlertState } from './rules-cache';
 import { FiringInput, FiringWriter } from './firing-writer';
 import { advanceStill, evaluateBattery, RuleFix } from './fix-rules';
@@ -37,15 +37,16 @@ const CLASS: Record<string, FenceZone> = { i: 'in', e: 'edge', o: 'out' };
 
 /**
  * The `alerts` fix participant (event-driven `enters_zone`, `leaves_zone`, `enters_danger_zone`,
- * `battery_low`; and the still period `idle` reads), run in geofencing's pass over a member's new
- * fixes ({@link FixParticipant}: the same transaction, under the same lock, over the same read of
- * the fixes):
- * 1. `join`: the live rules of those actions that target the member, from the {@link RulesCache}, with
- *    the member's state and the company in the same small statement; no rule → it sits the task out
- *    (nothing else read or written).
+ * `battery_low`; and the still period `idle` reads), run in geofencing's pass over members' new
+ * fixes ({@link FixParticipant}: the same transaction, under the same locks, over the same read of
+ * the fixes), with a fixed number of statements per pass whatever its number of members:
+ * 1. `join`: for each member, the live rules of those actions that target it, from the
+ *    {@link RulesCache}, with its state and the company, in one small statement; a member without a
+ *    rule sits the pass out (nothing else read or written for it; nothing at all when none has one).
  * 2. `evaluate`: the candidate zones classified per fix (covered / within the 20 m band / beyond) in
- *    one statement, the geofence engine over them with the company's dwell and no gap, battery
- *    arming per rule and the still period; the firings ({@link FiringWriter}); the state —
+ *    one statement for every member, then per member in memory ({@link evaluateMember}) the geofence
+ *    engine over them with the company's dwell and no gap, battery arming per rule and the still
+ *    period; the firings of each company ({@link FiringWriter}); the states in one statement —
  *    `evaluated_ts`, and the state itself only when it changed.
  * Idempotent: a second pass finds no fix newer than the first's.
  */
@@ -65,85 +66,139 @@ export class AlertsFixConsumer implements FixParticipant, OnModuleInit {
     this.registry.register(this);
   }
 
-  async join(db: EntityManager, task: FixesTask): Promise<FixPass | null> {
-    const { rules, stored } = await this.rulesCache.lookup(db, task.companyId, task.memberId, FIX_ACTIONS, true);
-    // no rule: nothing else runs. (A task's own range says little: the api coalesces a member's calls
-    // into one waiting task, so the pass evaluates every fix newer than the state, whatever `toTs` says.)
-    if (!rules.length || !stored) return null;
-    // a fresh or long-unused state starts shortly before this task's fixes, not at the member's whole history
-    const afterTs = Math.max(stored.evaluatedTs, task.fromTs - STALE_STATE_MS);
-    return { afterTs, evaluate: (fixes) => this.evaluate(db, task, rules, stored, fixes) };
+  async join(db: EntityManager, tasks: readonly FixesTask[]): Promise<FixPass | null> {
+    const looked = await this.rulesCache.lookupMany(db, tasks, FIX_ACTIONS, true);
+    // a task's own range says little: the api coalesces a member's calls into one waiting task, so
+    // the pass evaluates every fix newer than the state, whatever `toTs` says — but a fresh or
+    // long-unused state starts shortly before this task's fixes, not at the member's whole history
+    const afterTs = looked.map(({ rules, stored }, i) =>
+      rules.length && stored ? Math.max(stored.evaluatedTs, tasks[i].fromTs - STALE_STATE_MS) : null,
+    );
+    // no rule for any member: nothing else runs
+    if (afterTs.every((a) => a === null)) return null;
+    return {
+      afterTs,
+      evaluate: (fixes) =>
+        this.evaluate(
+          db,
+          tasks.flatMap((task, i) => {
+            const { rules, stored } = looked[i];
+            return afterTs[i] !== null && fixes[i].length ? [{ task, rules, stored: stored!, fixes: fixes[i] }] : [];
+          }),
+        ),
+    };
   }
 
   /**
-   * Evaluates `fixes` (the member's fixes newer than its state, ascending, not empty) in transaction
-   * `db` with `rules` (the live rules of {@link FIX_ACTIONS} targeting the member) from `stored`.
+   * Evaluates, in transaction `db`, each member's `fixes` (newer than its state, ascending, not
+   * empty) with its `rules` (the live rules of {@link FIX_ACTIONS} targeting it) from its `stored`
+   * state: the zone classification of every member in one statement, the rules in memory, the
+   * firings of each company in one write, the states in one statement.
    * @returns the ids of the outbox events appended
    */
-  async evaluate(
-    db: EntityManager,
-    task: FixesTask,
-    rules: readonly AlertRule[],
-    stored: StoredAlertState,
-    fixes: readonly RuleFix[],
-  ): Promise<string[]> {
-    const { companyId, memberId } = task;
-    const { company, state } = stored;
-    const inWin = (rule: { window: Parameters<typeof inWindow>[0] }, ts: number) => inWindow(rule.window, ts, company.timezone);
-    const firings: FiringInput[] = [];
+  async evaluate(db: EntityManager, members: readonly MemberEvaluation[]): Promise<string[]> {
+    if (!members.length) return [];
+    const zoneRules = members.map(({ rules }) =>
+      rules.filter((r) => r.action === 'enters_zone' || r.action === 'leaves_zone' || r.action === 'enters_danger_zone'),
+    );
+    const watching = members.flatMap((m, i) => (zoneRules[i].length ? [i] : []));
+    const classified = await this.repo.classifyZones(
+      db,
+      watching.map((i) => ({
+        companyId: members[i].task.companyId,
+        fixes: members[i].fixes,
+        zoneIds: [...new Set(zoneRules[i].flatMap((r) => (r.zoneId ? [r.zoneId] : [])))],
+        anyDanger: zoneRules[i].some((r) => r.action === 'enters_danger_zone' && !r.zoneId),
+        statedIds: Object.keys(members[i].stored.state.zones),
+      })),
+    );
+    const zonesOf = new Map(watching.map((i, n) => [i, classified[n]]));
 
-    // zones: the geofence rule over the classification PostGIS made
-    const zoneRules = rules.filter((r) => r.action === 'enters_zone' || r.action === 'leaves_zone' || r.action === 'enters_danger_zone');
-    const zones = zoneRules.length
-      ? await this.repo.classifyZones(db, companyId, fixes, {
-          zoneIds: [...new Set(zoneRules.flatMap((r) => (r.zoneId ? [r.zoneId] : [])))],
-          anyDanger: zoneRules.some((r) => r.action === 'enters_danger_zone' && !r.zoneId),
-          statedIds: Object.keys(state.zones),
-        })
-      : [];
-    const index = new Map(fixes.map((f, i) => [f.ts, i]));
-    const fences: ClassifiedFence[] = zones.map((z) => ({
-      key: z.id,
-      maxAcc: ZONE_MAX_ACC_M,
-      classify: (fix: GeofenceFix) => CLASS[z.classes[index.get(fix.ts)!]] ?? 'out',
-    }));
-    const outcome = evaluateGeofences(state.zones, fences, fixes, { dwellMs: company.dwellSeconds * 1000, gapMs: Infinity });
-    const byId = new Map(zones.map((z) => [z.id, z]));
-    for (const t of outcome.transitions) {
-      const zone = byId.get(t.key)!;
-      for (const rule of rulesForZoneTransition(zoneRules, t, zone)) {
-        if (!inWin(rule, t.ts)) continue;
-        firings.push({
-          rule,
-          memberId,
-          occurrence: `${zone.id}:${t.kind}:${t.ts}`,
-          ts: t.ts,
-          facts: { kind: 'zone', move: t.kind, danger: rule.action === 'enters_danger_zone', zoneName: zone.name, ts: t.ts },
-          zone: { id: zone.id, name: zone.name },
-        });
+    const firingsByCompany = new Map<string, { company: EvaluationCompany; firings: FiringInput[] }>();
+    const saves: AlertStateSave[] = [];
+    for (const [i, m] of members.entries()) {
+      const { firings, next, changed } = evaluateMember(m, zoneRules[i], zonesOf.get(i) ?? []);
+      const { company } = m.stored;
+      if (firings.length) {
+        const group = firingsByCompany.get(company.id) ?? { company, firings: [] };
+        group.firings.push(...firings);
+        firingsByCompany.set(company.id, group);
       }
+      const { companyId, memberId } = m.task;
+      saves.push({ companyId, memberId, evaluatedTs: m.fixes[m.fixes.length - 1].ts, state: changed ? next : null });
     }
-
-    // battery: per rule, armed until a low fix fires it; only the fired (disarmed) ones are stored
-    const battery: AlertFixState['battery'] = {};
-    for (const rule of rules.filter((r) => r.action === 'battery_low')) {
-      const out = evaluateBattery(state.battery[rule.id]?.low ?? false, fixes, rule.threshold ?? DEFAULT_BATTERY_THRESHOLD, (ts) => inWin(rule, ts));
-      if (out.low) battery[rule.id] = { low: true };
-      for (const f of out.fired) {
-        firings.push({ rule, memberId, occurrence: String(f.ts), ts: f.ts, facts: { kind: 'battery', bat: f.bat, ts: f.ts } });
-      }
-    }
-
-    // idle: the still period, read by the clock
-    const still = rules.some((r) => r.action === 'idle') ? advanceStill(state.still, fixes) : null;
-
-    const published = await this.writer.write(db, company, firings);
-    const next: AlertFixState = { zones: outcome.states, battery, still };
-    // an unchanged state is not rewritten (most passes only move evaluated_ts)
-    const changed = !stored.exists || !isDeepStrictEqual(next, withoutArmed(state));
-    await this.repo.saveState(db, companyId, memberId, fixes[fixes.length - 1].ts, changed ? next : null);
+    const published: string[] = [];
+    for (const { company, firings } of firingsByCompany.values()) published.push(...(await this.writer.write(db, company, firings)));
+    await this.repo.saveStates(db, saves);
     return published;
   }
+}
+
+/** One member's share of a pass: its task, rules, stored state and fixes (newer than the state, ascending, not empty). */
+export interface MemberEvaluation {
+  task: FixesTask;
+  rules: readonly AlertRule[];
+  stored: StoredAlertState;
+  fixes: readonly RuleFix[];
+}
+
+/**
+ * One member's rules over its fixes, in memory: the geofence engine over its zones' classification
+ * (`zones`, for `zoneRules`) with the company's dwell and no gap, battery arming per rule, the still
+ * period. @returns the firings, the next state, and whether it differs from the stored one
+ */
+export function evaluateMember(
+  m: MemberEvaluation,
+  zoneRules: readonly AlertRule[],
+  zones: readonly ClassifiedZone[],
+): { firings: FiringInput[]; next: AlertFixState; changed: boolean } {
+  const { memberId } = m.task;
+  const { company, state } = m.stored;
+  const { rules, fixes } = m;
+  const inWin = (rule: { window: Parameters<typeof inWindow>[0] }, ts: number) => inWindow(rule.window, ts, company.timezone);
+  const firings: FiringInput[] = [];
+
+  // zones: the geofence rule over the classification PostGIS made
+  const index = new Map(fixes.map((f, i) => [f.ts, i]));
+  const fences: ClassifiedFence[] = zones.map((z) => ({
+    key: z.id,
+    maxAcc: ZONE_MAX_ACC_M,
+    classify: (fix: GeofenceFix) => CLASS[z.classes[index.get(fix.ts)!]] ?? 'out',
+  }));
+  const outcome = evaluateGeofences(state.zones, fences, fixes, { dwellMs: company.dwellSeconds * 1000, gapMs: Infinity });
+  const byId = new Map(zones.map((z) => [z.id, z]));
+  for (const t of outcome.transitions) {
+    const zone = byId.get(t.key)!;
+    for (const rule of rulesForZoneTransition(zoneRules, t, zone)) {
+      if (!inWin(rule, t.ts)) continue;
+      firings.push({
+        rule,
+        memberId,
+        occurrence: `${zone.id}:${t.kind}:${t.ts}`,
+        ts: t.ts,
+        facts: { kind: 'zone', move: t.kind, danger: rule.action === 'enters_danger_zone', zoneName: zone.name, ts: t.ts },
+        zone: { id: zone.id, name: zone.name },
+      });
+    }
+  }
+
+  // battery: per rule, armed until a low fix fires it; only the fired (disarmed) ones are stored
+  const battery: AlertFixState['battery'] = {};
+  for (const rule of rules.filter((r) => r.action === 'battery_low')) {
+    const out = evaluateBattery(state.battery[rule.id]?.low ?? false, fixes, rule.threshold ?? DEFAULT_BATTERY_THRESHOLD, (ts) => inWin(rule, ts));
+    if (out.low) battery[rule.id] = { low: true };
+    for (const f of out.fired) {
+      firings.push({ rule, memberId, occurrence: String(f.ts), ts: f.ts, facts: { kind: 'battery', bat: f.bat, ts: f.ts } });
+    }
+  }
+
+  // idle: the still period, read by the clock
+  const still = rules.some((r) => r.action === 'idle') ? advanceStill(state.still, fixes) : null;
+
+  const next: AlertFixState = { zones: outcome.states, battery, still };
+  // an unchanged state is not rewritten (most passes only move evaluated_ts)
+  const changed = !m.stored.exists || !isDeepStrictEqual(next, withoutArmed(state));
+  return { firings, next, changed };
 }
 
 /** `state` with the armed battery rules left out (states written before only fired ones were kept list them as `{low: false}`). */

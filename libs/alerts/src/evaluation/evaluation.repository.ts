@@ -30,6 +30,26 @@ export interface ClassifiedZone {
   classes: string;
 }
 
+/** A member's alert state as a pass leaves it: evaluated up to `evaluatedTs` (ms); `state` null = unchanged. */
+export interface AlertStateSave {
+  companyId: string;
+  memberId: string;
+  evaluatedTs: number;
+  state: AlertFixState | null;
+}
+
+/** One member's share of a zone classification: its fixes (in order) and the zones its rules watch. */
+export interface ZoneRead {
+  companyId: string;
+  fixes: ReadonlyArray<{ lat: number; lng: number }>;
+  /** zones named by its rules */
+  zoneIds: string[];
+  /** whether a rule watches every danger zone */
+  anyDanger: boolean;
+  /** zones it has a state for */
+  statedIds: string[];
+}
+
 /** m: the band outside a zone's polygon that still counts as "still in" (CONTRACTS.md "Alerts and zones"). */
 export const ZONE_BAND_M = 20;
 
@@ -97,60 +117,88 @@ export class EvaluationRepository {
   }
 
   /**
-   * Writes the member's state row (creating it when missing): `evaluated_ts` always, `state` only
-   * when given (null = unchanged: the row keeps its stored state, or `{}` when new). The caller holds
-   * the member's lock (geofencing's pass, `geofence_states`).
+   * Writes members' state rows in one statement: `evaluated_ts` (ms) always, `state` only when given
+   * (null = unchanged: an existing row keeps its stored state, a new one gets `{}`); the missing rows
+   * are created. The caller holds the members' locks (geofencing's pass, `geofence_states`), so no
+   * one else writes these rows meanwhile.
    */
-  async saveState(db: EntityManager, companyId: string, memberId: string, evaluatedTs: number, state: AlertFixState | null): Promise<void> {
+  async saveStates(db: EntityManager, saves: readonly AlertStateSave[]): Promise<void> {
+    if (!saves.length) return;
     await query(
       db,
-      `INSERT INTO alert_member_states AS s (company_id, member_id, evaluated_ts, state, updated_at)
-       VALUES ($1, $2, $3, coalesce($4::jsonb, '{}'), ${SQL_NOW_MS})
-       ON CONFLICT (company_id, member_id) DO UPDATE
-         SET evaluated_ts = EXCLUDED.evaluated_ts, state = coalesce($4::jsonb, s.state), updated_at = EXCLUDED.updated_at`,
-      [companyId, memberId, evaluatedTs, state === null ? null : JSON.stringify(state)],
+      `WITH u AS (SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS u(c, m, ts, state)),
+       updated AS (
+         UPDATE alert_member_states s SET evaluated_ts = u.ts, state = coalesce(u.state::jsonb, s.state), updated_at = ${SQL_NOW_MS}
+           FROM u WHERE s.company_id = u.c AND s.member_id = u.m
+         RETURNING s.company_id, s.member_id)
+       INSERT INTO alert_member_states (company_id, member_id, evaluated_ts, state, updated_at)
+       SELECT u.c, u.m, u.ts, coalesce(u.state::jsonb, '{}'), ${SQL_NOW_MS} FROM u
+        WHERE NOT EXISTS (SELECT 1 FROM updated d WHERE d.company_id = u.c AND d.member_id = u.m)`,
+      [
+        saves.map((s) => s.companyId),
+        saves.map((s) => s.memberId),
+        saves.map((s) => s.evaluatedTs),
+        saves.map((s) => (s.state === null ? null : JSON.stringify(s.state))),
+      ],
     );
   }
 
   /**
-   * The candidate zones classified against each of `fixes` (degrees, in order), in one statement:
-   * live zones among `zoneIds` (watched by a rule) or, with `anyDanger`, any live danger zone, that
-   * lie within {@link ZONE_BAND_M} of one of the fixes, or are among `statedIds` (a member inside must
-   * be seen leaving). The GiST index of `(company_id, polygon)` is probed once per ~1 km cell the
-   * fixes fall in (0.01° of latitude and of longitude), with the cell's fixes as one multipoint:
-   * one probe for a member walking about, a few for a drive — where a probe per fix cost ~45 µs
-   * each, and one box around a whole batch would fetch every zone a long drive spans. Class per
-   * fix: `i` when `ST_Covers(polygon, fix)`, `e` when within the band, else `o`.
+   * For each of `reads` (a member's fixes, degrees, in order, with the zones it watches), its
+   * candidate zones classified against each of its fixes, in one statement, answered in the order of
+   * `reads`: live zones of the member's company among `zoneIds` (watched by a rule) or, with
+   * `anyDanger`, any live danger zone, that lie within {@link ZONE_BAND_M} of one of its fixes, or
+   * are among `statedIds` (a member inside must be seen leaving). The GiST index of
+   * `(company_id, polygon)` is probed once per member and ~1 km cell its fixes fall in (0.01° of
+   * latitude and of longitude), with the cell's fixes as one multipoint: one probe for a member
+   * walking about, a few for a drive — where a probe per fix cost ~45 µs each, and one box around a
+   * whole batch would fetch every zone a long drive spans. Class per fix: `i` when
+   * `ST_Covers(polygon, fix)`, `e` when within the band, else `o`.
    */
-  async classifyZones(
-    db: EntityManager,
-    companyId: string,
-    fixes: ReadonlyArray<{ lat: number; lng: number }>,
-    zones: { zoneIds: string[]; anyDanger: boolean; statedIds: string[] },
-  ): Promise<ClassifiedZone[]> {
-    const row = await queryOne<{ zones: ClassifiedZone[] | null }>(
+  async classifyZones(db: EntityManager, reads: readonly ZoneRead[]): Promise<ClassifiedZone[][]> {
+    if (!reads.length) return [];
+    const k: number[] = [];
+    const lats: number[] = [];
+    const lngs: number[] = [];
+    for (const [i, r] of reads.entries()) {
+      for (const f of r.fixes) {
+        k.push(i);
+        lats.push(f.lat);
+        lngs.push(f.lng);
+      }
+    }
+    const rows = await query<{ k: number; zones: ClassifiedZone[] }>(
       db,
       `WITH f AS (
-         SELECT u.i, u.lat, u.lng, ST_SetSRID(ST_MakePoint(u.lng, u.lat), 4326)::geography AS g
-           FROM unnest($2::float8[], $3::float8[]) WITH ORDINALITY AS u(lat, lng, i)),
+         SELECT u.k, u.i, u.lat, u.lng, ST_SetSRID(ST_MakePoint(u.lng, u.lat), 4326)::geography AS g
+           FROM unnest($1::int[], $2::float8[], $3::float8[]) WITH ORDINALITY AS u(k, lat, lng, i)),
+       s AS (SELECT * FROM json_to_recordset($4::json) AS s(k int, c text, zone_ids text[], any_danger boolean, stated_ids text[])),
        cells AS (
-         SELECT ST_Collect(ST_SetSRID(ST_MakePoint(lng, lat), 4326))::geography AS g FROM f GROUP BY floor(lat * 100), floor(lng * 100)),
+         SELECT k, ST_Collect(ST_SetSRID(ST_MakePoint(lng, lat), 4326))::geography AS g FROM f GROUP BY k, floor(lat * 100), floor(lng * 100)),
        near AS (
-         SELECT DISTINCT z.id FROM cells c JOIN zones z
-             ON z.company_id = $1 AND z.deleted_at IS NULL AND ST_DWithin(z.polygon, c.g, ${ZONE_BAND_M})
-          WHERE z.id = ANY($4::text[]) OR ($5::boolean AND z.danger)),
+         SELECT c.k, z.id FROM cells c JOIN s ON s.k = c.k JOIN zones z
+             ON z.company_id = s.c AND z.deleted_at IS NULL AND ST_DWithin(z.polygon, c.g, ${ZONE_BAND_M})
+          WHERE z.id = ANY(s.zone_ids) OR (s.any_danger AND z.danger)),
+       cand AS (SELECT k, id FROM near UNION SELECT s.k, unnest(s.stated_ids) FROM s),
        z AS (
-         SELECT z.id, z.name, z.danger, z.polygon FROM zones z
-          WHERE z.company_id = $1 AND z.deleted_at IS NULL
-            AND (z.id = ANY($4::text[]) OR ($5::boolean AND z.danger))
-            AND (z.id = ANY($6::text[]) OR z.id IN (SELECT id FROM near)))
-       SELECT json_agg(json_build_object('id', z.id, 'name', z.name, 'danger', z.danger, 'classes',
-                (SELECT string_agg(CASE WHEN ST_Covers(z.polygon, f.g) THEN 'i' WHEN ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M}) THEN 'e' ELSE 'o' END, '' ORDER BY f.i) FROM f)))
-                AS zones
-         FROM z`,
-      [companyId, fixes.map((f) => f.lat), fixes.map((f) => f.lng), zones.zoneIds, zones.anyDanger, zones.statedIds],
+         SELECT c.k, z.id, z.name, z.danger, z.polygon FROM cand c JOIN s ON s.k = c.k JOIN zones z
+             ON z.company_id = s.c AND z.id = c.id AND z.deleted_at IS NULL
+          WHERE z.id = ANY(s.zone_ids) OR (s.any_danger AND z.danger))
+       SELECT z.k, json_agg(json_build_object('id', z.id, 'name', z.name, 'danger', z.danger, 'classes',
+                (SELECT string_agg(CASE WHEN ST_Covers(z.polygon, f.g) THEN 'i' WHEN ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M}) THEN 'e' ELSE 'o' END, '' ORDER BY f.i)
+                   FROM f WHERE f.k = z.k))) AS zones
+         FROM z GROUP BY z.k`,
+      [
+        k,
+        lats,
+        lngs,
+        JSON.stringify(
+          reads.map((r, i) => ({ k: i, c: r.companyId, zone_ids: r.zoneIds, any_danger: r.anyDanger, stated_ids: r.statedIds })),
+        ),
+      ],
     );
-    return row?.zones ?? [];
+    const byK = new Map(rows.map((r) => [r.k, r.zones]));
+    return reads.map((_, i) => byK.get(i) ?? []);
   }
 
   /**

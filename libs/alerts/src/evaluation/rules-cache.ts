@@ -1,4 +1,4 @@
-import { AlertAction, queryOne, Queryable } from '@app/core';
+import { AlertAction, query, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { AlertRule } from '../entities/alert-rule.entity';
 import { AlertFixState, EvaluationCompany, EvaluationRepository } from './evaluation.repository';
@@ -27,15 +27,7 @@ export class RulesCache {
     return (await this.lookup(db, companyId, memberId, actions)).rules;
   }
 
-  /**
-   * {@link rulesForMember}; with `withState`, in the same statement, the member's
-   * `alert_member_states` row (`evaluatedTs` 0 and an empty state when there is none; the caller
-   * holds the member's lock: geofencing's pass) and the company's evaluation settings — and JIT is
-   * switched off for the rest of the caller's transaction (`set_config('jit', 'off', true)`): the
-   * zone classification that follows is estimated above `jit_above_cost` (PostGIS rates `ST_Covers`
-   * expensive, times zones × fixes), and compiling it cost 40–50 ms for a statement that runs in
-   * under 1 ms.
-   */
+  /** {@link lookupMany} for one member. */
   async lookup(
     db: Queryable,
     companyId: string,
@@ -43,46 +35,89 @@ export class RulesCache {
     actions: readonly AlertAction[],
     withState = false,
   ): Promise<{ rules: AlertRule[]; stored?: StoredAlertState }> {
-    const row = await queryOne<{
-      stamp: string;
+    return (await this.lookupMany(db, [{ companyId, memberId }], actions, withState))[0];
+  }
+
+  /**
+   * {@link rulesForMember} for each of `members` (in their order), in one statement; with
+   * `withState`, in the same statement, each member's `alert_member_states` row (`evaluatedTs` 0 and
+   * an empty state when there is none; the caller holds the members' locks: geofencing's pass) and
+   * the company's evaluation settings — and JIT is switched off for the rest of the caller's
+   * transaction (`set_config('jit', 'off', true)`): the zone classification that follows is
+   * estimated above `jit_above_cost` (PostGIS rates `ST_Covers` expensive, times zones × fixes), and
+   * compiling it cost 40–50 ms for a statement that runs in under 1 ms. Each company's stamp is
+   * computed once per statement, however many of its members it asks about.
+   */
+  async lookupMany(
+    db: Queryable,
+    members: ReadonlyArray<{ companyId: string; memberId: string }>,
+    actions: readonly AlertAction[],
+    withState = false,
+  ): Promise<Array<{ rules: AlertRule[]; stored?: StoredAlertState }>> {
+    if (!members.length) return [];
+    const rows = await query<{
+      k: number;
+      stamp: string | null;
       member: TargetMember | null;
       stored: { evaluatedTs: number; state: Partial<AlertFixState> } | null;
       company: EvaluationCompany | null;
     }>(
       db,
-      `SELECT (SELECT count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text FROM alert_rules WHERE company_id = $1) AS stamp,
+      `WITH u AS (SELECT u.c, u.m, u.k::int AS k FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(c, m, k)),
+       stamps AS (
+         SELECT company_id, count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text AS stamp FROM alert_rules
+          WHERE company_id IN (SELECT c FROM u) GROUP BY company_id)
+       SELECT u.k, s.stamp,
               (SELECT json_build_object('id', id, 'role', role, 'teams', teams, 'active', active_status = 'active')
-                 FROM members WHERE company_id = $1 AND id = $2) AS member` +
+                 FROM members WHERE company_id = u.c AND id = u.m) AS member` +
         (withState
           ? `,
               set_config('jit', 'off', true) AS jit,
               (SELECT json_build_object('evaluatedTs', evaluated_ts::float8, 'state', state) FROM alert_member_states
-                WHERE company_id = $1 AND member_id = $2) AS stored,
+                WHERE company_id = u.c AND member_id = u.m) AS stored,
               (SELECT json_build_object('id', c.id, 'timezone', c.timezone, 'dwellSeconds', c.checkin_dwell_seconds)
-                 FROM companies c WHERE c.id = $1) AS company`
-          : ''),
-      [companyId, memberId],
+                 FROM companies c WHERE c.id = u.c) AS company`
+          : '') +
+        `
+         FROM u LEFT JOIN stamps s ON s.company_id = u.c`,
+      [members.map((m) => m.companyId), members.map((m) => m.memberId)],
     );
-    if (!row?.member || row.stamp.startsWith('0:')) return { rules: [] };
+    const byK = new Map(rows.map((r) => [r.k, r]));
+    const answers: Array<{ rules: AlertRule[]; stored?: StoredAlertState }> = [];
+    for (const [i, { companyId }] of members.entries()) {
+      const row = byK.get(i + 1);
+      if (!row?.member || !row.stamp) {
+        answers.push({ rules: [] });
+        continue;
+      }
+      const rules = (await this.companyRules(db, companyId, row.stamp)).filter((r) => actions.includes(r.action) && ruleTargets(r, row.member!));
+      if (!withState || !row.company) {
+        answers.push({ rules });
+        continue;
+      }
+      const s = row.stored?.state ?? {};
+      answers.push({
+        rules,
+        stored: {
+          company: row.company,
+          evaluatedTs: row.stored?.evaluatedTs ?? 0,
+          exists: row.stored !== null,
+          state: { zones: s.zones ?? {}, battery: s.battery ?? {}, still: s.still ?? null },
+        },
+      });
+    }
+    return answers;
+  }
+
+  /** The company's live rules as cached, re-read when `stamp` (count:sum of xmin) moved. */
+  private async companyRules(db: Queryable, companyId: string, stamp: string): Promise<AlertRule[]> {
     let cached = this.byCompany.get(companyId);
-    if (!cached || cached.stamp !== row.stamp) {
+    if (!cached || cached.stamp !== stamp) {
       if (this.byCompany.size >= MAX_COMPANIES) this.byCompany.clear();
-      cached = { stamp: row.stamp, rules: await this.repo.liveCompanyRules(db, companyId) };
+      cached = { stamp, rules: await this.repo.liveCompanyRules(db, companyId) };
       this.byCompany.set(companyId, cached);
     }
-    const member = row.member;
-    const rules = cached.rules.filter((r) => actions.includes(r.action) && ruleTargets(r, member));
-    if (!withState || !row.company) return { rules };
-    const s = row.stored?.state ?? {};
-    return {
-      rules,
-      stored: {
-        company: row.company,
-        evaluatedTs: row.stored?.evaluatedTs ?? 0,
-        exists: row.stored !== null,
-        state: { zones: s.zones ?? {}, battery: s.battery ?? {}, still: s.still ?? null },
-      },
-    };
+    return cached.rules;
   }
 }
 

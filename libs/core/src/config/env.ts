@@ -138,15 +138,26 @@ export class AppConfig {
   WEBHOOK_CONCURRENCY = 32;
 
   /**
-   * Locations tasks (a member's fixes pass: geofencing and alert rules) a worker process runs at once;
-   * each holds one database connection for its transaction, so keep it below `DATABASE_POOL_SIZE`
-   * (the worker's other queues need connections too).
+   * Locations passes (geofencing and alert rules over members' new fixes) a worker process runs at
+   * once; each holds one database connection for its transaction, so keep it below
+   * `DATABASE_POOL_SIZE` (the worker's other queues need connections too).
    */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(200)
-  LOCATIONS_CONCURRENCY = 8;
+  LOCATIONS_CONCURRENCY = 4;
+
+  /**
+   * Members' `fixes` tasks one Locations pass takes at most: the tasks that arrive while every pass
+   * is busy ride together in the next one (one transaction, a fixed number of statements). A worker
+   * holds up to `LOCATIONS_CONCURRENCY × LOCATIONS_BATCH_SIZE` tasks at once.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  LOCATIONS_BATCH_SIZE = 16;
 
   /** ms of continuous failure after which an endpoint is disabled (default 5 days). */
   @Transform(toInt)

@@ -4,9 +4,9 @@ import { PlacesService } from '@app/places';
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers';
+import { FixConsumer, FixConsumerRegistry, FixesTask, tasksByMember } from '../fix-consumers';
 import { evaluateGeofences, Geofence, GeofenceTransition, VISIT_GAP_MS } from './geofence-engine';
-import { CheckInTarget, GeofenceRepository } from './geofence.repository';
+import { CheckInTarget, GeofenceRepository, StateSave } from './geofence.repository';
 import { PlaceCheck, PlaceCheckListenerRegistry } from './place-check-listeners';
 import { FixParticipantRegistry, FixPass } from './fix-participants';
 
@@ -25,16 +25,19 @@ function targetOf(key: string): CheckInTarget {
 
 /**
  * Geofencing (CONTRACTS.md, "Places, check-ins, clock"), the `geofence` fix consumer — and the pass
- * its {@link FixParticipantRegistry} participants (alert rules) share: for a `fixes` task, in ONE
- * transaction, locks the member's `geofence_states` row (the one lock of the pass), asks each
- * participant how far back it needs fixes, reads the member's fixes ONCE (from the oldest any of them
- * needs, up to now) with the candidate fences (live places near geofencing's new fixes or with a
- * state, the member's jobs of their days), runs {@link evaluateGeofences} over geofencing's new
- * fixes, and writes what it decided: `checkins` rows, `placecheckin`/`placecheckout` events,
- * automatic job checks through {@link JobsService.recordAutoCheck}, the place checks handed to the
- * {@link PlaceCheckListenerRegistry} (alert rules); then the state and `evaluated_ts`; then each
- * participant evaluates its share of the same fixes. Delivery is woken after the commit. Running a
- * task twice changes nothing (the second run finds no fix newer than the first's).
+ * its {@link FixParticipantRegistry} participants (alert rules) share. One pass covers one or several
+ * members' `fixes` tasks (the worker gathers those arriving while its passes are busy), in ONE
+ * transaction with a fixed number of statements whatever the number of members: locks the members'
+ * `geofence_states` rows (the pass's only locks of its own), asks each participant how far back it
+ * needs each member's fixes, reads each member's fixes ONCE (from the oldest any of them needs, up to
+ * now) with the candidate fences (live places near geofencing's new fixes or with a state, the
+ * member's jobs of their days), runs {@link evaluateGeofences} over geofencing's new fixes, and writes
+ * what it decided: `checkins` rows, `placecheckin`/`placecheckout` events, automatic job checks
+ * through {@link JobsService.recordAutoCheck}, the place checks handed to the
+ * {@link PlaceCheckListenerRegistry} (alert rules) — these per member that has any, rare next to the
+ * fixes; then the states and `evaluated_ts`; then each participant evaluates its share of the same
+ * fixes. Delivery is woken once after the commit. Running a task twice changes nothing (the second
+ * run finds no fix newer than the first's).
  */
 @Injectable()
 export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
@@ -57,58 +60,84 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     this.registry.register(this);
   }
 
-  async onFixes(task: FixesTask): Promise<void> {
-    const published = await this.dataSource.transaction((db) => this.evaluate(db, task, Date.now()));
+  onFixes(task: FixesTask): Promise<void> {
+    return this.onFixesBatch([task]);
+  }
+
+  async onFixesBatch(tasks: readonly FixesTask[]): Promise<void> {
+    const published = await this.dataSource.transaction((db) => this.evaluate(db, tasks, Date.now()));
     this.outbox.wake(published);
   }
 
   /**
-   * The pass over the member's new fixes up to `now` (ms) in the transaction `db`: geofencing, then
+   * The pass over the members' new fixes up to `now` (ms) in the transaction `db`: geofencing, then
    * the participants.
    * @returns the ids of the outbox events appended (to wake after the commit).
    */
-  async evaluate(db: EntityManager, task: FixesTask, now: number): Promise<string[]> {
-    const { companyId, memberId } = task;
-    const { evaluatedTs, state, company } = await this.repo.lockState(db, companyId, memberId);
-    if (!company) return [];
+  async evaluate(db: EntityManager, tasks: readonly FixesTask[], now: number): Promise<string[]> {
+    const merged = tasksByMember(tasks);
+    if (!merged.length) return [];
+    const locked = await this.repo.lockStates(db, merged);
+    // an unknown company (deleted since the call) has nothing to evaluate
+    const live = merged.flatMap((task, i) => {
+      const { company, evaluatedTs, state } = locked[i];
+      return company ? [{ task, company, evaluatedTs, state }] : [];
+    });
+    if (!live.length) return [];
     const passes: FixPass[] = [];
     for (const p of this.participants?.all() ?? []) {
-      const pass = await p.join(db, task, now);
+      const pass = await p.join(
+        db,
+        live.map((m) => m.task),
+        now,
+      );
       if (pass) passes.push(pass);
     }
-    const placeIds = Object.keys(state.fences)
-      .filter((k) => k.startsWith(PLACE))
-      .map((k) => k.slice(PLACE.length));
-    const afterTs = Math.min(evaluatedTs, ...passes.map((p) => p.afterTs));
-    const { fixes, places, jobs } = await this.repo.loadEvaluation(
+    const afterTs = live.map((m, i) => Math.min(m.evaluatedTs, ...passes.map((p) => p.afterTs[i] ?? Infinity)));
+    const reads = await this.repo.loadEvaluations(
       db,
-      companyId,
-      memberId,
-      { afterTs, untilTs: now, fenceAfterTs: evaluatedTs },
-      company,
-      placeIds,
+      live.map((m, i) => ({
+        companyId: m.task.companyId,
+        memberId: m.task.memberId,
+        afterTs: afterTs[i],
+        untilTs: now,
+        fenceAfterTs: m.evaluatedTs,
+        company: m.company,
+        placeIds: Object.keys(m.state.fences)
+          .filter((k) => k.startsWith(PLACE))
+          .map((k) => k.slice(PLACE.length)),
+      })),
     );
     const published: string[] = [];
-    const own = afterTs === evaluatedTs ? fixes : fixes.filter((f) => f.ts > evaluatedTs);
-    if (own.length) {
+    const saves: StateSave[] = [];
+    for (const [i, m] of live.entries()) {
+      const { companyId, memberId } = m.task;
+      const { fixes, places, jobs } = reads[i];
+      const own = afterTs[i] === m.evaluatedTs ? fixes : fixes.filter((f) => f.ts > m.evaluatedTs);
+      if (!own.length) continue;
       const fences: Geofence[] = [
         ...places.map((p) => ({ key: PLACE + p.id, center: { lat: p.lat, lng: p.lng }, radius: p.radius })),
         ...jobs.map((j) => ({
           key: JOB + j.id,
           center: { lat: j.lat, lng: j.lng },
           radius: j.radius,
-          from: zonedDayTimeToMs(j.day, 0, company.timezone),
-          until: zonedDayTimeToMs(j.day, 24 * 60, company.timezone),
+          from: zonedDayTimeToMs(j.day, 0, m.company.timezone),
+          until: zonedDayTimeToMs(j.day, 24 * 60, m.company.timezone),
         })),
       ];
-      const outcome = evaluateGeofences(state.fences, fences, own, { dwellMs: company.dwellSeconds * 1000, gapMs: VISIT_GAP_MS });
+      const outcome = evaluateGeofences(m.state.fences, fences, own, { dwellMs: m.company.dwellSeconds * 1000, gapMs: VISIT_GAP_MS });
       published.push(...(await this.record(db, companyId, memberId, outcome.transitions)));
       for (const d of outcome.dropped) await this.repo.closeCheckIn(db, companyId, memberId, targetOf(d.key), d.inTs, d.lastInTs);
-      await this.repo.saveState(db, companyId, memberId, own[own.length - 1].ts, { fences: outcome.states });
+      saves.push({ companyId, memberId, evaluatedTs: own[own.length - 1].ts, state: { fences: outcome.states } });
     }
+    await this.repo.saveStates(db, saves);
     for (const pass of passes) {
-      const theirs = pass.afterTs === afterTs ? fixes : fixes.filter((f) => f.ts > pass.afterTs);
-      if (theirs.length) published.push(...(await pass.evaluate(theirs)));
+      const theirs = live.map((_, i) => {
+        const after = pass.afterTs[i];
+        if (after === null || after === undefined) return [];
+        return after === afterTs[i] ? reads[i].fixes : reads[i].fixes.filter((f) => f.ts > after);
+      });
+      if (theirs.some((f) => f.length)) published.push(...(await pass.evaluate(theirs)));
     }
     return published;
   }

@@ -1,0 +1,73 @@
+import { MicroBatcher } from './micro-batcher';
+
+/** A pass that records its batches and finishes when the test says so. */
+function controlledPass() {
+  const batches: number[][] = [];
+  const finish: Array<(err?: Error) => void> = [];
+  const pass = (items: number[]) =>
+    new Promise<void>((resolve, reject) => {
+      batches.push(items);
+      finish.push((err) => (err ? reject(err) : resolve()));
+    });
+  return { batches, finish, pass };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('MicroBatcher', () => {
+  it('starts an item at once when a slot is free, and gathers the items submitted while every slot is busy', async () => {
+    const { batches, finish, pass } = controlledPass();
+    const batcher = new MicroBatcher(pass, { maxSize: 10, maxInFlight: 1 });
+    const first = batcher.submit(1);
+    expect(batches).toEqual([[1]]);
+    const later = [2, 3, 4].map((n) => batcher.submit(n));
+    expect(batcher.pending).toBe(3);
+    finish[0]();
+    await first;
+    await tick();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    finish[1]();
+    await Promise.all(later);
+    expect(batcher.pending).toBe(0);
+  });
+
+  it('never runs more than maxInFlight passes, nor more than maxSize items in one', async () => {
+    const { batches, finish, pass } = controlledPass();
+    const batcher = new MicroBatcher(pass, { maxSize: 2, maxInFlight: 2 });
+    const all = [1, 2, 3, 4, 5, 6, 7].map((n) => batcher.submit(n));
+    expect(batches).toEqual([[1], [2]]);
+    finish[0]();
+    await tick();
+    expect(batches).toEqual([[1], [2], [3, 4]]);
+    finish[1]();
+    finish[2]();
+    await tick();
+    expect(batches).toEqual([[1], [2], [3, 4], [5, 6], [7]]);
+    finish[3]();
+    finish[4]();
+    await Promise.all(all);
+  });
+
+  it('runs each item of a failed pass alone, so only the bad item fails', async () => {
+    const seen: number[][] = [];
+    const batcher = new MicroBatcher<number>(
+      async (items) => {
+        seen.push(items);
+        if (items.includes(3)) throw new Error(`bad ${items.join(',')}`);
+      },
+      { maxSize: 10, maxInFlight: 1 },
+    );
+    const first = batcher.submit(1);
+    const rest = [2, 3, 4].map((n) => batcher.submit(n));
+    await first;
+    const outcomes = await Promise.allSettled(rest);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('bad 3');
+    expect(seen).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
+  });
+
+  it('rejects options that are not positive integers', () => {
+    expect(() => new MicroBatcher(async () => {}, { maxSize: 0, maxInFlight: 1 })).toThrow('maxSize must be a positive integer');
+    expect(() => new MicroBatcher(async () => {}, { maxSize: 1, maxInFlight: 1.5 })).toThrow('maxInFlight must be a positive integer');
+  });
+});
