@@ -223,6 +223,21 @@ describe('alert evaluation', () => {
 
   /** The evaluation's firing writer, built in the test process over the api's services. */
   const writer = () => new FiringWriter(api.app.get(OutboxService), api.app.get(PlacesService));
+  /** Geofencing's pass with the alerts participant, as the worker runs them, built in the test process. */
+  function geofencePassWithAlerts(): GeofenceEvaluator {
+    const participants = new FixParticipantRegistry();
+    new AlertsFixConsumer(participants, new EvaluationRepository(), writer()).onModuleInit();
+    return new GeofenceEvaluator(
+      db,
+      new FixConsumerRegistry(),
+      new GeofenceRepository(),
+      api.app.get(JobsService),
+      api.app.get(PlacesService),
+      api.app.get(OutboxService),
+      undefined,
+      participants,
+    );
+  }
   const data = (r: Received) => JSON.parse(r.form.data);
   const firings = (c: TestCompany) =>
     db.query(
@@ -322,19 +337,7 @@ describe('alert evaluation', () => {
         )
       )[0];
     const before = await count();
-    // geofencing's pass with the alerts participant, as the worker runs them
-    const participants = new FixParticipantRegistry();
-    new AlertsFixConsumer(participants, new EvaluationRepository(), writer()).onModuleInit();
-    const pass = new GeofenceEvaluator(
-      db,
-      new FixConsumerRegistry(),
-      new GeofenceRepository(),
-      api.app.get(JobsService),
-      api.app.get(PlacesService),
-      api.app.get(OutboxService),
-      undefined,
-      participants,
-    );
+    const pass = geofencePassWithAlerts();
     const task = { companyId: c.companyUid, memberId: w.uid, fromTs: fixes[0].ts, toTs: fixes[fixes.length - 1].ts };
     await pass.onFixes(task);
     await pass.onFixes(task);
@@ -391,18 +394,7 @@ describe('alert evaluation', () => {
         ],
       );
     }
-    const participants = new FixParticipantRegistry();
-    new AlertsFixConsumer(participants, new EvaluationRepository(), writer()).onModuleInit();
-    const pass = new GeofenceEvaluator(
-      db,
-      new FixConsumerRegistry(),
-      new GeofenceRepository(),
-      api.app.get(JobsService),
-      api.app.get(PlacesService),
-      api.app.get(OutboxService),
-      undefined,
-      participants,
-    );
+    const pass = geofencePassWithAlerts();
     const last = fixes[fixes.length - 1].ts;
     // the member of company b twice (two tasks of one member in a pass are one)
     const tasks = [...members, members[2]].map(({ c, w }) => ({ companyId: c.companyUid, memberId: w.uid, fromTs: t0, toTs: last }));
