@@ -1,5 +1,4 @@
-import { toPoint } from '@app/core';
-import { PlaceView, PlaceViewSource, toPlaceView } from './place-view';
+import { PlaceView, PlaceViewFields, placeViewOf } from './place-view';
 
 /**
  * The columns of `places p` every place read selects (with `creatorId`; the creator's name is joined
@@ -21,7 +20,7 @@ export const PLACE_FIELDS_SQL = `p.id, p.name, p.address, p.city, p.state, p.pos
 export const PLACE_CREATOR_NAME_SQL = `(SELECT m.name FROM members m WHERE m.id = k."creatorId" AND m.company_id = $1) AS "creatorName"`;
 
 /** A row of {@link PLACE_FIELDS_SQL} with the creator's name ({@link PLACE_CREATOR_NAME_SQL}). */
-export type PlaceRow = Omit<PlaceViewSource, 'location'> & {
+export type PlaceRow = PlaceViewFields & {
   lat: number | null;
   lng: number | null;
   creatorId: string | null;
@@ -30,8 +29,7 @@ export type PlaceRow = Omit<PlaceViewSource, 'location'> & {
 
 /** The view of a {@link PlaceRow}. */
 export function toPlaceRowView(row: PlaceRow): PlaceView {
-  const location = row.lat === null || row.lng === null ? null : toPoint({ lat: row.lat, lng: row.lng });
-  return toPlaceView({ ...row, location }, row.creatorName);
+  return placeViewOf(row, row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng }, row.creatorName);
 }
 
 /** `%`, `_` and `\` escaped for `LIKE … ESCAPE '\'`: the text matches literally. */
