@@ -68,6 +68,11 @@ export interface PlacesFilter {
  * geodesic, ties by name, uid — then places without a location by name, uid. A caller with no
  * position gets located places by name, then the others by name.
  *
+ * The unlocated places are read only to fill what the located ones leave of `max` (`LIMIT max −
+ * located`, 0 when they fill it: the scan isn't run at all). They sort after every located place,
+ * so the answer is the same; reading them anyway cost ~1.5 ms of the statement's ~8 (10,000 places,
+ * 1 % unlocated, `max` 500).
+ *
  * The caller's position is read from `member_locations` (owned by `@app/locations`, which depends
  * on places): a documented read model — `lat`/`lng` of the caller's own row only.
  */
@@ -98,13 +103,15 @@ export function getPlacesSql(f: PlacesFilter): [string, unknown[]] {
   SELECT ${PLACE_FIELDS_SQL}, 1 AS grp, NULL::float8 AS dist FROM places p
   WHERE ${where} AND p.location IS NOT NULL AND NOT EXISTS (SELECT 1 FROM me)
   ORDER BY p.name, p.id LIMIT $4
+), located AS MATERIALIZED (
+  SELECT * FROM near UNION ALL SELECT * FROM by_name
 ), unlocated AS (
   SELECT ${PLACE_FIELDS_SQL}, 2 AS grp, NULL::float8 AS dist FROM places p
   WHERE ${where} AND p.location IS NULL
-  ORDER BY p.name, p.id LIMIT $4
+  ORDER BY p.name, p.id LIMIT GREATEST($4 - (SELECT count(*) FROM located), 0)
 )
 SELECT k.*, ${PLACE_CREATOR_NAME_SQL}
-FROM (SELECT * FROM near UNION ALL SELECT * FROM by_name UNION ALL SELECT * FROM unlocated) k
+FROM (SELECT * FROM located UNION ALL SELECT * FROM unlocated) k
 ORDER BY k.grp, k.dist, k.name, k.id
 LIMIT $4`;
   return [sql, params];
