@@ -226,11 +226,16 @@ describe('places actions', () => {
 
       // the caller has no position yet: by name, located places first
       expect(await names(company.key)).toEqual(['Far', 'Mid', 'Near', 'Twin A', 'Twin B', 'Alpha nowhere', 'Zulu nowhere']);
+      // the unlocated fill only what the located leave of max
+      expect(await names(company.key, { max: 6 })).toEqual(['Far', 'Mid', 'Near', 'Twin A', 'Twin B', 'Alpha nowhere']);
+      expect(await names(company.key, { max: 5 })).toEqual(['Far', 'Mid', 'Near', 'Twin A', 'Twin B']);
 
       await locate(company, company.ownerUid, LJUBLJANA);
       const res = await call('getplaces', {}, company.key);
       const got = res.body.places as Array<{ name: string; location: { lat: number; lng: number } | null }>;
       expect(got.map((p) => p.name)).toEqual(['Near', 'Twin A', 'Twin B', 'Mid', 'Far', 'Alpha nowhere', 'Zulu nowhere']);
+      expect(await names(company.key, { max: 6 })).toEqual(['Near', 'Twin A', 'Twin B', 'Mid', 'Far', 'Alpha nowhere']);
+      expect(await names(company.key, { max: 4 })).toEqual(['Near', 'Twin A', 'Twin B', 'Mid']);
       const distances = got.filter((p) => p.location).map((p) => distanceM(LJUBLJANA, p.location!));
       expect(distances).toEqual([...distances].sort((a, b) => a - b));
       expect(got[0]).toEqual(near);

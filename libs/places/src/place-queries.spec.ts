@@ -1,4 +1,6 @@
+import { toPoint } from '@app/core';
 import { escapeLike, getPlacesSql, knnCandidates, toPlaceRowView } from './place-queries';
+import { toPlaceView } from './place-view';
 
 describe('place queries', () => {
   it('escapeLike makes % _ and \\ literal for LIKE … ESCAPE', () => {
@@ -55,5 +57,42 @@ describe('place queries', () => {
     };
     expect(toPlaceRowView({ ...row, lat: 46.1, lng: 14.2 }).location).toEqual({ lat: 46.1, lng: 14.2 });
     expect(toPlaceRowView({ ...row, lat: null, lng: null }).location).toBeNull();
+  });
+
+  it('toPlaceRowView answers what toPlaceView answers for the same place, field for field and in the same key order', () => {
+    const row = {
+      id: 'P',
+      name: 'Depot',
+      address: 'Street 1',
+      city: 'Ljubljana',
+      state: 'LJ',
+      postalcode: '1000',
+      countryCode: 'SI',
+      phone: '+38611234567',
+      email: 'a@b.si',
+      radius: 50,
+      color: '#00FF00',
+      linkedForms: 'f1,f2',
+      data: [
+        { key: 'gate', val: 'B' },
+        { key: 'floor', val: '2' },
+      ],
+      teams: [1, 3],
+      createdAt: 1000,
+      updatedAt: 2000,
+      creatorId: 'M',
+      creatorName: 'Ann',
+    };
+    for (const [lat, lng] of [
+      [46.1, 14.2],
+      [null, null],
+    ]) {
+      const { creatorId: _, creatorName, ...fields } = row;
+      const viaEntity = toPlaceView({ ...fields, location: lat === null ? null : toPoint({ lat, lng: lng! }) }, creatorName);
+      expect(JSON.stringify(toPlaceRowView({ ...row, lat, lng }))).toBe(JSON.stringify(viaEntity));
+    }
+    expect(JSON.stringify(toPlaceRowView({ ...row, updatedAt: null, creatorName: null, data: null!, teams: null!, lat: 1, lng: 2 }))).toBe(
+      JSON.stringify(toPlaceView({ ...row, updatedAt: null, data: null!, teams: null!, location: toPoint({ lat: 1, lng: 2 }) }, null)),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { fromPoint } from '@app/core';
+import { fromPoint, LatLng } from '@app/core';
 import { Place } from './entities/place.entity';
 
 /**
@@ -59,12 +59,27 @@ export type PlaceViewSource = Pick<
   | 'updatedAt'
 >;
 
+/** {@link PlaceViewSource} without the position (given apart, as `{lat, lng}`, to {@link placeViewOf}). */
+export type PlaceViewFields = Omit<PlaceViewSource, 'location'>;
+
 /**
  * The wire form of a place.
  * @param place the entity (location as a GeoJSON Point, `[lng, lat]`) or a row with the same fields
  * @param creatorName the creating member's name; null/undefined when unknown (answered as "")
  */
 export function toPlaceView(place: PlaceViewSource, creatorName: string | null | undefined): PlaceView {
+  return placeViewOf(place, fromPoint(place.location), creatorName);
+}
+
+/**
+ * The wire form of a place whose position is already `{lat, lng}` degrees (a row read with
+ * `lat`/`lng` columns: no GeoJSON Point built and taken apart again). Reads the fields it needs and
+ * copies nothing else: a read of 500 pg rows spent ~1.5 ms spreading each row into a new object first.
+ * @param place the place's fields; `location` is ignored when present
+ * @param location degrees (WGS84), or null when the place has no position
+ * @param creatorName the creating member's name; null/undefined when unknown (answered as "")
+ */
+export function placeViewOf(place: PlaceViewFields, location: LatLng | null, creatorName: string | null | undefined): PlaceView {
   return {
     uid: place.id,
     name: place.name,
@@ -75,7 +90,7 @@ export function toPlaceView(place: PlaceViewSource, creatorName: string | null |
     country_code: place.countryCode,
     phone: place.phone,
     email: place.email,
-    location: fromPoint(place.location),
+    location,
     radius: place.radius,
     color: place.color,
     linkedForms: place.linkedForms,
