@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppConfig, AuthContext, DomainError, newId, normalizeRole, randomBase62, SQL_NOW_MS } from '@app/core';
+import { AppConfig, AuthContext, DomainError, newId, normalizeRole, preparedQuery, randomBase62, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -105,7 +105,10 @@ export class ApiKeysService {
       workers_edit_job: boolean;
       workers_create_places: boolean;
       workers_view_places: boolean;
-    }> = await this.dataSource.query(
+    }> = await preparedQuery(
+      this.dataSource,
+      // every call authenticates: planned once per connection
+      'fieldwork_authenticate',
       `SELECT k.key_hash, k.revoked_at, m.id AS member_id, m.username, m.role, m.active_status,
               c.id AS company_id, c.owner_member_id, c.timezone,
               c.workers_edit_job, c.workers_create_places, c.workers_view_places

@@ -30,6 +30,20 @@ describe('place queries', () => {
     expect(sql.match(/p\.company_id = \$1 AND p\.deleted_at IS NULL AND p\.name ILIKE/g)).toHaveLength(3);
   });
 
+  it('names one statement text per set of filters: same name ⇔ same text, whatever the values', () => {
+    const texts = new Map<string, string>();
+    for (const query of [undefined, '', 'Depot', "a%'b"])
+      for (const uids of [undefined, ['x'], ['y', 'z']])
+        for (const teams of [undefined, [1], [2, 3]])
+          for (const max of [1, 500]) {
+            const [sql, , name] = getPlacesSql({ companyId: 'C', memberId: 'M', max, query, uids, teams });
+            expect(texts.get(name) ?? sql).toBe(sql);
+            texts.set(name, sql);
+          }
+    expect(texts.size).toBe(8);
+    expect(new Set(texts.values()).size).toBe(8);
+  });
+
   it('an empty query filters nothing', () => {
     expect(getPlacesSql({ companyId: 'C', memberId: 'M', max: 5, query: '' })[1]).toHaveLength(4);
   });

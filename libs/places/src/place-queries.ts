@@ -62,7 +62,8 @@ export interface PlacesFilter {
 }
 
 /**
- * getplaces as one statement: `[sql, params]`. Live places (`deleted_at IS NULL`) of the company
+ * getplaces as one statement: `[sql, params, name]` — `name` differs for each set of filters (the
+ * text is the same for the same set), for a named prepared statement. Live places (`deleted_at IS NULL`) of the company
  * matching the filters; nearest first from the caller's latest position — the KNN scan `<->` on
  * `IDX_places_company_location` (GiST on `(company_id, location)` of live places), re-sorted by the
  * geodesic, ties by name, uid — then places without a location by name, uid. A caller with no
@@ -76,7 +77,7 @@ export interface PlacesFilter {
  * The caller's position is read from `member_locations` (owned by `@app/locations`, which depends
  * on places): a documented read model — `lat`/`lng` of the caller's own row only.
  */
-export function getPlacesSql(f: PlacesFilter): [string, unknown[]] {
+export function getPlacesSql(f: PlacesFilter): [string, unknown[], string] {
   const params: unknown[] = [f.companyId, f.memberId, knnCandidates(f.max), f.max];
   const filters: string[] = [];
   if (f.query !== undefined && f.query !== '') {
@@ -114,5 +115,6 @@ SELECT k.*, ${PLACE_CREATOR_NAME_SQL}
 FROM (SELECT * FROM located UNION ALL SELECT * FROM unlocated) k
 ORDER BY k.grp, k.dist, k.name, k.id
 LIMIT $4`;
-  return [sql, params];
+  const variant = `${f.query !== undefined && f.query !== '' ? 'q' : ''}${f.uids ? 'u' : ''}${f.teams ? 't' : ''}`;
+  return [sql, params, `fieldwork_getplaces_${variant}`];
 }

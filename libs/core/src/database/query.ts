@@ -1,4 +1,6 @@
+import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /** Anything raw SQL can run on: the data source (own connection) or a transaction's manager. */
 export type Queryable = Pick<DataSource, 'query'> | Pick<EntityManager, 'query'>;
@@ -19,4 +21,19 @@ export async function query<T>(db: Queryable, sql: string, params: unknown[] = [
 /** {@link query}, first row or `undefined`. */
 export async function queryOne<T>(db: Queryable, sql: string, params: unknown[] = []): Promise<T | undefined> {
   return (await query<T>(db, sql, params))[0];
+}
+
+/**
+ * {@link query} for a hot read or single-statement write outside any transaction, as a **named
+ * prepared statement** on the data source's own `pg` pool (skipping TypeORM's query runner):
+ * PostgreSQL parses `sql` once per connection and, once its generic plan costs no more than the
+ * custom ones (`plan_cache_mode = auto`: after five runs), stops planning it on every call. `name`
+ * must always stand for the same text (a connection keeps the first text it saw under a name).
+ * Behind a pooler in transaction mode (PgBouncer before 1.21) named statements break; the
+ * deployment here connects to PostgreSQL directly (docker-compose.yml).
+ * @returns the rows as `T[]`
+ */
+export async function preparedQuery<T>(dataSource: DataSource, name: string, sql: string, params: unknown[]): Promise<T[]> {
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  return (await pool.query({ name, text: sql, values: params })).rows as T[];
 }

@@ -1,9 +1,7 @@
-import { AppConfig, outboxEvent, OutboxEventInput, OutboxService, query, queryOne, QueueName, TaskProducer } from '@app/core';
+import { AppConfig, outboxEvent, OutboxEventInput, OutboxService, preparedQuery, query, queryOne, QueueName, TaskProducer } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { INGEST_DEVICE_SQL, INGEST_MEMBER_SQL, IngestRow } from './ingest-sql';
 import { FixesTask } from '../fix-consumers';
 import { Fix } from '../fix';
@@ -242,12 +240,7 @@ export class IngestService implements OnApplicationShutdown {
       input.source === 'app',
     ];
     const name = sql === INGEST_DEVICE_SQL ? 'fieldwork_ingest_device' : 'fieldwork_ingest_member';
-    return this.withPartitions(fixes, async () => (await this.pool().query<IngestRow>({ name, text: sql, values })).rows[0]);
-  }
-
-  /** The driver's `pg` pool: the hot path skips TypeORM's query runner and prepares its statement once per connection. */
-  private pool(): Pool {
-    return (this.dataSource.driver as PostgresDriver).master as Pool;
+    return this.withPartitions(fixes, async () => (await preparedQuery<IngestRow>(this.dataSource, name, sql, values))[0]);
   }
 
   /**
