@@ -134,7 +134,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     for (const pass of passes) {
       const theirs = live.map((_, i) => {
         const after = pass.afterTs[i];
-        if (after === null || after === undefined) return [];
+        if (after === null) return [];
         return after === afterTs[i] ? reads[i].fixes : reads[i].fixes.filter((f) => f.ts > after);
       });
       if (theirs.some((f) => f.length)) published.push(...(await pass.evaluate(theirs)));
