@@ -290,7 +290,9 @@ async function locateReport(api: TestApi, pool: pg.Pool, serverVersion: string):
     `locate: ${sizes[0]?.iterations ?? 0} timed calls per size (after ${CONFIG.warmups * 2} warm-ups), each followed by the baseline query; ` +
     `ours = POST /api/locate {teams: true} over HTTP (keep-alive), ${sizes.map((s) => `${(s.responseBytes / 1e6).toFixed(2)} MB`).join(' / ')} per answer; ` +
     `baseline = the same members and latest fixes as one SELECT through pg (no HTTP, no JSON); ` +
-    `floor = a bare node:http server in the same process running that SELECT and answering JSON.stringify of the records, over the same client.`;
+    `floor = a bare node:http server in the same process running that SELECT and answering JSON.stringify of the records, over the same client; ` +
+    `"moved" rows: before each call (ours and the floor's alike) 1 % of the members get a new latest location by an UPDATE committed first, ` +
+    `as ingestion between two polls would; whole reads of ours's snapshot during the timed calls: ${sizes.map((s) => s.fullReads).join(' / ')}.`;
   return { text: `${header}\n\n${table}\n\n${note}\n`, failed };
 }
 

@@ -82,7 +82,10 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
     const answer = checker.getAwaitedType(returned) ?? returned;
     const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.UseFullyQualifiedType;
     // a file answer (Nest's StreamableFile) is documented by `@ActionFiles`; the JSON schema covers the rest
-    const json = answer.isUnion() ? answer.types.filter((t) => !isFileAnswer(t)) : [answer];
+    // an answer serialized ahead (`JsonAnswer<T>`) is documented as its shape `T`
+    const json = (answer.isUnion() ? answer.types.filter((t) => !isFileAnswer(t)) : [answer]).map((t) =>
+      t.getSymbol()?.getName() === 'JsonAnswer' ? checker.getTypeArguments(t as ts.TypeReference)[0] : t,
+    );
     if (!json.length) throw new Error(`${controller}.${handler}: answers only files (document them with @ActionFiles, and the JSON answer too)`);
     const text = json
       .map((t) => {

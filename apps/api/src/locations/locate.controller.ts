@@ -2,6 +2,7 @@ import { AuthContext } from '@app/core';
 import { LocateService, LocationRecord } from '@app/locations';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
+import { JsonAnswer } from '../envelope/json-answer';
 import { LocateDto } from './locate.dto';
 
 /** `locate`'s answer. */
@@ -15,8 +16,9 @@ export interface LocateAnswer {
 export class LocateController {
   constructor(private readonly locate: LocateService) {}
 
+  /** Answered as JSON text the service joins from records it keeps rendered (docs/locate.md, *The snapshot*). */
   @Action('locate')
-  async locateMembers(@Caller() ctx: AuthContext, @Data() dto: LocateDto): Promise<LocateAnswer> {
-    return { status: 0, accounts: await this.locate.locate(ctx, dto.query) };
+  async locateMembers(@Caller() ctx: AuthContext, @Data() dto: LocateDto): Promise<JsonAnswer<LocateAnswer>> {
+    return new JsonAnswer(`{"status":0,"accounts":${await this.locate.locateJson(ctx, dto.query)}}`);
   }
 }

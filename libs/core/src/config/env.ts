@@ -159,6 +159,24 @@ export class AppConfig {
   @Max(500)
   LOCATIONS_BATCH_SIZE = 16;
 
+  /**
+   * Members (of all companies together) whose latest location one api process keeps in memory for
+   * `locate` (docs/locate.md, *The snapshot*; about 1 KB each); the least recently located
+   * companies are dropped first. A company larger than this is read whole on every call.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  LOCATE_SNAPSHOT_MEMBERS = 200_000;
+
+  /** ms after which a company's `locate` snapshot is read whole again instead of brought up to date. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  LOCATE_SNAPSHOT_MAX_AGE_MS = 300_000;
+
   /** ms of continuous failure after which an endpoint is disabled (default 5 days). */
   @Transform(toInt)
   @IsInt()

@@ -1,27 +1,26 @@
-import { AuthContext, query, queryOne } from '@app/core';
-import { mayViewMember, MemberRef, TeamConfig } from '@app/members';
+import { AuthContext } from '@app/core';
+import { MemberRef } from '@app/members';
 import { Geocoder, PlaceAtService } from '@app/places';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { decodeLocateRow, LOC_SQL, LocateRawRow, LocationRecord, teamNames, toLocationRecord } from './location-record';
+import { CompanySnapshot, SnapshotMember } from './company-snapshot';
+import { LocateSelection, selectMembers } from './locate-selection';
+import { LocateSnapshots } from './locate-snapshots.service';
+import { LocationRecord } from './location-record';
 
 /**
  * A validated `locate` request (spec "Locate: POST /api/locate"). `accounts`: the keys of
  * `data.accounts` (uids or usernames); `teams`: the numbers of `data.teams` when it is an array,
  * `'all'` when it is sent as any other value, `undefined` when omitted.
  */
-export interface LocateQuery {
+export interface LocateQuery extends LocateSelection {
   accounts: string[];
   teams: number[] | 'all' | undefined;
   withAddress: boolean;
   withDetails: boolean;
   ping: boolean;
 }
-
-/** The device columns read only for `withDetails` (fewer columns to parse for the common call). */
-const DETAIL_COLUMNS = `,
-              l.connection_type, l.android_id, l.loc_gps_on, l.loc_net_on, l.tracking_status, l.signal_ts::float8 AS signal_ts`;
 
 /** Reverse-geocoder requests a single `locate` keeps in flight at once. */
 const GEOCODER_CONCURRENCY = 8;
@@ -38,57 +37,61 @@ export const GEOCODER_BUDGET_MS = 3000;
 export class LocateService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly snapshots: LocateSnapshots,
     private readonly placeAt: PlaceAtService,
     private readonly geocoder: Geocoder,
   ) {}
 
   /**
-   * Selection (the spec's table): members named in `accounts` (uid or username, case-insensitive),
-   * united with the members of `teams` (an array), or every member (`'all'`); each member once, in
-   * creation order. Only active members of the caller's company; a worker gets itself and its
-   * team-mates (`mayViewMember`); unknown or other-company keys select nothing. With `ping`, each
-   * record's member gets a pending ping (`member_locations.ping_requested_at = now`).
+   * Selection (the spec's table; {@link selectMembers}): members named in `accounts` (uid or
+   * username, case-insensitive), united with the members of `teams` (an array), or every member
+   * (`'all'`); each member once, in creation order. Only active members of the caller's company; a
+   * worker gets itself and its team-mates (`mayViewMember`); unknown or other-company keys select
+   * nothing. With `ping`, each record's member gets a pending ping
+   * (`member_locations.ping_requested_at = now`). Read from the company's snapshot
+   * ({@link LocateSnapshots}), which holds every write committed before the call.
+   * @returns the Location records (new objects)
    */
   async locate(ctx: AuthContext, q: LocateQuery): Promise<LocationRecord[]> {
-    const all = q.teams === 'all';
-    const teams = Array.isArray(q.teams) ? q.teams : [];
-    if (!all && !q.accounts.length && !teams.length) return [];
-    // the company's team names and the caller's teams, and the records: two queries in parallel
-    const [head, rows] = await Promise.all([
-      queryOne<{ teams_config: TeamConfig[]; actor_teams: number[] | null }>(
-        this.dataSource,
-        `SELECT c.teams_config, a.teams AS actor_teams FROM companies c
-         LEFT JOIN members a ON a.id = $2 AND a.company_id = c.id
-        WHERE c.id = $1`,
-        [ctx.companyId, ctx.memberId],
-      ),
-      query<LocateRawRow>(
-        this.dataSource,
-        `SELECT m.id AS uid, m.username AS usr, m.name, m.email, m.phone, m.role, m.teams::text AS teams,
-              ${LOC_SQL} AS loc${q.withDetails ? DETAIL_COLUMNS : ''}
-         FROM members m
-         LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
-        WHERE m.company_id = $1 AND m.active_status = 'active'
-          AND ($2::boolean OR m.id = ANY($3::varchar[]) OR lower(m.username) = ANY($4::text[]) OR m.teams @> ANY($5::jsonb[]))
-        ORDER BY m.created_at, m.id`,
-        [ctx.companyId, all, q.accounts, q.accounts.map((k) => k.toLowerCase()), teams.map((t) => JSON.stringify([t]))],
-      ),
-    ]);
-    if (!head) return [];
-    const actor: MemberRef = { id: ctx.memberId, role: ctx.role, teams: head.actor_teams ?? [], isOwner: ctx.isOwner };
-    const teamsCache = new Map<string, number[]>();
-    const visible = rows
-      .map((raw) => decodeLocateRow(raw, teamsCache))
-      .filter((r) => mayViewMember(actor, { id: r.uid, role: r.role, teams: r.teams, isOwner: false }));
-    const names = teamNames(head.teams_config);
-    const records = visible.map((r) => toLocationRecord(r, names, q.withDetails));
+    const selected = await this.select(ctx, q);
+    if (!selected) return [];
+    const { snapshot, members } = selected;
+    const records = members.map((m) => snapshot.record(m, q.withDetails));
     if (q.withAddress) await this.addAddresses(ctx.companyId, records);
-    if (q.ping && records.length)
+    await this.pingIf(ctx, q, members);
+    return records;
+  }
+
+  /**
+   * {@link locate}'s records as the JSON text of an array. Without `withAddress` and `withDetails`
+   * (the dashboard's poll) it joins each member's record JSON kept by the snapshot, rendered once per
+   * change of the member — no record is built or serialized per call.
+   */
+  async locateJson(ctx: AuthContext, q: LocateQuery): Promise<string> {
+    if (q.withAddress || q.withDetails) return JSON.stringify(await this.locate(ctx, q));
+    const selected = await this.select(ctx, q);
+    if (!selected) return '[]';
+    const { snapshot, members } = selected;
+    const text = `[${members.map((m) => snapshot.json(m)).join(',')}]`;
+    await this.pingIf(ctx, q, members);
+    return text;
+  }
+
+  /** The selected members and the snapshot they come from; null when nothing can be selected. */
+  private async select(ctx: AuthContext, q: LocateQuery): Promise<{ snapshot: CompanySnapshot; members: SnapshotMember[] } | null> {
+    if (q.teams !== 'all' && !q.accounts.length && !(Array.isArray(q.teams) && q.teams.length)) return null;
+    const snapshot = await this.snapshots.current(ctx.companyId);
+    if (!snapshot) return null;
+    const actor: MemberRef = { id: ctx.memberId, role: ctx.role, teams: snapshot.byId.get(ctx.memberId)?.row.teams ?? [], isOwner: ctx.isOwner };
+    return { snapshot, members: selectMembers(snapshot, q, actor) };
+  }
+
+  private async pingIf(ctx: AuthContext, q: LocateQuery, members: readonly SnapshotMember[]): Promise<void> {
+    if (q.ping && members.length)
       await this.requestPing(
         ctx.companyId,
-        records.map((r) => r.uid),
+        members.map((m) => m.row.uid),
       );
-    return records;
   }
 
   /**

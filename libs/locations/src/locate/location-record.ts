@@ -33,7 +33,7 @@ export interface LocationRecord {
   signal_ts?: number;
 }
 
-/** One row of the locate query: a member with its `member_locations` row (LEFT JOIN: all null without one). */
+/** A member with its `member_locations` row (all null without one), as a company snapshot holds it. */
 export interface LocateRow {
   uid: string;
   usr: string;
@@ -50,74 +50,13 @@ export interface LocateRow {
   spd: number | null;
   elv: number | null;
   bat: number | null;
-  /** The device columns: selected only for `withDetails`. */
+  /** The device columns (answered only with `withDetails`). */
   connection_type?: number | null;
   android_id?: string | null;
   loc_gps_on?: boolean | null;
   loc_net_on?: boolean | null;
   tracking_status?: boolean | null;
   signal_ts?: number | null;
-}
-
-/**
- * One row as the locate query returns it (the cheap form of {@link LocateRow}): `teams` as JSON text,
- * and the fix's numbers as ONE text `loc` = `ts,lat,lng,acc,dir,spd,elv,bat` (an empty field = null;
- * the whole of `loc` null when `ts`, `lat` or `lng` is null: never located). The driver turns every
- * column into a JS string, then parses it by type; 8 columns instead of 15 halve its work per row
- * (`docs/locate.md`, *Queries*). Device columns as in {@link LocateRow}.
- */
-export type LocateRawRow = Omit<LocateRow, 'teams' | 'ts' | 'lat' | 'lng' | 'acc' | 'dir' | 'spd' | 'elv' | 'bat'> & {
-  teams: string;
-  loc: string | null;
-};
-
-/**
- * The SQL of {@link LocateRawRow}'s `loc` over `member_locations l`: NULL unless `ts`, `lat` and `lng`
- * are all set (`||` with a NULL is NULL); the optional values coalesced to "" (float8 text output is
- * the shortest exact form, so `Number()` gets the stored double back).
- */
-export const LOC_SQL = `l.ts || ',' || l.lat || ',' || l.lng || ',' || coalesce(l.acc::text, '') || ',' || coalesce(l.dir::text, '')
-  || ',' || coalesce(l.spd::text, '') || ',' || coalesce(l.elv::text, '') || ',' || coalesce(l.bat::text, '')`;
-
-const optionalNumber = (s: string | undefined): number | null => (s === undefined || s === '' ? null : Number(s));
-
-/**
- * A {@link LocateRawRow} → {@link LocateRow}. `teamsCache` (one per call) keeps each distinct `teams`
- * text parsed once (members share few team sets); the arrays it holds are shared, never mutate them.
- */
-export function decodeLocateRow(raw: LocateRawRow, teamsCache: Map<string, number[]>): LocateRow {
-  let teams = teamsCache.get(raw.teams);
-  if (!teams) {
-    teams = JSON.parse(raw.teams) as number[];
-    teamsCache.set(raw.teams, teams);
-  }
-  const f = raw.loc === null ? undefined : raw.loc.split(',');
-  const row: LocateRow = {
-    uid: raw.uid,
-    usr: raw.usr,
-    name: raw.name,
-    email: raw.email,
-    phone: raw.phone,
-    role: raw.role,
-    teams,
-    ts: f ? Number(f[0]) : null,
-    lat: f ? Number(f[1]) : null,
-    lng: f ? Number(f[2]) : null,
-    acc: optionalNumber(f?.[3]),
-    dir: optionalNumber(f?.[4]),
-    spd: optionalNumber(f?.[5]),
-    elv: optionalNumber(f?.[6]),
-    bat: optionalNumber(f?.[7]),
-  };
-  if ('tracking_status' in raw) {
-    row.connection_type = raw.connection_type;
-    row.android_id = raw.android_id;
-    row.loc_gps_on = raw.loc_gps_on;
-    row.loc_net_on = raw.loc_net_on;
-    row.tracking_status = raw.tracking_status;
-    row.signal_ts = raw.signal_ts;
-  }
-  return row;
 }
 
 /** Team id → name from the company's `teams_config`. */

@@ -1,0 +1,185 @@
+import type { Role } from '@app/core';
+import type { TeamConfig } from '@app/members';
+import { LocateRow, LocationRecord, teamNames, toLocationRecord } from './location-record';
+
+/**
+ * One member as the refresh statement answers it (a JSON object of its `rows` array): the member's
+ * columns and, when it has a `member_locations` row (`has_location`), that row's — the fix
+ * (`ts` ms, `lat`/`lng` degrees, `acc` m, `dir` degrees, `spd` m/s, `elv` m, `bat` %) and the device
+ * details; all null without a row.
+ */
+export interface SnapshotRow {
+  uid: string;
+  usr: string;
+  name: string;
+  email: string;
+  phone: string;
+  role: Role;
+  teams: number[];
+  /** `active_status = 'active'` */
+  active: boolean;
+  /** ms, `members.created_at`: the answer's order (then `uid`) */
+  created: number;
+  has_location: boolean;
+  ts: number | null;
+  lat: number | null;
+  lng: number | null;
+  acc: number | null;
+  dir: number | null;
+  spd: number | null;
+  elv: number | null;
+  bat: number | null;
+  connection_type: number | null;
+  android_id: string | null;
+  loc_gps_on: boolean | null;
+  loc_net_on: boolean | null;
+  tracking_status: boolean | null;
+  signal_ts: number | null;
+}
+
+/** A member as a {@link CompanySnapshot} holds it. */
+export interface SnapshotMember {
+  /** the locate row, device columns included */
+  readonly row: LocateRow;
+  readonly usernameLower: string;
+  readonly active: boolean;
+  readonly created: number;
+  readonly hasLocation: boolean;
+  /** the plain record's JSON (no address, no details), rendered on first use and kept */
+  json?: string;
+}
+
+/** What the database counts for a company when a refresh reads it. */
+export interface SnapshotCounts {
+  /** rows of `members` of the company */
+  members: number;
+  /** rows of `member_locations` of the company */
+  locations: number;
+}
+
+const toMember = (r: SnapshotRow): SnapshotMember => ({
+  row: {
+    uid: r.uid,
+    usr: r.usr,
+    name: r.name,
+    email: r.email,
+    phone: r.phone,
+    role: r.role,
+    teams: r.teams,
+    ts: r.ts,
+    lat: r.lat,
+    lng: r.lng,
+    acc: r.acc,
+    dir: r.dir,
+    spd: r.spd,
+    elv: r.elv,
+    bat: r.bat,
+    connection_type: r.connection_type,
+    android_id: r.android_id,
+    loc_gps_on: r.loc_gps_on,
+    loc_net_on: r.loc_net_on,
+    tracking_status: r.tracking_status,
+    signal_ts: r.signal_ts,
+  },
+  usernameLower: r.usr.toLowerCase(),
+  active: r.active,
+  created: r.created,
+  hasLocation: r.has_location,
+});
+
+/** The answer's order: creation time, then uid (as getaccounts and the SQL it replaces: ids are ULIDs, ASCII). */
+const byCreation = (a: SnapshotMember, b: SnapshotMember) =>
+  a.created - b.created || (a.row.uid < b.row.uid ? -1 : a.row.uid > b.row.uid ? 1 : 0);
+
+/**
+ * Every member of one company (active or not) with its latest location, as of one database
+ * snapshot, kept in memory by `LocateSnapshots` (docs/locate.md, *The snapshot*) and brought up to
+ * date by applying the rows changed since. Pure data: no I/O.
+ *
+ * `horizon` is the PostgreSQL snapshot's `xmin` (`pg_snapshot_xmin`, xid8 as decimal text) at the
+ * last read: every row version committed after that read has an `xmin` not older than it.
+ */
+export class CompanySnapshot {
+  readonly byId = new Map<string, SnapshotMember>();
+  /** lower-cased username → member (usernames are unique case-insensitively) */
+  readonly byUsername = new Map<string, SnapshotMember>();
+  /** every member in the answer's order: created_at, then uid */
+  ordered: SnapshotMember[] = [];
+  /** members holding a `member_locations` row */
+  locationRows = 0;
+  /**
+   * `member_locations` rows of the company counted at the whole read beyond its members' (rows of a
+   * member that no longer exists: none are made today, but a count must not be thrown off by one)
+   */
+  private orphanLocations = 0;
+  private teamsConfigText = '';
+  private names: ReadonlyMap<number, string> = new Map();
+
+  /**
+   * @param horizon xid8 (decimal text) of the read that filled it
+   * @param loadedAt ms, when it was read whole (a full reload starts a new snapshot)
+   */
+  constructor(
+    public horizon: string,
+    readonly loadedAt: number,
+  ) {}
+
+  /** Members held (active or not). */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /**
+   * Applies rows read after the last horizon (each the member's current state) and moves the
+   * horizon; re-sorts only when a member is new or its creation time moved.
+   */
+  apply(rows: readonly SnapshotRow[], horizon: string): void {
+    let reorder = false;
+    let replaced = false;
+    for (const r of rows) {
+      const next = toMember(r);
+      const prev = this.byId.get(r.uid);
+      if (prev) {
+        if (prev.usernameLower !== next.usernameLower && this.byUsername.get(prev.usernameLower) === prev)
+          this.byUsername.delete(prev.usernameLower);
+        if (prev.hasLocation) this.locationRows--;
+        if (prev.created !== next.created) reorder = true;
+        replaced = true;
+      } else reorder = true;
+      this.byId.set(r.uid, next);
+      this.byUsername.set(next.usernameLower, next);
+      if (next.hasLocation) this.locationRows++;
+    }
+    if (reorder) this.ordered = [...this.byId.values()].sort(byCreation);
+    else if (replaced) this.ordered = this.ordered.map((m) => this.byId.get(m.row.uid)!);
+    this.horizon = horizon;
+  }
+
+  /** Takes the company's `teams_config` (its JSON text); a change drops every rendered record (they hold team names). */
+  setTeams(teamsConfigText: string): void {
+    if (teamsConfigText === this.teamsConfigText) return;
+    this.teamsConfigText = teamsConfigText;
+    this.names = teamNames(JSON.parse(teamsConfigText) as TeamConfig[]);
+    for (const m of this.byId.values()) m.json = undefined;
+  }
+
+  /** Takes the counts of the whole read that filled it (rows of no member are then known). */
+  countsRead(counts: SnapshotCounts): void {
+    this.orphanLocations = counts.locations - this.locationRows;
+  }
+
+  /** Whether what it holds has the database's counts (a deleted row shows only as a count that moved). */
+  matches(counts: SnapshotCounts): boolean {
+    return this.byId.size === counts.members && this.locationRows + this.orphanLocations === counts.locations;
+  }
+
+  /** The member's Location record (a new object: the caller may add `address`). */
+  record(m: SnapshotMember, withDetails: boolean): LocationRecord {
+    return toLocationRecord(m.row, this.names, withDetails);
+  }
+
+  /** The member's plain Location record (no address, no details) as JSON, rendered once per change of the member or of the team names. */
+  json(m: SnapshotMember): string {
+    return (m.json ??= JSON.stringify(toLocationRecord(m.row, this.names, false)));
+  }
+}
