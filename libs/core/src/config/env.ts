@@ -161,14 +161,14 @@ export class AppConfig {
 
   /**
    * Members (of all companies together) whose latest location one api process keeps in memory for
-   * `locate` (docs/locate.md, *The snapshot*; about 1 KB each); the least recently located
+   * `locate` (docs/locate.md, *The snapshot*; about 1.2 KB each); the least recently located
    * companies are dropped first. A company larger than this is read whole on every call.
    */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(10_000_000)
-  LOCATE_SNAPSHOT_MEMBERS = 200_000;
+  LOCATE_SNAPSHOT_MEMBERS = 100_000;
 
   /** ms after which a company's `locate` snapshot is read whole again instead of brought up to date. */
   @Transform(toInt)
