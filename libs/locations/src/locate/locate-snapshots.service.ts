@@ -7,7 +7,7 @@ import { CompanySnapshot, SnapshotRow } from './company-snapshot';
 
 /**
  * The refresh statement: ONE statement, so one database snapshot for everything it reads.
- * $1 company id; $2 the last horizon as a 32-bit xid (decimal text); $3 true = read every member.
+ * $1 company id; $2 (incremental form only) the last horizon as a 32-bit xid (decimal text).
  *
  * A row version is "changed since the horizon" when its `xmin` is not older than the horizon:
  * `age(xmin) <= age($2)`, both ages taken against the same transaction id within the statement, so
@@ -15,14 +15,13 @@ import { CompanySnapshot, SnapshotRow } from './company-snapshot';
  * old (a snapshot is reloaded whole long before: LOCATE_SNAPSHOT_MAX_AGE_MS). Frozen rows keep their
  * raw `xmin`, and `age()` of a special xid is 2^31−1: both can only over-fetch, never miss.
  * Answers one row: the new horizon (`pg_snapshot_xmin` of this statement's snapshot, xid8 text), the
- * company's `teams_config`, the two counts and the changed members (`rows`, JSON, null when none).
+ * company's `teams_config`, the two counts and the members read (`rows`, JSON, null when none): all
+ * of them (`whole`) or the changed ones. Two texts, so each keeps its own plan as a prepared statement.
  */
-const REFRESH_SQL = `WITH ms AS (
-    SELECT count(*)::int AS n, array_agg(id) FILTER (WHERE NOT $3::boolean AND age(xmin) <= age($2::xid)) AS changed
-      FROM members WHERE company_id = $1),
-  ls AS (
-    SELECT count(*)::int AS n, array_agg(member_id) FILTER (WHERE NOT $3::boolean AND age(xmin) <= age($2::xid)) AS changed
-      FROM member_locations WHERE company_id = $1)
+function refreshSql(whole: boolean): string {
+  const changed = (id: string) => (whole ? `NULL::varchar[]` : `array_agg(${id}) FILTER (WHERE age(xmin) <= age($2::xid))`);
+  return `WITH ms AS (SELECT count(*)::int AS n, ${changed('id')} AS changed FROM members WHERE company_id = $1),
+  ls AS (SELECT count(*)::int AS n, ${changed('member_id')} AS changed FROM member_locations WHERE company_id = $1)
 SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon, c.teams_config::text AS teams_config,
        ms.n AS members, ls.n AS locations,
        (SELECT json_agg(json_build_object(
@@ -33,9 +32,12 @@ SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon, c.teams_config:
            'loc_gps_on', l.loc_gps_on, 'loc_net_on', l.loc_net_on, 'tracking_status', l.tracking_status,
            'signal_ts', l.signal_ts))
           FROM members m LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
-         WHERE m.company_id = $1 AND ($3::boolean OR m.id = ANY(ms.changed) OR m.id = ANY(ls.changed))) AS rows
+         WHERE m.company_id = $1${whole ? '' : ' AND (m.id = ANY(ms.changed) OR m.id = ANY(ls.changed))'}) AS rows
   FROM companies c CROSS JOIN ms CROSS JOIN ls
  WHERE c.id = $1`;
+}
+const REFRESH_WHOLE_SQL = refreshSql(true);
+const REFRESH_CHANGED_SQL = refreshSql(false);
 
 interface RefreshRow {
   horizon: string;
@@ -136,11 +138,9 @@ export class LocateSnapshots {
   private async read(companyId: string, held: CompanySnapshot | undefined, now: number): Promise<CompanySnapshot | null> {
     this.stats.refreshes++;
     if (!held) this.stats.fullReads++;
-    const [row] = await preparedQuery<RefreshRow>(this.dataSource, 'fieldwork_locate_refresh', REFRESH_SQL, [
-      companyId,
-      held ? xid32(held.horizon) : '0',
-      !held,
-    ]);
+    const [row] = held
+      ? await preparedQuery<RefreshRow>(this.dataSource, 'fieldwork_locate_changed', REFRESH_CHANGED_SQL, [companyId, xid32(held.horizon)])
+      : await preparedQuery<RefreshRow>(this.dataSource, 'fieldwork_locate_whole', REFRESH_WHOLE_SQL, [companyId]);
     if (!row) return null;
     const snapshot = held ?? new CompanySnapshot(row.horizon, now);
     snapshot.apply(row.rows ?? [], row.horizon);
