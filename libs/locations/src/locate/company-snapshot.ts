@@ -1,41 +1,19 @@
-import type { Role } from '@app/core';
 import type { TeamConfig } from '@app/members';
 import { LocateRow, LocationRecord, teamNames, toLocationRecord } from './location-record';
 
 /**
- * One member as the refresh statement answers it (a JSON object of its `rows` array): the member's
- * columns and, when it has a `member_locations` row (`has_location`), that row's — the fix
- * (`ts` ms, `lat`/`lng` degrees, `acc` m, `dir` degrees, `spd` m/s, `elv` m, `bat` %) and the device
- * details; all null without a row.
+ * One member as the refresh statement answers it (a JSON object of its `rows` array): the locate row
+ * with every device column (null without a `member_locations` row; units as {@link LocateRow}) and
+ * what selection and order need.
  */
-export interface SnapshotRow {
-  uid: string;
-  usr: string;
-  name: string;
-  email: string;
-  phone: string;
-  role: Role;
-  teams: number[];
+export type SnapshotRow = Required<LocateRow> & {
   /** `active_status = 'active'` */
   active: boolean;
   /** ms, `members.created_at`: the answer's order (then `uid`) */
   created: number;
+  /** the member has a `member_locations` row (counted against the table's rows) */
   has_location: boolean;
-  ts: number | null;
-  lat: number | null;
-  lng: number | null;
-  acc: number | null;
-  dir: number | null;
-  spd: number | null;
-  elv: number | null;
-  bat: number | null;
-  connection_type: number | null;
-  android_id: string | null;
-  loc_gps_on: boolean | null;
-  loc_net_on: boolean | null;
-  tracking_status: boolean | null;
-  signal_ts: number | null;
-}
+};
 
 /** A member as a {@link CompanySnapshot} holds it. */
 export interface SnapshotMember {
@@ -57,34 +35,12 @@ export interface SnapshotCounts {
   locations: number;
 }
 
-const toMember = (r: SnapshotRow): SnapshotMember => ({
-  row: {
-    uid: r.uid,
-    usr: r.usr,
-    name: r.name,
-    email: r.email,
-    phone: r.phone,
-    role: r.role,
-    teams: r.teams,
-    ts: r.ts,
-    lat: r.lat,
-    lng: r.lng,
-    acc: r.acc,
-    dir: r.dir,
-    spd: r.spd,
-    elv: r.elv,
-    bat: r.bat,
-    connection_type: r.connection_type,
-    android_id: r.android_id,
-    loc_gps_on: r.loc_gps_on,
-    loc_net_on: r.loc_net_on,
-    tracking_status: r.tracking_status,
-    signal_ts: r.signal_ts,
-  },
-  usernameLower: r.usr.toLowerCase(),
-  active: r.active,
-  created: r.created,
-  hasLocation: r.has_location,
+const toMember = ({ active, created, has_location, ...row }: SnapshotRow): SnapshotMember => ({
+  row,
+  usernameLower: row.usr.toLowerCase(),
+  active,
+  created,
+  hasLocation: has_location,
 });
 
 /** The answer's order: creation time, then uid (as getaccounts and the SQL it replaces: ids are ULIDs, ASCII). */
