@@ -159,6 +159,24 @@ export class AppConfig {
   @Max(500)
   LOCATIONS_BATCH_SIZE = 16;
 
+  /**
+   * `/osmand` group commit: ingest statements an api process runs at once for device requests (each
+   * holds a database connection while it runs, so keep it below `DATABASE_POOL_SIZE`). Requests
+   * arriving while all run ride together in the next statement (docs/locations-ingest.md, *Group commit*).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  OSMAND_GROUP_COMMIT_PASSES = 2;
+
+  /** `/osmand` group commit: requests (each one device's fixes) one ingest statement holds at most. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  OSMAND_GROUP_COMMIT_SIZE = 64;
+
   /** ms of continuous failure after which an endpoint is disabled (default 5 days). */
   @Transform(toInt)
   @IsInt()
