@@ -161,8 +161,8 @@ export class IngestService implements OnApplicationShutdown {
   private readonly builds: TrailingDebounce<TrackBuildTask>;
   /** the group commit of `/osmand` requests ({@link ingestDevice}) */
   private readonly devices: MicroBatcher<DeviceSlot>;
-  /** `/osmand` group commit so far: statements run, requests they held, the most in one (read by tests and benchmarks) */
-  readonly groupCommitStats = { statements: 0, items: 0, maxItems: 0 };
+  /** `/osmand` group commit so far: statements run, requests they held, the most in one */
+  private readonly counts = { statements: 0, items: 0, maxItems: 0 };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -249,9 +249,18 @@ export class IngestService implements OnApplicationShutdown {
       slots.map((s) => s.item),
     );
     slots.forEach((s, k) => (s.row = rows[k]));
-    this.groupCommitStats.statements++;
-    this.groupCommitStats.items += slots.length;
-    this.groupCommitStats.maxItems = Math.max(this.groupCommitStats.maxItems, slots.length);
+    this.counts.statements++;
+    this.counts.items += slots.length;
+    this.counts.maxItems = Math.max(this.counts.maxItems, slots.length);
+  }
+
+  /**
+   * The `/osmand` group commit since start (for tests and benchmarks): `statements` that committed,
+   * the requests they held (`items`; the most in one: `maxItems`), and requests `waiting` for a
+   * statement now.
+   */
+  get groupCommitStats(): { statements: number; items: number; maxItems: number; waiting: number } {
+    return { ...this.counts, waiting: this.devices.pending };
   }
 
   /**
