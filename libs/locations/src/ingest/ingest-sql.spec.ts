@@ -69,7 +69,7 @@ describe('ingestParams', () => {
     const [memberHead, memberTail] = INGEST_MEMBER_SQL.split(/\nf AS \(/);
     const [deviceHead, deviceTail] = INGEST_DEVICE_SQL.split(/\nf AS \(/);
     expect(deviceTail).toBe(memberTail);
-    expect(deviceHead).toContain('JOIN members mb ON lower(mb.device_id) = lower(it.member)');
+    expect(deviceHead).toContain('WHERE lower(device_id) = lower(it.member)');
     expect(memberHead).not.toContain('members');
   });
 });

@@ -42,9 +42,15 @@ const ITEMS = `SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::bigint[],
     anchor_ts, anchor_lat, anchor_lng, tracking, connection_type, android_id, loc_gps_on, loc_net_on, ping, i)`;
 /** Each item with its member (`cid`, `mid`): as given. */
 const MEMBER_GIVEN = `SELECT it.*, it.company_id AS cid, it.member AS mid FROM it`;
-/** Each item with its member (`cid`, `mid`): the active member holding the device id; none → the item has no row in `m`. */
+/**
+ * Each item with its member (`cid`, `mid`): the active member holding the device id; none → the item
+ * has no row in `m`. A LATERAL lookup (LIMIT 1: the id is unique by lower()) so each item is one probe
+ * of the unique index on lower(device_id) whatever the planner estimates of the unnested items: with
+ * a plain join and a custom plan for 64 items it chose a sequential scan of `members` and a hash join.
+ */
 const MEMBER_OF_DEVICE = `SELECT it.*, mb.company_id AS cid, mb.id AS mid FROM it
-  JOIN members mb ON lower(mb.device_id) = lower(it.member) AND mb.device_id IS NOT NULL AND mb.active_status = 'active'`;
+  CROSS JOIN LATERAL (SELECT company_id, id FROM members
+    WHERE lower(device_id) = lower(it.member) AND device_id IS NOT NULL AND active_status = 'active' LIMIT 1) mb`;
 
 /** The row's latest moves to the item's newest fix (the proposed row, `EXCLUDED`). */
 const ADVANCES = `(EXCLUDED.ts IS NOT NULL AND EXCLUDED.ts > COALESCE(member_locations.ts, -1))`;
@@ -60,7 +66,8 @@ f AS (
   SELECT * FROM unnest($22::int[], $23::bigint[], $24::float8[], $25::float8[], $26::int[], $27::int[], $28::float8[], $29::int[], $30::int[])
     AS f(i, ts, lat, lng, acc, dir, spd, elv, bat)),
 old AS (
-  SELECT m.i, l.ping_requested_at FROM member_locations l JOIN m ON l.company_id = m.cid AND l.member_id = m.mid),
+  SELECT m.i, l.ping_requested_at FROM m
+    CROSS JOIN LATERAL (SELECT ping_requested_at FROM member_locations WHERE company_id = m.cid AND member_id = m.mid LIMIT 1) l),
 ins AS (
   INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, received_at)
   SELECT m.cid, m.mid, f.ts, f.lat, f.lng, f.acc, f.dir, f.spd, f.elv, f.bat, m.now
