@@ -4,7 +4,7 @@ import { INGEST_DEVICE_SQL, INGEST_MEMBER_SQL, ingestParams } from './ingest-sql
 const fix = (ts: number, lat: number, more: Partial<Fix> = {}): Fix => ({ ts, lat, lng: 14.5, acc: 5, dir: 90, spd: 1, elv: 300, bat: 80, ...more });
 
 describe('ingestParams', () => {
-  it('one array per parameter: item columns one entry per item, fix columns one entry per fix with its 1-based item', () => {
+  it('one array per parameter: item columns one entry per item, fix columns one entry per fix with its 1-based item; then both counts', () => {
     const t = 1_700_000_000_000;
     const params = ingestParams([
       // a device's two fixes, the newer first; the older is 3 min older: the new row's anchor
@@ -21,7 +21,7 @@ describe('ingestParams', () => {
         device: { connection_type: 2, loc_gps_on: true },
       },
     ]);
-    expect(params).toHaveLength(30);
+    expect(params).toHaveLength(32);
     expect(params.slice(0, 21)).toEqual([
       [null, null, 'C1'],
       ['dev-a', 'dev-b', 'M1'],
@@ -45,7 +45,8 @@ describe('ingestParams', () => {
       [null, null, null],
       [false, false, true],
     ]);
-    expect(params.slice(21)).toEqual([
+    expect(params.slice(30)).toEqual([3, 3]);
+    expect(params.slice(21, 30)).toEqual([
       [1, 1, 3],
       [t, t - 180_000, t - 1000],
       [46.2, 46.1, 47],
@@ -62,9 +63,9 @@ describe('ingestParams', () => {
     expect(() => ingestParams([])).toThrow('no items');
   });
 
-  it('the member and device statements differ only in how an item finds its member, and use exactly $1…$30', () => {
+  it('the member and device statements differ only in how an item finds its member, and use exactly $1…$32', () => {
     const params = (sql: string) => [...new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
-    expect(params(INGEST_MEMBER_SQL)).toEqual(Array.from({ length: 30 }, (_, k) => k + 1));
+    expect(params(INGEST_MEMBER_SQL)).toEqual(Array.from({ length: 32 }, (_, k) => k + 1));
     expect(params(INGEST_DEVICE_SQL)).toEqual(params(INGEST_MEMBER_SQL));
     const [memberHead, memberTail] = INGEST_MEMBER_SQL.split(/\nf AS \(/);
     const [deviceHead, deviceTail] = INGEST_DEVICE_SQL.split(/\nf AS \(/);
