@@ -9,6 +9,7 @@ import { ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { AppConfig } from '@app/core';
 import { IngestService, validateFixes } from '@app/locations';
 import { ApiKeysService } from '@app/members';
 import { action, createCompany, TestApi, uniqueUsername } from '../test/support/api';
@@ -48,6 +49,8 @@ export interface IngestFigures {
   /** medians of sequential calls, ms: validateFixes + IngestService.ingest in-process vs the raw insert, 50 fixes */
   split: { service: number; raw: number; samples: number };
   osmand: { ours: Side; baseline: Side };
+  /** the /osmand phase's group commit (warm-up included): statements, requests they held, the most in one, and the settings */
+  groupCommit: { statements: number; items: number; maxItems: number; passes: number; size: number };
   concurrency: number;
   durationMs: number;
 }
@@ -231,7 +234,17 @@ export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (lin
   const pushBase = await rawInsertLoad(pool, company.companyUid, now - 10 * 3_600_000);
   log(`ingest: raw insert ${fmt(pushBase.fixesPerS, 0)} fixes/s`);
 
+  const gcBefore = api.app.get(IngestService).groupCommitStats;
   const osmandOurs = await runLoad({ ...common, mode: 'osmand', phones: devices, baseTs: now - 5 * 3_600_000, stepMs: 50 });
+  const gcAfter = api.app.get(IngestService).groupCommitStats;
+  const config = api.app.get(AppConfig);
+  const groupCommit = {
+    statements: gcAfter.statements - gcBefore.statements,
+    items: gcAfter.items - gcBefore.items,
+    maxItems: gcAfter.maxItems,
+    passes: config.OSMAND_GROUP_COMMIT_PASSES,
+    size: config.OSMAND_GROUP_COMMIT_SIZE,
+  };
   if (osmandOurs.errors) throw new Error(`/osmand load: ${osmandOurs.errors} errors, first: ${osmandOurs.firstError}`);
   log(`ingest: /osmand ${fmt(osmandOurs.fixesPerS, 0)} fixes/s`);
   const baseline = await startBaselineServer(pool, company.companyUid);
@@ -255,6 +268,7 @@ export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (lin
       push: { ours: side(pushOurs), baseline: pushBase },
       split,
       osmand: { ours: side(osmandOurs), baseline: side(osmandBase) },
+      groupCommit,
       concurrency: CONCURRENCY,
       durationMs: DURATION_MS,
     };
@@ -315,6 +329,9 @@ export function ingestReport(f: IngestFigures): { rows: string[][]; notes: strin
   const notes = [
     `ingest: ${f.durationMs / 1000} s per side after a warm-up, ${f.push.ours.requests} pushlocations calls / ${f.push.baseline.requests} raw inserts, ` +
       `${f.osmand.ours.requests} /osmand requests / ${f.osmand.baseline.requests} baseline requests; load from a child process (bench/locations-load.ts).`,
+    `/osmand group commit (OSMAND_GROUP_COMMIT_PASSES=${f.groupCommit.passes}, OSMAND_GROUP_COMMIT_SIZE=${f.groupCommit.size}): ` +
+      `${f.groupCommit.statements} statements for ${f.groupCommit.items} requests with the warm-up, ` +
+      `${fmt(f.groupCommit.items / Math.max(1, f.groupCommit.statements), 2)} per statement on average, at most ${f.groupCommit.maxItems}.`,
   ];
   return { rows, notes, failed: [pushOk, osmandOk].filter((ok) => !ok).length };
 }

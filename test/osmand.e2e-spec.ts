@@ -1,10 +1,13 @@
+import { AppConfig } from '@app/core';
+import { IngestService } from '@app/locations';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
 
 /**
  * `/osmand` (Traccar Client) against the real api and PostgreSQL: the query, form and JSON forms
- * with their units, unknown devices, tenancy, deactivated members and the per-device rate limit.
+ * with their units, unknown devices, tenancy, deactivated members and the per-device rate limit;
+ * the group commit of concurrent requests (one statement for many devices) against sequential ones.
  */
 const PREFIX = `fieldwork-osmand-${process.pid}`;
 process.env.QUEUE_PREFIX = PREFIX;
@@ -189,6 +192,125 @@ describe('/osmand', () => {
     expect((await action(api, 'deleteaccount', { uid: o.uid }, { key: other.key })).body.status).toBe(0);
     expect((await get({ id: otherDevice, lat: '10', lon: '10' })).status).toBe(400);
     expect((await postJson({ device_id: otherDevice, location: { coords: { latitude: 1, longitude: 2 } } })).status).toBe(404);
+  });
+
+  it('group commit: concurrent requests of many devices share statements, and each answer and row equals sequential requests', async () => {
+    const ingest = api.app.get(IngestService);
+    const passes = api.app.get(AppConfig).OSMAND_GROUP_COMMIT_PASSES;
+    const cg = await createCompany(api);
+    const T = Date.now() - 60_000;
+    // two sets of the same six devices: 'a' gets the scenario concurrently, 'b' one request after another
+    const sets: Record<'a' | 'b', Array<{ uid: string; device: string }>> = { a: [], b: [] };
+    for (const set of ['a', 'b'] as const) {
+      for (let k = 0; k < 6; k++) {
+        const m = await createMember(api, cg);
+        const dev = `gc-${set}${k}-${m.uid}`;
+        expect((await action(api, 'editaccount', { uid: m.uid, device_id: dev }, { key: cg.key })).body.status).toBe(0);
+        sets[set].push({ uid: m.uid, device: dev });
+      }
+    }
+    const fix = (id: string, ts: number, lat: number) => ({ id, timestamp: String(ts), lat: String(lat), lon: '14.5', speed: '1' });
+    // stored before: device 1 a fix the scenario repeats, device 2 a newer latest than its late fix, device 3 an anchor candidate
+    for (const set of ['a', 'b'] as const) {
+      const d = sets[set].map((x) => x.device);
+      for (const params of [fix(d[1], T - 600_000, 45.1), fix(d[2], T, 45.2), fix(d[3], T - 180_000, 45.3)]) {
+        expect((await get(params)).status).toBe(200);
+      }
+    }
+    type Req = () => Promise<Response>;
+    const scenario = (d: string[], tag: string): Req[] => [
+      () => get(fix(d[0], T - 60_000, 46.01)), // device 0 twice in flight: the older first…
+      () => get(fix(d[0].toUpperCase(), T, 46.02)), // …then the newer, its id in capitals (the same member)
+      () => get(fix(d[1], T - 600_000, 46.1)), // the fix already stored: ignored (the stored one stays)
+      () => get(fix(d[2], T - 300_000, 46.2)), // late: stored, the latest not moved back
+      () => get(fix(`gc-nobody-${tag}`, T, 1)), // unknown device (query form): 400
+      () => postJson({ device_id: `gc-nobody-json-${tag}`, location: { timestamp: new Date(T).toISOString(), coords: { latitude: 1, longitude: 2 } } }), // unknown (JSON): 404
+      () => get(fix(d[3], T, 46.3)), // moves the latest; the stored fix 3 min older becomes the anchor
+      () => get(fix(d[4], T - 30_000, 46.4)), // a device's first fix: a new row
+      () => postJson({ device_id: d[5], location: { timestamp: new Date(T - 20_000).toISOString(), coords: { latitude: 46.5, longitude: 14.6 } } }),
+    ];
+    const answer = async (res: Response) => ({ status: res.status, body: (await res.text()).replace(/gc-nobody-(json-)?[ab]/, 'gc-nobody-$1?') });
+    const waitFor = async (what: string, done: () => Promise<boolean> | boolean) => {
+      for (let i = 0; i < 500 && !(await done()); i++) await new Promise((r) => setTimeout(r, 10));
+      if (!(await done())) throw new Error(`timed out waiting for ${what}`);
+    };
+    const lockWaiters = async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n;
+
+    // sequential: set b, one request after another
+    const sequential: Array<{ status: number; body: string }> = [];
+    for (const req of scenario(sets.b.map((x) => x.device), 'b')) sequential.push(await answer(await req()));
+
+    // concurrent: every statement slot held by a blocker device (its row locked here), then the scenario
+    // sent in order — each request waiting at the group commit before the next is sent — then released
+    const blockers: Array<{ uid: string; device: string }> = [];
+    for (let k = 0; k < passes; k++) {
+      const m = await createMember(api, cg);
+      const dev = `gc-blocker${k}-${m.uid}`;
+      expect((await action(api, 'editaccount', { uid: m.uid, device_id: dev }, { key: cg.key })).body.status).toBe(0);
+      expect((await get(fix(dev, T - 1000, 40))).status).toBe(200);
+      blockers.push({ uid: m.uid, device: dev });
+    }
+    const lock = db.createQueryRunner();
+    await lock.connect();
+    await lock.startTransaction();
+    let blocked: Array<Promise<Response>> = [];
+    const pending: Array<Promise<{ status: number; body: string }>> = [];
+    const before = ingest.groupCommitStats;
+    try {
+      await lock.query(`SELECT 1 FROM member_locations WHERE company_id = $1 AND member_id = ANY($2) FOR UPDATE`, [
+        cg.companyUid,
+        blockers.map((b) => b.uid),
+      ]);
+      blocked = blockers.map((b) => get(fix(b.device, T, 41)));
+      await waitFor('the blockers to wait for the lock', async () => (await lockWaiters()) === passes);
+      for (const [k, req] of scenario(sets.a.map((x) => x.device), 'a').entries()) {
+        pending.push(req().then(answer));
+        await waitFor(`request ${k} at the group commit`, () => ingest.groupCommitStats.waiting === k + 1);
+      }
+    } finally {
+      await lock.commitTransaction();
+      await lock.release();
+    }
+    expect((await Promise.all(blocked)).map((r) => r.status)).toEqual(blockers.map(() => 200));
+    const concurrent = await Promise.all(pending);
+    const after = ingest.groupCommitStats;
+    // the blockers' statements, then one for the eight distinct devices, then device 0's second request
+    expect({ statements: after.statements - before.statements, items: after.items - before.items }).toEqual({
+      statements: passes + 2,
+      items: passes + 9,
+    });
+    expect(after.maxItems).toBeGreaterThanOrEqual(8);
+
+    // each request's answer equals the sequential one's
+    expect(concurrent).toEqual(sequential);
+    expect(concurrent.map((a) => a.status)).toEqual([200, 200, 200, 200, 400, 404, 200, 200, 200]);
+    expect(concurrent[4].body).toContain('unknown device: gc-nobody-?');
+
+    // and the stored rows (member by member, by position in the set)
+    const stored = async (set: Array<{ uid: string }>) =>
+      Promise.all(
+        set.map(async (m) => ({
+          fixes: await fixesOf(cg.companyUid, m.uid),
+          latest: await db.query(
+            `SELECT ts::float8 AS ts, lat, lng, acc, dir, spd, elv, bat, source, anchor_ts::float8 AS anchor_ts, anchor_lat, anchor_lng,
+              tracking_status, late_fix_count::int AS late_fix_count, connection_type, android_id, ping_requested_at FROM member_locations WHERE company_id = $1 AND member_id = $2`,
+            [cg.companyUid, m.uid],
+          ),
+        })),
+      );
+    const rowsA = await stored(sets.a);
+    expect(rowsA).toEqual(await stored(sets.b));
+    // what that is, device by device
+    expect(rowsA[0].fixes.map((f: { ts: number }) => f.ts)).toEqual([T - 60_000, T]);
+    expect(rowsA[0].latest[0]).toMatchObject({ ts: T, lat: 46.02, tracking_status: true, source: 'osmand', late_fix_count: 0 });
+    expect(rowsA[1].fixes).toEqual([expect.objectContaining({ ts: T - 600_000, lat: 45.1 })]);
+    expect(rowsA[2].fixes.map((f: { ts: number }) => f.ts)).toEqual([T - 300_000, T]);
+    expect(rowsA[2].latest[0]).toMatchObject({ ts: T, lat: 45.2, late_fix_count: 1 });
+    expect(rowsA[3].latest[0]).toMatchObject({ ts: T, lat: 46.3, anchor_ts: T - 180_000, anchor_lat: 45.3 });
+    expect(rowsA[4].latest[0]).toMatchObject({ ts: T - 30_000, lat: 46.4, tracking_status: true, anchor_ts: null });
+    expect(rowsA[5].latest[0]).toMatchObject({ ts: T - 20_000, lat: 46.5, lng: 14.6 });
+    expect(await db.query(`SELECT 1 FROM location_fixes WHERE company_id = $1 AND lat = 1 AND lng = 2`, [cg.companyUid])).toEqual([]);
   });
 
   it(`rate-limits per device id with the per-key budget (${LIMIT}/min) → 429 with Retry-After`, async () => {

@@ -350,6 +350,26 @@ export class AppConfig {
   @Max(36500)
   LOCATION_RETENTION_DAYS = 180;
 
+  /**
+   * `/osmand` group commit: ingest statements an api process runs at once for device requests (each
+   * holds a database connection while it runs, so keep it below `DATABASE_POOL_SIZE`). Requests
+   * arriving while all run ride together in the next statement (docs/locations-ingest.md, *Group
+   * commit*). 1 measured best in the ingest bench (c = 8: 60–62 % of the baseline against 55–59 % with
+   * 2); with 1, a statement waiting on a member's row lock holds every `/osmand` request of the process.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  OSMAND_GROUP_COMMIT_PASSES = 1;
+
+  /** `/osmand` group commit: requests (each one device's fixes) one ingest statement holds at most. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  OSMAND_GROUP_COMMIT_SIZE = 64;
+
   /** Days tracks, check-ins, stops and clock events are kept (for reports). */
   @Transform(toInt)
   @IsInt()

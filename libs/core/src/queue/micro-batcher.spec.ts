@@ -66,6 +66,46 @@ describe('MicroBatcher', () => {
     expect(seen).toEqual([[1], [2, 3, 4], [2], [3], [4]]);
   });
 
+  it('with a key: one item per key in a pass, a busy key waits for its pass to finish, the others go ahead', async () => {
+    const { batches, finish, pass } = controlledPass();
+    const batcher = new MicroBatcher(pass, { maxSize: 10, maxInFlight: 2, key: (n: number) => String(n % 10) });
+    const first = batcher.submit(1);
+    // 11 and 21 share 1's key (busy): they wait; 2 finds a free slot and starts at once
+    const rest = [11, 2, 21, 12, 3].map((n) => batcher.submit(n));
+    expect(batches).toEqual([[1], [2]]);
+    expect(batcher.pending).toBe(4);
+    finish[1]();
+    await tick();
+    // a slot is free: 12 (its key free again) and 3 ride together, skipping 11 and 21 (still waiting for 1's pass)
+    expect(batches).toEqual([[1], [2], [12, 3]]);
+    finish[0]();
+    await first;
+    await tick();
+    expect(batches).toEqual([[1], [2], [12, 3], [11]]);
+    finish[2]();
+    finish[3]();
+    await tick();
+    expect(batches).toEqual([[1], [2], [12, 3], [11], [21]]);
+    finish[4]();
+    await Promise.all(rest);
+    expect(batcher.pending).toBe(0);
+  });
+
+  it('with a key: keeps maxSize, and a failed pass frees its keys after the items ran alone', async () => {
+    const seen: string[][] = [];
+    const batcher = new MicroBatcher<string>(
+      async (items) => {
+        seen.push(items);
+        if (items.includes('b1')) throw new Error('bad');
+      },
+      { maxSize: 2, maxInFlight: 1, key: (s) => s[0] },
+    );
+    const all = ['a1', 'b1', 'c1', 'a2', 'b2'].map((s) => batcher.submit(s));
+    const outcomes = await Promise.allSettled(all);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(seen).toEqual([['a1'], ['b1', 'c1'], ['b1'], ['c1'], ['a2', 'b2']]);
+  });
+
   it('rejects options that are not positive integers', () => {
     expect(() => new MicroBatcher(async () => {}, { maxSize: 0, maxInFlight: 1 })).toThrow('maxSize must be a positive integer');
     expect(() => new MicroBatcher(async () => {}, { maxSize: 1, maxInFlight: 1.5 })).toThrow('maxInFlight must be a positive integer');

@@ -1,7 +1,14 @@
 /** How a {@link MicroBatcher} groups: items a pass takes at most, passes running at once. */
-export interface MicroBatcherOptions {
+export interface MicroBatcherOptions<T = unknown> {
   maxSize: number;
   maxInFlight: number;
+  /**
+   * Optional: items of one key never share a pass nor run in two passes at once — a later item of a
+   * key waits (in submission order) until the pass holding the earlier one has finished. For a pass
+   * that may touch a row at most once (PostgreSQL's `INSERT … ON CONFLICT DO UPDATE`), or work that
+   * must keep a key's order.
+   */
+  key?: (item: T) => string;
 }
 
 interface Waiting<T> {
@@ -21,13 +28,18 @@ interface Waiting<T> {
  * When a pass over several items rejects, each of its items is run again in a pass of its own, so
  * one bad item fails only its own promise (the pass must therefore be safe to repeat — idempotent).
  *
+ * With `key`, a pass holds at most one item per key and a key runs in one pass at a time; an item
+ * whose key is busy is skipped over (not blocking the items behind it) and taken by a later pass.
+ *
  * (DataLoader, the usual library for batching, dispatches what one tick of the event loop gathered;
  * items here arrive one Redis round trip apart, so it would pass them one by one. This one gathers
  * for as long as every slot is busy.)
  */
 export class MicroBatcher<T> {
-  private readonly waiting: Waiting<T>[] = [];
+  private waiting: Waiting<T>[] = [];
   private running = 0;
+  /** keys of the items in running passes (with `key`) */
+  private readonly busy = new Set<string>();
 
   /**
    * @param pass runs one pass over its items (not empty); rejects to fail them
@@ -35,9 +47,10 @@ export class MicroBatcher<T> {
    */
   constructor(
     private readonly pass: (items: T[]) => Promise<void>,
-    private readonly opts: MicroBatcherOptions,
+    private readonly opts: MicroBatcherOptions<T>,
   ) {
-    for (const [name, v] of Object.entries(opts)) {
+    for (const name of ['maxSize', 'maxInFlight'] as const) {
+      const v = opts[name];
       if (!Number.isInteger(v) || v < 1) throw new Error(`MicroBatcher ${name} must be a positive integer, got ${v}`);
     }
   }
@@ -57,13 +70,32 @@ export class MicroBatcher<T> {
 
   private pump(): void {
     while (this.running < this.opts.maxInFlight && this.waiting.length) {
-      const batch = this.waiting.splice(0, this.opts.maxSize);
+      const batch = this.take();
+      if (!batch.length) return; // every waiting item's key is in a running pass
       this.running++;
       void this.run(batch).finally(() => {
         this.running--;
+        if (this.opts.key) for (const w of batch) this.busy.delete(this.opts.key(w.item));
         this.pump();
       });
     }
+  }
+
+  /** The next pass's items: the first `maxSize` waiting, or with `key` the first of each key not busy. */
+  private take(): Waiting<T>[] {
+    const key = this.opts.key;
+    if (!key) return this.waiting.splice(0, this.opts.maxSize);
+    const batch: Waiting<T>[] = [];
+    const rest: Waiting<T>[] = [];
+    for (const w of this.waiting) {
+      const k = key(w.item);
+      if (batch.length < this.opts.maxSize && !this.busy.has(k)) {
+        this.busy.add(k);
+        batch.push(w);
+      } else rest.push(w);
+    }
+    this.waiting = rest;
+    return batch;
   }
 
   private async run(batch: Waiting<T>[]): Promise<void> {

@@ -1,96 +1,209 @@
 /**
- * The single statement of an ingestion call without a tracking report (most `pushlocations` calls,
- * every `/osmand` request): fixes, latest location with its anchor, Traccar's tracking flag, device
- * details and ping delivery in ONE statement — so one round trip and one implicit transaction.
- * Its member comes from a CTE `m`: the given company and member, or (for `/osmand`) the active
- * member holding a device id, so the device lookup costs no round trip of its own either.
+ * The statement of ingestion calls without a tracking report (most `pushlocations` calls, every
+ * `/osmand` request): for each of its items (one call: a member, its fixes, its receive time) the
+ * fixes, the latest location with its anchor, Traccar's tracking flag, device details and ping
+ * delivery — in ONE statement, so one round trip and one implicit transaction for all its items.
+ * One item is one call (`pushlocations`); several are the group commit of concurrent `/osmand`
+ * requests (docs/locations-ingest.md, *Group commit*). Each item's member comes from the CTE `m`:
+ * the given company and member, or (for `/osmand`) the active member holding the item's device id,
+ * so the device lookup costs no round trip of its own either.
  *
- * Parameters: $1 company id (null for a device lookup), $2 member id (or the device id), $3 now
- * (ms), $4…$11 the call's fixes, deduplicated (ts, lat, lng, acc, dir, spd, elv, bat arrays), $12…$19
- * the newest of them (null when none), $20 source, $21…$23 the anchor when the row is new
- * ({@link advanceLatest} from nothing), $24 set tracking on (Traccar Client with a fix), $25…$28
- * device details (null = unchanged), $29 deliver a pending ping.
+ * A statement may hold each member at most once: `INSERT … ON CONFLICT DO UPDATE` cannot affect a
+ * row twice in one command (PostgreSQL raises `21000`). Callers put a member's further calls in a
+ * later statement. The rows of `member_locations` are upserted in (company, member) order, so two
+ * statements over overlapping members take their row locks in one order (no deadlock between them).
+ *
+ * Parameters ({@link ingestParams} builds them), one array entry per item: $1 company id (null for
+ * a device lookup), $2 member id (or the device id), $3 now (ms), $4…$11 the newest of the item's
+ * fixes (ts, lat, lng, acc, dir, spd, elv, bat; null when none), $12 source, $13…$15 the anchor when
+ * the row is new ({@link advanceLatest} from nothing), $16 set tracking on (Traccar Client with a
+ * fix), $17…$20 device details (null = unchanged), $21 deliver a pending ping. One entry per fix of
+ * all items, deduplicated per item: $22 its item (1-based), $23…$30 ts, lat, lng, acc, dir, spd, elv, bat.
+ * $31 the number of items and $32 of fixes, as the LIMITs of their `unnest`s — no-ops that set the
+ * generic plan's estimates (see *Plans* in docs/locations-ingest.md): PostgreSQL estimates an unnested
+ * parameter at 10 rows and a LIMIT by a parameter at a tenth of its input, so the generic plan is
+ * costed for one item, at most what any custom plan costs; without them the generic plan (costed for
+ * 10 items) never beat the custom ones (`plan_cache_mode = auto`), and every execution was planned
+ * anew: 0.80 ms a one-item statement against 0.35 ms on the generic plan.
  *
  * The anchor when the row exists mirrors {@link advanceLatest}: the newest of the stored anchor, the
- * stored latest and the call's fixes newer than it, at least 2 min older than the new latest; rows are
+ * stored latest and the item's fixes newer than it, at least 2 min older than the new latest; rows are
  * read as locked by ON CONFLICT, so concurrent calls of one member never move the latest backwards.
- * The answer's `ping` is read from the statement's snapshot.
+ * An item's `ping` is read from the statement's snapshot.
  *
- * A call that stored a fix older than the stored latest (`ins` holds only the fixes actually stored,
+ * An item that stored a fix older than the stored latest (`ins` holds only the fixes actually stored,
  * so a retried batch counts nothing) adds one to `late_fix_count`, under the same row lock that keeps
  * `ts` only ever forward: a fix stored after any fix it is older than is always counted, which is what
  * lets the track builder skip re-counting the open track (docs/tracks.md "Appending").
  */
-import { ANCHOR_MIN_AGE_MS } from './latest-location';
+import { advanceLatest, ANCHOR_MIN_AGE_MS } from './latest-location';
+import { Fix } from '../fix';
+import { LocationSource } from '../entities/member-location.entity';
 
-const MEMBER_GIVEN = `SELECT $1::varchar AS company_id, $2::varchar AS id`;
-const MEMBER_OF_DEVICE = `SELECT company_id, id FROM members
-  WHERE lower(device_id) = lower($2::varchar) AND device_id IS NOT NULL AND active_status = 'active' AND $1::varchar IS NULL`;
+/** The items, numbered `i` from 1 in parameter order. */
+const ITEMS = `SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::bigint[],
+    $4::bigint[], $5::float8[], $6::float8[], $7::int[], $8::int[], $9::float8[], $10::int[], $11::int[], $12::varchar[],
+    $13::bigint[], $14::float8[], $15::float8[], $16::boolean[], $17::int[], $18::varchar[], $19::boolean[], $20::boolean[], $21::boolean[])
+  WITH ORDINALITY AS it(company_id, member, now, ts, lat, lng, acc, dir, spd, elv, bat, source,
+    anchor_ts, anchor_lat, anchor_lng, tracking, connection_type, android_id, loc_gps_on, loc_net_on, ping, i)
+  LIMIT $31::int`;
+/** Each item with its member (`cid`, `mid`): as given. */
+const MEMBER_GIVEN = `SELECT it.*, it.company_id AS cid, it.member AS mid FROM it`;
+/**
+ * Each item with its member (`cid`, `mid`): the active member holding the device id; none → the item
+ * has no row in `m`. A LATERAL lookup (LIMIT 1: the id is unique by lower()) so each item is one probe
+ * of the unique index on lower(device_id) whatever the planner estimates of the unnested items: with
+ * a plain join and a custom plan for 64 items it chose a sequential scan of `members` and a hash join.
+ */
+const MEMBER_OF_DEVICE = `SELECT it.*, mb.company_id AS cid, mb.id AS mid FROM it
+  CROSS JOIN LATERAL (SELECT company_id, id FROM members
+    WHERE lower(device_id) = lower(it.member) AND device_id IS NOT NULL AND active_status = 'active' LIMIT 1) mb`;
 
-const ADVANCES = `($12::bigint IS NOT NULL AND $12::bigint > COALESCE(member_locations.ts, -1))`;
-const latestColumn = (column: string, param: string) => `${column} = CASE WHEN ${ADVANCES} THEN ${param} ELSE member_locations.${column} END`;
+/** The row's latest moves to the item's newest fix (the proposed row, `EXCLUDED`). */
+const ADVANCES = `(EXCLUDED.ts IS NOT NULL AND EXCLUDED.ts > COALESCE(member_locations.ts, -1))`;
+const latestColumn = (column: string) =>
+  `${column} = CASE WHEN ${ADVANCES} THEN EXCLUDED.${column} ELSE member_locations.${column} END`;
+/** The item of the row being updated (one per member in a statement). */
+const ITEM_OF_ROW = `m.cid = EXCLUDED.company_id AND m.mid = EXCLUDED.member_id`;
 
 function statement(member: string): string {
-  return `WITH m AS (${member}),
-old AS (
-  SELECT l.ping_requested_at FROM member_locations l JOIN m ON l.company_id = m.company_id AND l.member_id = m.id),
+  return `WITH it AS (${ITEMS}),
+m AS (${member}),
+f AS (
+  SELECT * FROM unnest($22::int[], $23::bigint[], $24::float8[], $25::float8[], $26::int[], $27::int[], $28::float8[], $29::int[], $30::int[])
+    AS f(i, ts, lat, lng, acc, dir, spd, elv, bat)
+  LIMIT $32::int),
+old AS MATERIALIZED (
+  SELECT m.i, l.ping_requested_at FROM m
+    CROSS JOIN LATERAL (SELECT ping_requested_at FROM member_locations WHERE company_id = m.cid AND member_id = m.mid LIMIT 1) l),
 ins AS (
   INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, received_at)
-  SELECT m.company_id, m.id, u.ts, u.lat, u.lng, u.acc, u.dir, u.spd, u.elv, u.bat, $3
-    FROM m CROSS JOIN unnest($4::bigint[], $5::float8[], $6::float8[], $7::int[], $8::int[], $9::float8[], $10::int[], $11::int[])
-      AS u(ts, lat, lng, acc, dir, spd, elv, bat)
+  SELECT m.cid, m.mid, f.ts, f.lat, f.lng, f.acc, f.dir, f.spd, f.elv, f.bat, m.now
+    FROM f JOIN m ON m.i = f.i
   ON CONFLICT DO NOTHING
-  RETURNING ts),
+  RETURNING company_id, member_id, ts),
+got AS (
+  SELECT company_id, member_id, count(*)::int AS n, min(ts) AS lo, max(ts) AS hi FROM ins GROUP BY company_id, member_id),
 up AS (
   INSERT INTO member_locations (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, source, received_at,
       anchor_ts, anchor_lat, anchor_lng, tracking_status, tracking_ts, connection_type, android_id, loc_gps_on, loc_net_on,
       ping_requested_at, signal_ts, updated_at)
-  SELECT m.company_id, m.id, $12::bigint, $13::float8, $14::float8, $15::int, $16::int, $17::float8, $18::int, $19::int,
-      CASE WHEN $12::bigint IS NULL THEN NULL ELSE $20::varchar END, CASE WHEN $12::bigint IS NULL THEN NULL ELSE $3::bigint END,
-      $21::bigint, $22::float8, $23::float8, $24::boolean, 0, $25::int, $26::varchar, $27::boolean, $28::boolean, NULL, 0, $3::bigint
-    FROM m
+  SELECT m.cid, m.mid, m.ts, m.lat, m.lng, m.acc, m.dir, m.spd, m.elv, m.bat,
+      CASE WHEN m.ts IS NULL THEN NULL ELSE m.source END, CASE WHEN m.ts IS NULL THEN NULL ELSE m.now END,
+      m.anchor_ts, m.anchor_lat, m.anchor_lng, m.tracking, 0, m.connection_type, m.android_id, m.loc_gps_on, m.loc_net_on, NULL, 0, m.now
+    FROM m ORDER BY m.cid, m.mid
   ON CONFLICT (company_id, member_id) DO UPDATE SET
-    ${latestColumn('ts', '$12::bigint')}, ${latestColumn('lat', '$13::float8')}, ${latestColumn('lng', '$14::float8')},
-    ${latestColumn('acc', '$15::int')}, ${latestColumn('dir', '$16::int')}, ${latestColumn('spd', '$17::float8')},
-    ${latestColumn('elv', '$18::int')}, ${latestColumn('bat', '$19::int')}, ${latestColumn('source', '$20::varchar')},
-    ${latestColumn('received_at', '$3::bigint')},
+    ${latestColumn('ts')}, ${latestColumn('lat')}, ${latestColumn('lng')}, ${latestColumn('acc')}, ${latestColumn('dir')},
+    ${latestColumn('spd')}, ${latestColumn('elv')}, ${latestColumn('bat')}, ${latestColumn('source')}, ${latestColumn('received_at')},
     (anchor_ts, anchor_lat, anchor_lng) = (
       SELECT c.ts, c.lat, c.lng FROM (
         SELECT member_locations.anchor_ts, member_locations.anchor_lat, member_locations.anchor_lng
         UNION ALL
         SELECT member_locations.ts, member_locations.lat, member_locations.lng
-         WHERE ${ADVANCES} AND member_locations.ts <= $12::bigint - ${ANCHOR_MIN_AGE_MS}
+         WHERE ${ADVANCES} AND member_locations.ts <= EXCLUDED.ts - ${ANCHOR_MIN_AGE_MS}
         UNION ALL
-        (SELECT u.ts, u.lat, u.lng FROM unnest($4::bigint[], $5::float8[], $6::float8[]) AS u(ts, lat, lng)
-          WHERE ${ADVANCES} AND u.ts > COALESCE(member_locations.ts, -1) AND u.ts <= $12::bigint - ${ANCHOR_MIN_AGE_MS}
-          ORDER BY u.ts DESC LIMIT 1)
+        (SELECT f.ts, f.lat, f.lng FROM f JOIN m ON m.i = f.i
+          WHERE ${ITEM_OF_ROW} AND ${ADVANCES} AND f.ts > COALESCE(member_locations.ts, -1) AND f.ts <= EXCLUDED.ts - ${ANCHOR_MIN_AGE_MS}
+          ORDER BY f.ts DESC LIMIT 1)
       ) AS c(ts, lat, lng) WHERE c.ts IS NOT NULL ORDER BY c.ts DESC LIMIT 1),
-    tracking_status = member_locations.tracking_status OR $24::boolean,
-    connection_type = COALESCE($25::int, member_locations.connection_type),
-    android_id = COALESCE($26::varchar, member_locations.android_id),
-    loc_gps_on = COALESCE($27::boolean, member_locations.loc_gps_on),
-    loc_net_on = COALESCE($28::boolean, member_locations.loc_net_on),
-    ping_requested_at = CASE WHEN $29::boolean THEN NULL ELSE member_locations.ping_requested_at END,
-    signal_ts = CASE WHEN $29::boolean AND member_locations.ping_requested_at IS NOT NULL THEN $3::bigint ELSE member_locations.signal_ts END,
-    late_fix_count = member_locations.late_fix_count + CASE WHEN (SELECT min(ts) FROM ins) < member_locations.ts THEN 1 ELSE 0 END,
-    updated_at = $3::bigint
+    tracking_status = member_locations.tracking_status OR EXCLUDED.tracking_status,
+    connection_type = COALESCE(EXCLUDED.connection_type, member_locations.connection_type),
+    android_id = COALESCE(EXCLUDED.android_id, member_locations.android_id),
+    loc_gps_on = COALESCE(EXCLUDED.loc_gps_on, member_locations.loc_gps_on),
+    loc_net_on = COALESCE(EXCLUDED.loc_net_on, member_locations.loc_net_on),
+    (ping_requested_at, signal_ts) = (
+      SELECT CASE WHEN m.ping THEN NULL ELSE member_locations.ping_requested_at END,
+        CASE WHEN m.ping AND member_locations.ping_requested_at IS NOT NULL THEN m.now ELSE member_locations.signal_ts END
+      FROM m WHERE ${ITEM_OF_ROW}),
+    late_fix_count = member_locations.late_fix_count + CASE WHEN (
+      SELECT g.lo FROM got g WHERE g.company_id = EXCLUDED.company_id AND g.member_id = EXCLUDED.member_id) < member_locations.ts THEN 1 ELSE 0 END,
+    updated_at = EXCLUDED.updated_at
   RETURNING 1)
-SELECT (SELECT company_id FROM m) AS company_id, (SELECT id FROM m) AS member_id,
-  (SELECT count(*)::int FROM ins) AS n, (SELECT min(ts)::float8 FROM ins) AS lo, (SELECT max(ts)::float8 FROM ins) AS hi,
-  $29::boolean AND COALESCE((SELECT ping_requested_at IS NOT NULL FROM old), false) AS ping`;
+SELECT m.cid AS company_id, m.mid AS member_id, COALESCE(g.n, 0) AS n, g.lo::float8 AS lo, g.hi::float8 AS hi,
+  COALESCE(it.ping AND old.ping_requested_at IS NOT NULL, false) AS ping
+FROM it LEFT JOIN m ON m.i = it.i LEFT JOIN got g ON g.company_id = m.cid AND g.member_id = m.mid LEFT JOIN old ON old.i = it.i
+ORDER BY it.i`;
 }
 
-/** The single statement for a given member ($1 company, $2 member). */
+/** The statement for given members (item: company, member). */
 export const INGEST_MEMBER_SQL = statement(MEMBER_GIVEN);
-/** The single statement for the member holding a device id ($1 null, $2 device id; no row → unknown device). */
+/** The statement for the members holding device ids (item: null, device id; no member → the unknown device's row has member null). */
 export const INGEST_DEVICE_SQL = statement(MEMBER_OF_DEVICE);
 
-/** What the single statement answers (member null: no active member holds the device id). */
+/** What the statement answers per item, in item order (member null: no active member holds the device id). */
 export interface IngestRow {
   company_id: string | null;
   member_id: string | null;
+  /** fixes newly stored */
   n: number;
+  /** ms, the oldest and newest newly stored fix (null when none) */
   lo: number | null;
   hi: number | null;
+  /** a pending ping is delivered by this answer */
   ping: boolean;
+}
+
+/** One item of the statement: one call's member (or device id), its fixes deduplicated by `ts`, and state. */
+export interface IngestItem {
+  /** null for a device lookup */
+  companyId: string | null;
+  /** the member id, or the device id */
+  member: string;
+  /** the call's fixes, no two with one `ts` ({@link dedupeByTs}) */
+  fixes: readonly Fix[];
+  source: LocationSource;
+  /** ms, the receive time */
+  now: number;
+  device?: { connection_type?: number; android_id?: string; loc_gps_on?: boolean; loc_net_on?: boolean };
+}
+
+/**
+ * The statement's 32 parameters for `items` (in their order; see the statement's comment).
+ * @throws Error when `items` is empty
+ */
+export function ingestParams(items: readonly IngestItem[]): unknown[] {
+  if (!items.length) throw new Error('ingestParams: no items');
+  const cols: unknown[][] = Array.from({ length: 30 }, () => []);
+  items.forEach((item, k) => {
+    const { fixes } = item;
+    const newest = fixes.length ? fixes.reduce((a, b) => (b.ts > a.ts ? b : a)) : null;
+    const fresh = advanceLatest({ latest: null, anchor: null }, fixes);
+    const d = item.device ?? {};
+    const row = [
+      item.companyId,
+      item.member,
+      item.now,
+      newest?.ts ?? null,
+      newest?.lat ?? null,
+      newest?.lng ?? null,
+      newest?.acc ?? null,
+      newest?.dir ?? null,
+      newest?.spd ?? null,
+      newest?.elv ?? null,
+      newest?.bat ?? null,
+      item.source,
+      fresh?.anchor?.ts ?? null,
+      fresh?.anchor?.lat ?? null,
+      fresh?.anchor?.lng ?? null,
+      item.source === 'osmand' && fixes.length > 0,
+      d.connection_type ?? null,
+      d.android_id ?? null,
+      d.loc_gps_on ?? null,
+      d.loc_net_on ?? null,
+      item.source === 'app',
+    ];
+    row.forEach((v, c) => cols[c].push(v));
+    for (const f of fixes) {
+      cols[21].push(k + 1);
+      cols[22].push(f.ts);
+      cols[23].push(f.lat);
+      cols[24].push(f.lng);
+      cols[25].push(f.acc);
+      cols[26].push(f.dir);
+      cols[27].push(f.spd);
+      cols[28].push(f.elv);
+      cols[29].push(f.bat);
+    }
+  });
+  return [...cols, items.length, cols[21].length];
 }

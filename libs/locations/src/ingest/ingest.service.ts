@@ -1,8 +1,8 @@
-import { AppConfig, outboxEvent, OutboxEventInput, OutboxService, preparedQuery, query, queryOne, QueueName, TaskProducer } from '@app/core';
+import { AppConfig, MicroBatcher, outboxEvent, OutboxEventInput, OutboxService, preparedQuery, query, queryOne, QueueName, TaskProducer } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { INGEST_DEVICE_SQL, INGEST_MEMBER_SQL, IngestRow } from './ingest-sql';
+import { INGEST_DEVICE_SQL, INGEST_MEMBER_SQL, IngestItem, ingestParams, IngestRow } from './ingest-sql';
 import { FixesTask } from '../fix-consumers';
 import { Fix } from '../fix';
 import { LocationSource } from '../entities/member-location.entity';
@@ -31,6 +31,12 @@ export const TRACK_BUCKET_MS = 10 * 60_000;
  */
 export function trackBuildWindowMs(trackBuildDelayMs: number): number {
   return Math.min(1000, Math.floor(trackBuildDelayMs / 4));
+}
+
+/** One `/osmand` request in the group commit: its statement item, and its row once its pass ran. */
+interface DeviceSlot {
+  item: IngestItem;
+  row?: IngestRow;
 }
 
 /** A debounced `build` task as sent to the Tracks queue. */
@@ -153,6 +159,10 @@ export class IngestService implements OnApplicationShutdown {
   private flushTimer?: NodeJS.Timeout;
   /** the debounced track builds: one per member and bucket per {@link trackBuildWindowMs} (a trailing one for the calls in between) */
   private readonly builds: TrailingDebounce<TrackBuildTask>;
+  /** the group commit of `/osmand` requests ({@link ingestDevice}) */
+  private readonly devices: MicroBatcher<DeviceSlot>;
+  /** `/osmand` group commit so far: statements run, requests they held, the most in one */
+  private readonly counts = { statements: 0, items: 0, maxItems: 0 };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -165,6 +175,14 @@ export class IngestService implements OnApplicationShutdown {
         .addBulk(QueueName.Tracks, builds)
         .catch((err: Error) => this.logger.warn(`could not enqueue ${builds.length} track builds: ${err.message}`)),
     );
+    this.devices = new MicroBatcher((slots) => this.devicePass(slots), {
+      maxSize: config.OSMAND_GROUP_COMMIT_SIZE,
+      maxInFlight: config.OSMAND_GROUP_COMMIT_PASSES,
+      // one statement may upsert a member's row once; members.device_id is unique by lower() (JS and
+      // PostgreSQL lower-case a few characters differently: such a pair fails its statement with 21000,
+      // and the batcher then runs each request alone)
+      key: (slot) => slot.item.member.toLowerCase(),
+    });
   }
 
   /**
@@ -175,7 +193,8 @@ export class IngestService implements OnApplicationShutdown {
   async ingest(input: IngestInput): Promise<IngestResult> {
     const { unique, duplicates: inCall } = dedupeByTs(input.fixes);
     if (input.tracking === undefined || input.source !== 'app') {
-      const row = await this.single(INGEST_MEMBER_SQL, input.companyId, input.memberId, unique, input);
+      const item = { companyId: input.companyId, member: input.memberId, fixes: unique, source: input.source, now: input.now, device: input.device };
+      const [row] = await this.statement('fieldwork_ingest_member', INGEST_MEMBER_SQL, [item]);
       this.enqueue(input.companyId, input.memberId, row);
       return { accepted: row.n, duplicates: unique.length - row.n + inCall, ping: row.ping };
     }
@@ -188,7 +207,11 @@ export class IngestService implements OnApplicationShutdown {
 
   /**
    * `/osmand`: stores one device's fixes (Traccar Client: tracking on, no clock event, no ping) for
-   * the active member holding `deviceId` (case-insensitive), found by the same statement.
+   * the active member holding `deviceId` (case-insensitive), found by the same statement. Group
+   * commit: requests arriving while `OSMAND_GROUP_COMMIT_PASSES` statements run ride together in the
+   * next one (up to `OSMAND_GROUP_COMMIT_SIZE`, one request per device); resolves once its statement
+   * committed. A failed statement over several requests is run again for each alone, so a request
+   * fails only for its own error.
    * @returns the member and the counts, or null when no active member holds the device id (nothing stored)
    */
   async ingestDevice(
@@ -197,50 +220,47 @@ export class IngestService implements OnApplicationShutdown {
     now: number,
   ): Promise<(IngestResult & { companyId: string; memberId: string }) | null> {
     const { unique, duplicates: inCall } = dedupeByTs(fixes);
-    const input = { source: 'osmand' as const, now };
-    const row = await this.single(INGEST_DEVICE_SQL, null, deviceId, unique, input);
+    const slot: DeviceSlot = { item: { companyId: null, member: deviceId, fixes: unique, source: 'osmand', now } };
+    await this.devices.submit(slot);
+    const row = slot.row!;
     if (!row.company_id || !row.member_id) return null;
     this.enqueue(row.company_id, row.member_id, row);
     return { companyId: row.company_id, memberId: row.member_id, accepted: row.n, duplicates: unique.length - row.n + inCall, ping: false };
   }
 
-  /** Runs the single statement (a named prepared statement on the driver's pool), partitions made first. */
-  private single(
-    sql: string,
-    companyId: string | null,
-    member: string,
-    fixes: Fix[],
-    input: Pick<IngestInput, 'source' | 'now' | 'device'>,
-  ): Promise<IngestRow> {
-    const newest = fixes.length ? fixes.reduce((a, b) => (b.ts > a.ts ? b : a)) : null;
-    const fresh = advanceLatest({ latest: null, anchor: null }, fixes);
-    const d = input.device ?? {};
-    const values = [
-      companyId,
-      member,
-      input.now,
-      ...fixColumns(fixes),
-      newest?.ts ?? null,
-      newest?.lat ?? null,
-      newest?.lng ?? null,
-      newest?.acc ?? null,
-      newest?.dir ?? null,
-      newest?.spd ?? null,
-      newest?.elv ?? null,
-      newest?.bat ?? null,
-      input.source,
-      fresh?.anchor?.ts ?? null,
-      fresh?.anchor?.lat ?? null,
-      fresh?.anchor?.lng ?? null,
-      input.source === 'osmand' && fixes.length > 0,
-      d.connection_type ?? null,
-      d.android_id ?? null,
-      d.loc_gps_on ?? null,
-      d.loc_net_on ?? null,
-      input.source === 'app',
-    ];
-    const name = sql === INGEST_DEVICE_SQL ? 'fieldwork_ingest_device' : 'fieldwork_ingest_member';
-    return this.withPartitions(fixes, async () => (await preparedQuery<IngestRow>(this.dataSource, name, sql, values))[0]);
+  /**
+   * Runs the ingest statement over `items` (a named prepared statement on the driver's pool), the
+   * months of their fixes' partitions made first.
+   * @returns one row per item, in item order
+   * @throws Error when the statement answers another number of rows (never expected)
+   */
+  private async statement(name: string, sql: string, items: readonly IngestItem[]): Promise<IngestRow[]> {
+    const fixes = items.length === 1 ? items[0].fixes : items.flatMap((i) => i.fixes);
+    const rows = await this.withPartitions(fixes, () => preparedQuery<IngestRow>(this.dataSource, name, sql, ingestParams(items)));
+    if (rows.length !== items.length) throw new Error(`ingest statement answered ${rows.length} rows for ${items.length} items`);
+    return rows;
+  }
+
+  /** One group commit pass of `/osmand` requests: ONE statement for all, each request's row put on its slot. */
+  private async devicePass(slots: DeviceSlot[]): Promise<void> {
+    const rows = await this.statement(
+      'fieldwork_ingest_device',
+      INGEST_DEVICE_SQL,
+      slots.map((s) => s.item),
+    );
+    slots.forEach((s, k) => (s.row = rows[k]));
+    this.counts.statements++;
+    this.counts.items += slots.length;
+    this.counts.maxItems = Math.max(this.counts.maxItems, slots.length);
+  }
+
+  /**
+   * The `/osmand` group commit since start (for tests and benchmarks): `statements` that committed,
+   * the requests they held (`items`; the most in one: `maxItems`), and requests `waiting` for a
+   * statement now.
+   */
+  get groupCommitStats(): { statements: number; items: number; maxItems: number; waiting: number } {
+    return { ...this.counts, waiting: this.devices.pending };
   }
 
   /**
