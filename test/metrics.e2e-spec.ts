@@ -1,5 +1,6 @@
 import { AddressInfo } from 'node:net';
 import { AppConfig, loadConfig } from '@app/core';
+import { IngestService } from '@app/locations';
 import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -151,6 +152,40 @@ describe('metrics', () => {
     const histogramCount = (s: Sample[]) =>
       valueOf(s, 'fieldwork_http_request_duration_seconds_count', { surface: 'action', route: 'getaccounts' }) ?? 0;
     expect(histogramCount(after) - histogramCount(before)).toBe(3);
+  });
+
+  it("reports this process's locate snapshot reads and members, and the /osmand group commit", async () => {
+    const before = await samples(api);
+    const read = (s: Sample[], kind: string) => valueOf(s, 'fieldwork_locate_snapshot_reads_total', { kind }) ?? 0;
+    // the first locate of a company reads it whole, the next only its changed rows
+    for (let i = 0; i < 2; i++) expect((await action(api, 'locate', { teams: true }, { key: c.key })).http).toBe(200);
+    const w = (
+      await action<any>(
+        api,
+        'createaccount',
+        { name: 'Metered Phone', username: `metered.${Date.now()}`, password: 'correct horse battery' },
+        { key: c.key },
+      )
+    ).body;
+    expect(w.status).toBe(0);
+    const deviceId = `metrics-dev-${Date.now()}`;
+    await db.query(`UPDATE members SET device_id = $2 WHERE id = $1`, [w.uid, deviceId]);
+    // the route is mounted by the api's bootstrap (not by this test module): its service, as the route calls it
+    const now = Date.now();
+    expect(
+      await api.app
+        .get(IngestService)
+        .ingestDevice(deviceId, [{ ts: now, lat: 46.05, lng: 14.5, acc: null, dir: null, spd: null, elv: null, bat: null }], now),
+    ).toMatchObject({ accepted: 1 });
+
+    const after = await samples(api);
+    expect(read(after, 'whole') - read(before, 'whole')).toBe(1);
+    expect(read(after, 'changed') - read(before, 'changed')).toBe(1);
+    expect(valueOf(after, 'fieldwork_locate_snapshot_members')).toBeGreaterThanOrEqual(1);
+    const delta = (name: string) => (valueOf(after, name) ?? 0) - (valueOf(before, name) ?? 0);
+    expect(delta('fieldwork_osmand_group_commit_statements_total')).toBe(1);
+    expect(delta('fieldwork_osmand_group_commit_requests_total')).toBe(1);
+    expect(valueOf(after, 'fieldwork_osmand_group_commit_waiting')).toBe(0);
   });
 
   describe('with the built worker', () => {

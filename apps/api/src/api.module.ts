@@ -25,6 +25,7 @@ import { RateLimitService } from './ops/rate-limit.service';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
 import { JobsConnectorController } from './jobs/jobs.connector.controller';
 import { LocateController } from './locations/locate.controller';
+import { LocationsMetrics } from './locations/locations.metrics';
 import { WebhooksActionsController } from './webhooks/webhooks.actions.controller';
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
@@ -44,6 +45,7 @@ import { ReportsController } from './reports/reports.controller';
 /** Action and connector controllers over the domain modules. */
 @Module({
   imports: [
+    MetricsModule,
     MembersModule,
     JobsModule,
     WebhooksModule,
@@ -76,7 +78,7 @@ import { ReportsController } from './reports/reports.controller';
     ZonesActionsController,
     ReportsController,
   ],
-  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
+  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService, LocationsMetrics],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
 })
 export class ActionsModule {}

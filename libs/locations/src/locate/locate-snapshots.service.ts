@@ -91,6 +91,13 @@ export class LocateSnapshots {
     });
   }
 
+  /** Members held in all companies' snapshots of this process. */
+  get heldMembers(): number {
+    let n = 0;
+    for (const e of this.entries.values()) n += e.snapshot?.size ?? 0;
+    return n;
+  }
+
   /**
    * The company's snapshot holding every write committed before this call (read from the database
    * as needed).
