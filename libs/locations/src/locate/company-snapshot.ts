@@ -6,7 +6,7 @@ import { LocateRow, LocationRecord, teamNames, toLocationRecord } from './locati
  * with every device column (null without a `member_locations` row; units as {@link LocateRow}) and
  * what selection and order need.
  */
-export type SnapshotRow = Required<LocateRow> & {
+export type SnapshotRow = LocateRow & {
   /** `active_status = 'active'` */
   active: boolean;
   /** ms, `members.created_at`: the answer's order (then `uid`) */

@@ -21,6 +21,13 @@ describe('toLocationRecord', () => {
     spd: 1.5,
     elv: 300,
     bat: 77,
+    // no member_locations row's device columns: as the snapshot holds a member never reported
+    connection_type: null,
+    android_id: null,
+    loc_gps_on: null,
+    loc_net_on: null,
+    tracking_status: null,
+    signal_ts: null,
   };
 
   it('the spec’s fields in its order; teams named from teams_config ("" for a team it lacks)', () => {

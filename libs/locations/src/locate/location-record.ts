@@ -50,13 +50,13 @@ export interface LocateRow {
   spd: number | null;
   elv: number | null;
   bat: number | null;
-  /** The device columns (answered only with `withDetails`). */
-  connection_type?: number | null;
-  android_id?: string | null;
-  loc_gps_on?: boolean | null;
-  loc_net_on?: boolean | null;
-  tracking_status?: boolean | null;
-  signal_ts?: number | null;
+  /** The device columns (answered only with `withDetails`; null without a `member_locations` row or never reported). */
+  connection_type: number | null;
+  android_id: string | null;
+  loc_gps_on: boolean | null;
+  loc_net_on: boolean | null;
+  tracking_status: boolean | null;
+  signal_ts: number | null;
 }
 
 /** Team id → name from the company's `teams_config`. */
@@ -88,10 +88,10 @@ export function toLocationRecord(row: LocateRow, names: ReadonlyMap<number, stri
     bat: located ? row.bat : null,
   };
   if (withDetails) {
-    record.connection_type = row.connection_type ?? null;
-    record.android_id = row.android_id ?? null;
-    record.loc_gps_on = row.loc_gps_on ?? null;
-    record.loc_net_on = row.loc_net_on ?? null;
+    record.connection_type = row.connection_type;
+    record.android_id = row.android_id;
+    record.loc_gps_on = row.loc_gps_on;
+    record.loc_net_on = row.loc_net_on;
     record.tracking_status = row.tracking_status ?? false;
     record.signal_ts = row.signal_ts ?? 0;
   }
