@@ -1,5 +1,10 @@
-/** Unit specs beside the code (pure logic); e2e specs in test/ against real PostgreSQL, Redis and HTTP. */
+/**
+ * Three tiers: unit specs beside the code (pure logic); integration specs beside the repositories and
+ * read models (`*.int-spec.ts`, real PostgreSQL, no HTTP); e2e specs in test/ against real PostgreSQL,
+ * Redis and HTTP.
+ */
 const moduleNameMapper = {
+  '^@test/(.*)$': '<rootDir>/test/$1',
   '^@app/core(|/.*)$': '<rootDir>/libs/core/src$1',
   '^@app/members(|/.*)$': '<rootDir>/libs/members/src$1',
   '^@app/database(|/.*)$': '<rootDir>/libs/database/src$1',
@@ -19,7 +24,9 @@ module.exports = {
   // a global option (jest ignores it inside a project): e2e tests boot processes on a 2-core machine
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'] },
+    // repositories and read models against the run's own PostgreSQL (test/support/integration.ts)
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/libs/**/*.int-spec.ts'], setupFiles: ['<rootDir>/test/support/env.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], setupFiles: ['<rootDir>/test/support/env.ts'] },
   ],
 };

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { TrackBuilder } from '@app/locations';
 import { createCompany, createMember, TestApi } from '../test/support/api';
 import { parseGpxFixes } from '../test/support/gpx';
-import { SHARED_GPX_DIR } from '../test/support/shared-data';
+import { GPX_FIXTURES_DIR } from '../test/support/fixtures-dir';
 import { fmt } from './stats';
 
 /** A rebuild may take at most this many times the bare reads. */
@@ -35,7 +35,7 @@ export async function benchTracks(opts: { api: TestApi; pool: pg.Pool; log: (lin
   const { api, pool, log } = opts;
   const company = await createCompany(api, { name: 'Bench tracks' });
   const member = await createMember(api, company);
-  const trace = parseGpxFixes(readFileSync(path.join(SHARED_GPX_DIR, 'korita-zbevnica.gpx'), 'utf8'));
+  const trace = parseGpxFixes(readFileSync(path.join(GPX_FIXTURES_DIR, 'korita-zbevnica.gpx'), 'utf8'));
   const delta = Date.now() - 30 * 60_000 - trace[trace.length - 1].ts;
   const fixes = trace.map((f) => ({ ...f, ts: f.ts + delta }));
   await pool.query(`SELECT location_fixes_ensure_partition($1)`, [fixes[0].ts]);

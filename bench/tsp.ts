@@ -1,6 +1,6 @@
 /**
  * `BENCH_ONLY=tsp npm run bench`: the route solver (`solveTour`, optimizeroute's algorithm) on the
- * TSPLIB instances of /work/shared/data/tsplib (`TSPLIB_DIR` overrides), closed tours from city 1
+ * TSPLIB instances of bench/data/tsplib (`TSPLIB_DIR` overrides), closed tours from city 1
  * under TSPLIB's own distance functions, against the proven optima (the baseline). Pure CPU: no
  * database. Budgets are wall clock, so a busy machine (see the load average) lowers the figures.
  */
@@ -11,7 +11,7 @@ import { defaultTourBudgetMs, geodesicMatrix, solveTour } from '@app/dispatch';
 import { markdownTable } from './stats';
 import { readTsplib, tsplibMatrix } from './tsplib';
 
-const DIR = process.env.TSPLIB_DIR ?? '/work/shared/data/tsplib';
+const DIR = process.env.TSPLIB_DIR ?? path.resolve(__dirname, 'data/tsplib');
 /** Proven optima (TSPLIB's README / Reinelt 1995). */
 const OPTIMA: Record<string, number> = {
   ulysses22: 7013,

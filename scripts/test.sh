@@ -30,11 +30,12 @@ npm run -s migrate >/dev/null
 results=$(mktemp -d)
 status=0
 npx jest --config jest.config.js --selectProjects unit --json --outputFile="$results/unit.json" "$@" || status=$?
+npx jest --config jest.config.js --selectProjects integration --json --outputFile="$results/integration.json" "$@" || status=$?
 npx jest --config jest.config.js --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json" "$@" || status=$?
-# one plain closing line over both projects
+# one plain closing line over the three projects
 node -e '
   const fs = require("fs"); let p = 0, f = 0;
-  for (const n of ["unit", "e2e"]) { try { const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${n}.json`)); p += r.numPassedTests; f += r.numFailedTests + r.numRuntimeErrorTestSuites; } catch { f += 1; } }
+  for (const n of ["unit", "integration", "e2e"]) { try { const r = JSON.parse(fs.readFileSync(`${process.argv[1]}/${n}.json`)); p += r.numPassedTests; f += r.numFailedTests + r.numRuntimeErrorTestSuites; } catch { f += 1; } }
   console.log(`tests: ${p} passed, ${f} failed`);
 ' "$results"
 rm -rf "$results"

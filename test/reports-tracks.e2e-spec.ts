@@ -23,7 +23,7 @@ import { startWorker } from './support/worker';
 
 /**
  * The fix- and track-based reports end to end (docs/reports-tracks.md): the real traces of
- * shared/data/gpx pushed through pushlocations (shifted to recent days), tracks and job check-ins
+ * test/fixtures/gpx pushed through pushlocations (shifted to recent days), tracks and job check-ins
  * built by the BUILT worker, then `gpx`, `stopsreport`, `mileage` and `timeline` requested over HTTP
  * in every allowed format and opened by independent readers (yauzl + xmllint against GPX 1.1,
  * SheetJS, csv-parse, pdftotext, check-geojson). The requester reads in New York time, 12-hour

@@ -10,11 +10,11 @@ import { dropQueueKeys } from './support/durability-redis';
 import { startApiProcess, stopAllChildren, waitFor } from './support/proc-child';
 import { startWorker } from './support/worker';
 import { GPX_TRACES, parseGpxFixes, readGpxFixes } from './support/gpx';
-import { SHARED_GPX_DIR } from './support/shared-data';
+import { GPX_FIXTURES_DIR } from './support/fixtures-dir';
 import { independentStretches } from './support/track-stretches';
 
 /**
- * Tracks end to end: the real traces of shared/data/gpx pushed through pushlocations and /osmand
+ * Tracks end to end: the real traces of test/fixtures/gpx pushed through pushlocations and /osmand
  * (shifted to recent times), tracks built by the BUILT worker's Locations processor (the `tracks` fix
  * consumer), read back with gettracks and the public share links (GPX checked by xmllint against the
  * GPX 1.1 schema, GeoJSON against RFC 7946's structure). The other cases also run the consumer
@@ -89,7 +89,7 @@ describe('tracks', () => {
     try {
       const file = path.join(dir, 'track.gpx');
       writeFileSync(file, xml);
-      const res = spawnSync('xmllint', ['--noout', '--schema', path.join(SHARED_GPX_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
+      const res = spawnSync('xmllint', ['--noout', '--schema', path.join(GPX_FIXTURES_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
       if (res.error) throw new Error(`xmllint not runnable (bash scripts/test-tools.sh installs it): ${res.error.message}`);
       return { status: res.status, output: res.stderr + res.stdout };
     } finally {

@@ -12,7 +12,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import * as XLSX from 'xlsx';
 import * as yauzl from 'yauzl';
 import type { TestApi } from './api';
-import { SHARED_GPX_DIR } from './shared-data';
+import { GPX_FIXTURES_DIR } from './fixtures-dir';
 
 /** A createreport/getreport answer: the file (status 200 with a non-JSON type) or the JSON body. */
 export interface ReportAnswer {
@@ -118,13 +118,13 @@ export async function readZip(buf: Buffer): Promise<Map<string, Buffer>> {
   return out;
 }
 
-/** Validates a GPX document against the GPX 1.1 schema (`xmllint --schema shared/data/gpx/gpx.xsd`). @returns xmllint's stderr when invalid, else null */
+/** Validates a GPX document against the GPX 1.1 schema (`xmllint --schema test/fixtures/gpx/gpx.xsd`). @returns xmllint's stderr when invalid, else null */
 export function gpxSchemaErrors(gpx: Buffer | string): string | null {
   const dir = mkdtempSync(path.join(tmpdir(), 'report-gpx-'));
   try {
     const file = path.join(dir, 't.gpx');
     writeFileSync(file, gpx);
-    const r = spawnSync('xmllint', ['--noout', '--schema', path.join(SHARED_GPX_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
+    const r = spawnSync('xmllint', ['--noout', '--schema', path.join(GPX_FIXTURES_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
     return r.status === 0 ? null : r.stderr;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,2 +1,3 @@
 export * from './data-source-options';
 export * from './database.module';
+export * from './table-owners';

@@ -6,7 +6,7 @@ import { XMLParser } from 'fast-xml-parser';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { parseGpxFixes, readGpxFixes } from '../../../../test/support/gpx';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
-import { SHARED_GPX_DIR } from '../../../../test/support/shared-data';
+import { GPX_FIXTURES_DIR } from '../../../../test/support/fixtures-dir';
 import type { Fix } from '../fix';
 import { GPX_CREATOR, TrackPoint, trackGeoJson, trackGpx } from './render';
 import { splitRules } from './split';
@@ -46,13 +46,13 @@ function entryOf(fixes: Fix[], id = 7): TrackEntry {
 }
 const points = (fixes: Fix[]): TrackPoint[] => fixes.map((f) => ({ lat: f.lat, lng: f.lng, ts: f.ts, elv: f.elv }));
 
-/** xmllint's verdict on a GPX text against the GPX 1.1 schema of shared/data/gpx. */
+/** xmllint's verdict on a GPX text against the GPX 1.1 schema of test/fixtures/gpx. */
 function xmllint(xml: string): { status: number | null; output: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'gpx-'));
   try {
     const file = path.join(dir, 'track.gpx');
     writeFileSync(file, xml);
-    const res = spawnSync('xmllint', ['--noout', '--schema', path.join(SHARED_GPX_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
+    const res = spawnSync('xmllint', ['--noout', '--schema', path.join(GPX_FIXTURES_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
     if (res.error) throw new Error(`xmllint not runnable (bash scripts/test-tools.sh installs it): ${res.error.message}`);
     return { status: res.status, output: res.stderr + res.stdout };
   } finally {

@@ -7,7 +7,7 @@ import { parseGpxFixes } from '@app/locations/tracks/gpx-read';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { readGpxFixes } from '../../../../test/support/gpx';
 // eslint-disable-next-line no-restricted-imports -- the shared data directory is a test helper
-import { SHARED_GPX_DIR } from '../../../../test/support/shared-data';
+import { GPX_FIXTURES_DIR } from '../../../../test/support/fixtures-dir';
 import type { ReportContext, ReportFile, ReportMember } from '../report-definition';
 import { dayGpx, fileStem, GPX_REPORT, GpxFileNames } from './gpx';
 import { fakeFixDb } from './spec-helpers';
@@ -19,7 +19,7 @@ function xmllint(xml: string): number | null {
   try {
     const file = path.join(dir, 'd.gpx');
     writeFileSync(file, xml);
-    const res = spawnSync('xmllint', ['--noout', '--schema', path.join(SHARED_GPX_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
+    const res = spawnSync('xmllint', ['--noout', '--schema', path.join(GPX_FIXTURES_DIR, 'gpx.xsd'), file], { encoding: 'utf8' });
     if (res.error) throw new Error(`xmllint not runnable: ${res.error.message}`);
     return res.status;
   } finally {
