@@ -39,7 +39,12 @@ export class CompaniesRepository {
    * @throws EntityNotFoundError when there is none
    */
   lock(db: EntityManager, companyId: string): Promise<Company> {
-    return db.getRepository(Company).createQueryBuilder('c').setLock('pessimistic_write').where('c.id = :id', { id: companyId }).getOneOrFail();
+    return db
+      .getRepository(Company)
+      .createQueryBuilder('c')
+      .setLock('pessimistic_write')
+      .where('c.id = :id', { id: companyId })
+      .getOneOrFail();
   }
 
   /** The company by id; null when there is none. */

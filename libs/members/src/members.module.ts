@@ -10,7 +10,16 @@ import { TeamReferences } from './team-references.service';
 
 /** Company, members and API keys. */
 @Module({
-  providers: [ApiKeysRepository, CompaniesRepository, MembersRepository, ApiKeysService, CompanyService, MembersService, Passwords, TeamReferences],
+  providers: [
+    ApiKeysRepository,
+    CompaniesRepository,
+    MembersRepository,
+    ApiKeysService,
+    CompanyService,
+    MembersService,
+    Passwords,
+    TeamReferences,
+  ],
   exports: [ApiKeysService, CompanyService, MembersService, TeamReferences],
 })
 export class MembersModule {}

@@ -254,7 +254,8 @@ export class MembersService {
   private async assertBelowLimit(manager: EntityManager, companyId: string): Promise<void> {
     const limit = this.config.MEMBER_LIMIT;
     if (!limit) return;
-    if ((await this.members.countActive(manager, companyId)) >= limit) throw new DomainError('forbidden', `member limit reached (${limit})`);
+    if ((await this.members.countActive(manager, companyId)) >= limit)
+      throw new DomainError('forbidden', `member limit reached (${limit})`);
   }
 
   private ref(m: Member, ownerId: string | null): MemberRef {
