@@ -9,11 +9,7 @@ export interface MemberView {
   email: string;
   role: string;
   teams: number[];
-  /**
-   * Last known position; null until the member's device reports one. ts ms, accuracy m. Read from
-   * `member_locations` (owned by `@app/locations`): `toMemberView` answers never located, and the
-   * api attaches both fields through `MemberLocationsReader.attach` (docs/locate.md).
-   */
+  /** Last known position; null until the member's device reports one. ts ms, accuracy m. */
   location: { lat: number; lng: number; ts: number; accuracy: number | null } | null;
   /**
    * `moving`: `moving` | `stopped` | `offline` | "" (core `movingState`); `tracking_status`: the last

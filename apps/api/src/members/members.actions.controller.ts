@@ -34,8 +34,10 @@ export class MembersActionsController {
 
   @Action('createaccount')
   async createaccount(@Caller() ctx: AuthContext, @Data() dto: CreateAccountDto, @Ver() ver: 1 | 2) {
-    const { uid, account } = await this.members.createAccount(ctx, dto);
-    return ver === 1 ? { status: 0 } : { status: 0, uid, account: await this.located.attachOne(ctx.companyId, account) };
+    const created = await this.members.createAccount(ctx, dto);
+    if (ver === 1) return { status: 0 };
+    await this.located.attachOne(ctx.companyId, created.account);
+    return { status: 0, ...created };
   }
 
   @Action('editaccount')
