@@ -11,6 +11,7 @@ export * from './company-view';
 export * from './api-keys.service';
 export * from './company.service';
 export * from './members.service';
+export * from './member-views.service';
 export * from './team-references.service';
 export * from './teams-listed-in.read';
 export * from './members.module';

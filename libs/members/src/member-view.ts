@@ -1,3 +1,4 @@
+import { AuthContext } from '@app/core';
 import { Member } from './entities/member.entity';
 
 /** A member as getaccounts, createaccount and editaccount answer it (never a secret). */
@@ -55,6 +56,11 @@ export interface MemberView {
 export interface MemberViewer {
   id: string;
   role: string;
+}
+
+/** The caller as the viewer of member answers. */
+export function memberViewerOf(ctx: Pick<AuthContext, 'memberId' | 'role'>): MemberViewer {
+  return { id: ctx.memberId, role: ctx.role };
 }
 
 /** Whether `viewer` may see `member`'s `device_id` (a credential): administrators and the member itself. */

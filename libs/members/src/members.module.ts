@@ -4,6 +4,7 @@ import { ApiKeysService } from './api-keys.service';
 import { CompaniesRepository } from './companies.repository';
 import { CompanyService } from './company.service';
 import { MembersRepository } from './members.repository';
+import { MemberViewsService } from './member-views.service';
 import { MembersService } from './members.service';
 import { Passwords } from './passwords.service';
 import { TeamReferences } from './team-references.service';
@@ -17,9 +18,10 @@ import { TeamReferences } from './team-references.service';
     ApiKeysService,
     CompanyService,
     MembersService,
+    MemberViewsService,
     Passwords,
     TeamReferences,
   ],
-  exports: [ApiKeysService, CompanyService, MembersService, TeamReferences],
+  exports: [ApiKeysService, CompanyService, MembersService, MemberViewsService, TeamReferences],
 })
 export class MembersModule {}

@@ -19,27 +19,18 @@ import { CompaniesRepository } from './companies.repository';
 import { CreateAccountDto, DeleteAccountDto, EditAccountDto } from './dto/member-fields';
 import { Company } from './entities/company.entity';
 import { Member } from './entities/member.entity';
-import { deniedMemberFields, mayCreateRole, mayDeactivate, mayViewDeactivated, mayViewMember, MemberRef } from './member-policy';
-import { MEMBER_FIELD_COLUMNS, MemberView, MemberViewer, toMemberView } from './member-view';
+import { callerRefOf, deniedMemberFields, mayCreateRole, mayDeactivate, memberRefOf, MemberRef } from './member-policy';
+import { MEMBER_FIELD_COLUMNS, MemberView, memberViewerOf, toMemberView } from './member-view';
 import { ActiveMemberRef, MembersRepository } from './members.repository';
 import { Passwords } from './passwords.service';
 
-/** The caller as the viewer of member answers. */
-const viewerOf = (ctx: AuthContext): MemberViewer => ({ id: ctx.memberId, role: ctx.role });
-
-/** The connector's member shape. */
-export interface ConnectorMember {
-  id: string;
-  username: string;
-  email: string;
-  name: string;
-}
-
 /**
- * Members of a company: list, create (or reactivate), edit, deactivate, search — every rule of
- * the spec's Members endpoints with CONTRACTS.md's answers. Every query is scoped to the caller's
- * company. Member answers come as never located: the api attaches `location`/`states` from
- * `member_locations` (`MemberLocationsReader` in `@app/locations`; docs/locate.md).
+ * Members of a company, the writes: create (or reactivate), edit, deactivate — every rule of the
+ * spec's Members endpoints with CONTRACTS.md's answers — and the lookups other domains use
+ * (`findActive`, `findByAccount`). Every query is scoped to the caller's company. What a caller may
+ * see of members (getaccounts, the connector) is `MemberViewsService`'s. Member answers come as never
+ * located: the api attaches `location`/`states` from `member_locations` (`MemberLocationsReader` in
+ * `@app/locations`; docs/locate.md).
  */
 @Injectable()
 export class MembersService {
@@ -51,21 +42,6 @@ export class MembersService {
     private readonly passwords: Passwords,
     private readonly notifications: NotificationsService,
   ) {}
-
-  /**
-   * getaccounts. Without `uids`: the caller and every active member it may view. With `uids`: those
-   * members of the company it may view (deactivated ones only for staff); unknown ids are left out.
-   */
-  async getAccounts(ctx: AuthContext, uids?: string[]): Promise<MemberView[]> {
-    if (uids && !uids.length) return [];
-    const members = uids ? await this.members.listByIds(ctx.companyId, uids) : await this.members.listActive(ctx.companyId);
-    const actor = await this.actorRef(ctx, members);
-    const ownerId = await this.companies.ownerId(ctx.companyId);
-    return members
-      .filter((m) => mayViewMember(actor, this.ref(m, ownerId)))
-      .filter((m) => m.activeStatus === 'active' || mayViewDeactivated(actor))
-      .map((m) => toMemberView(m, ownerId, viewerOf(ctx)));
-  }
 
   /**
    * createaccount: creates a member, or reactivates a deactivated member of this company with the
@@ -114,7 +90,7 @@ export class MembersService {
       // the token would travel by e-mail/SMS; the notification only says an invitation was sent
       if (invitation) await this.notifications.add(manager, { companyId: ctx.companyId, memberId: member.id, kind: 'invitation_sent' });
       await this.notifications.add(manager, { companyId: ctx.companyId, memberId: null, kind: 'members_changed' });
-      return { uid: member.id, account: toMemberView(member, company.ownerMemberId, viewerOf(ctx)) };
+      return { uid: member.id, account: toMemberView(member, company.ownerMemberId, memberViewerOf(ctx)) };
     });
   }
 
@@ -147,7 +123,7 @@ export class MembersService {
       const actor = await this.loadActorRef(ctx, manager);
       const denied = deniedMemberFields(
         actor,
-        this.ref(target, company.ownerMemberId),
+        memberRefOf(target, company.ownerMemberId),
         changed.map(([f]) => f),
       );
       if (denied === null) throw forbidden(`a ${ctx.role} may not edit this member`);
@@ -162,7 +138,7 @@ export class MembersService {
         if (isUniqueViolation(err, 'UQ_members_device_id_lower')) throw exists('data.device_id: device_id not available', 'data.device_id');
         throw err;
       }
-      return toMemberView(target, company.ownerMemberId, viewerOf(ctx));
+      return toMemberView(target, company.ownerMemberId, memberViewerOf(ctx));
     });
   }
 
@@ -182,7 +158,7 @@ export class MembersService {
       const actor = await this.loadActorRef(ctx, manager);
       let changed = false;
       for (const target of targets) {
-        if (!mayDeactivate(actor, this.ref(target, ownerId))) {
+        if (!mayDeactivate(actor, memberRefOf(target, ownerId))) {
           if (single)
             throw forbidden(
               target.id === ownerId ? 'data.uid: the company account cannot be deleted' : `a ${ctx.role} may not delete this member`,
@@ -197,27 +173,6 @@ export class MembersService {
       }
       if (changed) await this.notifications.add(manager, { companyId: ctx.companyId, memberId: null, kind: 'members_changed' });
     });
-  }
-
-  /**
-   * Connector member search: case-insensitive substring of name, username or e-mail, or an exact
-   * uid; active members the caller may view; at most `max` (≤ 50).
-   */
-  async search(ctx: AuthContext, query: string | undefined, max: number): Promise<ConnectorMember[]> {
-    const text = query ? { text: query, like: `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` } : undefined;
-    const members = await this.members.search(ctx.companyId, text);
-    const ownerId = await this.companies.ownerId(ctx.companyId);
-    const actor = await this.actorRef(ctx, members);
-    return members
-      .filter((m) => mayViewMember(actor, this.ref(m, ownerId)))
-      .slice(0, max)
-      .map((m) => ({ id: m.id, username: m.username, email: m.email, name: m.name }));
-  }
-
-  /** The caller's own member row as a connector member plus its role. */
-  async self(ctx: AuthContext): Promise<ConnectorMember & { role: Role }> {
-    const m = await this.members.findInCompanyOrFail(ctx.companyId, ctx.memberId);
-    return { id: m.id, username: m.username, email: m.email, name: m.name, role: m.role };
   }
 
   /**
@@ -258,18 +213,7 @@ export class MembersService {
       throw new DomainError('forbidden', `member limit reached (${limit})`);
   }
 
-  private ref(m: Member, ownerId: string | null): MemberRef {
-    return { id: m.id, role: m.role, teams: m.teams, isOwner: m.id === ownerId };
-  }
-
-  private async actorRef(ctx: AuthContext, loaded: Member[]): Promise<MemberRef> {
-    const self = loaded.find((m) => m.id === ctx.memberId);
-    if (self) return { id: self.id, role: ctx.role, teams: self.teams, isOwner: ctx.isOwner };
-    return this.loadActorRef(ctx);
-  }
-
   private async loadActorRef(ctx: AuthContext, manager?: EntityManager): Promise<MemberRef> {
-    const teams = await this.members.teamsOf(ctx.memberId, manager);
-    return { id: ctx.memberId, role: ctx.role, teams: teams ?? [], isOwner: ctx.isOwner };
+    return callerRefOf(ctx, (await this.members.teamsOf(ctx.memberId, manager)) ?? []);
   }
 }

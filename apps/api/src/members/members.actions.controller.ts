@@ -8,6 +8,7 @@ import {
   EditCompanyDto,
   GetAccountsDto,
   MembersService,
+  MemberViewsService,
 } from '@app/members';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';
@@ -16,20 +17,21 @@ import { EmptyDto } from '../envelope/empty.dto';
 /**
  * Members and company actions (spec: "Members"; `editcompany` is our extension). The member answers'
  * `location`/`states` are `member_locations`' (owned by `@app/locations`, which members may not
- * import): the views come from `MembersService` and `MemberLocationsReader` attaches them
+ * import): the views come from `MemberViewsService` / `MembersService` and `MemberLocationsReader` attaches them
  * (docs/locate.md "Read model").
  */
 @Controller('api')
 export class MembersActionsController {
   constructor(
     private readonly members: MembersService,
+    private readonly views: MemberViewsService,
     private readonly company: CompanyService,
     private readonly located: MemberLocationsReader,
   ) {}
 
   @Action('getaccounts')
   async getaccounts(@Caller() ctx: AuthContext, @Data() dto: GetAccountsDto) {
-    return { status: 0, accounts: await this.located.attach(ctx.companyId, await this.members.getAccounts(ctx, dto.uids)) };
+    return { status: 0, accounts: await this.located.attach(ctx.companyId, await this.views.getAccounts(ctx, dto.uids)) };
   }
 
   @Action('createaccount')
