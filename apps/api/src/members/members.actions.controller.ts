@@ -17,8 +17,8 @@ import { EmptyDto } from '../envelope/empty.dto';
 /**
  * Members and company actions (spec: "Members"; `editcompany` is our extension). The member answers'
  * `location`/`states` are `member_locations`' (owned by `@app/locations`, which members may not
- * import): the views come from `MemberViewsService` / `MembersService` and `MemberLocationsReader` attaches them
- * (docs/locate.md "Read model").
+ * import): the views come from `MemberViewsService` / `MembersService`, and `MemberLocationsReader`
+ * attaches them (docs/locate.md, "getaccounts / createaccount / editaccount").
  */
 @Controller('api')
 export class MembersActionsController {
