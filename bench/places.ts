@@ -1,6 +1,5 @@
 import { AuthContext } from '@app/core';
-import { PlacesService } from '@app/places';
-import { getPlacesSql } from '@app/places/place-queries';
+import { getPlacesSql, PlacesService } from '@app/places';
 import pg from 'pg';
 import { TestApi } from '../test/support/api';
 import { fmt, markdownTable, percentile, post } from './stats';

@@ -4,7 +4,7 @@ import { DatabaseModule } from '@app/database';
 import { DispatchModule } from '@app/dispatch/nest';
 import { DispatchAssignModule } from '@app/dispatch/nest/autoassign.module';
 import { JobsModule } from '@app/jobs';
-import { LocationsModule } from '@app/locations';
+import { LocationsModule, MemberLocationsReader } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { WebhooksModule } from '@app/webhooks';
@@ -78,7 +78,7 @@ import { ReportsController } from './reports/reports.controller';
     ZonesActionsController,
     ReportsController,
   ],
-  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService, LocationsMetrics],
+  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService, LocationsMetrics, MemberLocationsReader],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
 })
 export class ActionsModule {}

@@ -1,16 +1,15 @@
-import { AuthContext, invalid, isIanaZone, newId, NotificationsService, query } from '@app/core';
+import { AuthContext, invalid, isIanaZone, newId } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiKeysService, IssuedKey } from './api-keys.service';
+import { CompaniesRepository } from './companies.repository';
+import { CompanyView, toCompanyView } from './company-view';
 import { EditCompanyDto } from './dto/company.dto';
 import { USERNAME } from './dto/member-fields';
 import { Company } from './entities/company.entity';
-import { Member } from './entities/member.entity';
 import { normalizeTeam } from './member-rules';
-import { Passwords } from './passwords';
-import { firstTeamInUse, TeamReferences } from './team-references';
-import { CompanyView, toCompanyView } from './views';
+import { MembersRepository } from './members.repository';
+import { Passwords } from './passwords.service';
+import { firstTeamInUse, TeamReferences } from './team-references.service';
 
 export interface CreateCompanyInput {
   name: string;
@@ -26,10 +25,10 @@ export interface CreateCompanyInput {
 @Injectable()
 export class CompanyService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly companies: CompaniesRepository,
+    private readonly members: MembersRepository,
     private readonly passwords: Passwords,
     private readonly apiKeys: ApiKeysService,
-    private readonly notifications: NotificationsService,
     private readonly teamReferences: TeamReferences,
   ) {}
 
@@ -44,13 +43,12 @@ export class CompanyService {
     if (!isIanaZone(timezone)) throw invalid('timezone', 'must be an IANA time-zone name such as Europe/Ljubljana');
     if (input.password !== undefined && input.password.length < 8) throw invalid('password', 'must be at least 8 characters');
     const passwordHash = input.password !== undefined ? await this.passwords.hash(input.password) : null;
-    return this.dataSource.transaction(async (manager) => {
-      const taken = await manager.query(`SELECT 1 FROM members WHERE lower(username) = lower($1)`, [input.username]);
-      if (taken.length) throw invalid('username', 'username not available');
+    return this.companies.transaction(async (manager) => {
+      if (await this.members.usernameTaken(manager, input.username)) throw invalid('username', 'username not available');
       const now = Date.now();
       const companyId = newId();
       const memberId = newId();
-      await manager.getRepository(Company).insert({
+      await this.companies.insert(manager, {
         id: companyId,
         name: input.name.trim(),
         timezone,
@@ -58,7 +56,7 @@ export class CompanyService {
         createdAt: now,
         updatedAt: now,
       });
-      await manager.getRepository(Member).insert({
+      await this.members.insert(manager, {
         id: memberId,
         companyId,
         username: input.username,
@@ -69,7 +67,7 @@ export class CompanyService {
         createdAt: now,
         updatedAt: now,
       });
-      await manager.getRepository(Company).update({ id: companyId }, { ownerMemberId: memberId });
+      await this.companies.setOwner(manager, companyId, memberId);
       const key = await this.apiKeys.issue(input.username, 'created with the company', manager);
       return { companyUid: companyId, username: input.username, ...key };
     });
@@ -77,7 +75,7 @@ export class CompanyService {
 
   /** getcompany */
   async getCompany(ctx: AuthContext): Promise<CompanyView> {
-    const company = await this.dataSource.getRepository(Company).findOneByOrFail({ id: ctx.companyId });
+    const company = await this.companies.findByIdOrFail(ctx.companyId);
     return toCompanyView(company, await this.ownerUsername(company));
   }
 
@@ -87,28 +85,16 @@ export class CompanyService {
    * @throws DomainError invalid naming `data.teams_config` when a removed team is still used.
    */
   async editCompany(ctx: AuthContext, dto: EditCompanyDto): Promise<CompanyView> {
-    return this.dataSource.transaction(async (manager) => {
-      const repo = manager.getRepository(Company);
-      const company = await repo
-        .createQueryBuilder('c')
-        .setLock('pessimistic_write')
-        .where('c.id = :id', { id: ctx.companyId })
-        .getOneOrFail();
+    return this.companies.transaction(async (manager) => {
+      const company = await this.companies.lock(manager, ctx.companyId);
       if (dto.teams_config) {
         const kept = new Set(dto.teams_config.map((t) => t.id));
         const removed = company.teamsConfig.map((t) => t.id).filter((id) => !kept.has(id));
         if (removed.length) {
           // teams are referenced by active members' `teams` (ours) and by other libs' rows (jobs'
           // `teamId`…), asked through their registered sources on this transaction, under the lock
-          const members = await query<{ team: number }>(
-            manager,
-            `SELECT DISTINCT t.team::int AS team
-               FROM members m, jsonb_array_elements(m.teams) AS t(team)
-              WHERE m.company_id = $1 AND m.active_status = 'active' AND t.team::int = ANY($2::int[])`,
-            [ctx.companyId, removed],
-          );
           const used = firstTeamInUse([
-            { what: 'members', teams: members.map((r) => r.team) },
+            { what: 'members', teams: await this.members.teamsInUse(manager, ctx.companyId, removed) },
             ...(await this.teamReferences.usage(manager, ctx.companyId, removed)),
           ]);
           if (used) throw invalid('data.teams_config', `team ${used.team} is still assigned to ${used.what}; remove it from them first`);
@@ -131,40 +117,35 @@ export class CompanyService {
       if (dto.workers_view_places !== undefined) company.workersViewPlaces = dto.workers_view_places;
       if (dto.checkin_dwell_seconds !== undefined) company.checkinDwellSeconds = dto.checkin_dwell_seconds;
       company.updatedAt = Date.now();
-      await repo.save(company);
+      await this.companies.save(manager, company);
       return toCompanyView(company, await this.ownerUsername(company));
     });
   }
 
   /** The company by id (other domains read its settings: time zone, location, teams), or undefined. */
   async byId(companyId: string): Promise<Company | undefined> {
-    return (await this.dataSource.getRepository(Company).findOneBy({ id: companyId })) ?? undefined;
+    return (await this.companies.findById(companyId)) ?? undefined;
   }
 
   /** The connector's view of the caller's company. */
   async summary(ctx: AuthContext): Promise<{ id: string; name: string; username: string }> {
-    const company = await this.dataSource.getRepository(Company).findOneByOrFail({ id: ctx.companyId });
+    const company = await this.companies.findByIdOrFail(ctx.companyId);
     return { id: company.id, name: company.name, username: await this.ownerUsername(company) };
   }
 
   /** The company account's username (the `account` form field of webhook deliveries); "" if unknown. */
-  async accountUsername(companyId: string): Promise<string> {
-    const [row] = await this.dataSource.query(
-      `SELECT m.username FROM companies c JOIN members m ON m.id = c.owner_member_id WHERE c.id = $1`,
-      [companyId],
-    );
-    return row?.username ?? '';
+  accountUsername(companyId: string): Promise<string> {
+    return this.companies.ownerUsername(companyId);
   }
 
   /** The team ids of the company's `teams_config`. */
   async teamIds(companyId: string): Promise<Set<number>> {
-    const company = await this.dataSource.getRepository(Company).findOneByOrFail({ id: companyId });
+    const company = await this.companies.findByIdOrFail(companyId);
     return new Set(company.teamsConfig.map((t) => t.id));
   }
 
   private async ownerUsername(company: Company): Promise<string> {
     if (!company.ownerMemberId) return '';
-    const [row] = await this.dataSource.query(`SELECT username FROM members WHERE id = $1`, [company.ownerMemberId]);
-    return row?.username ?? '';
+    return (await this.members.usernameOf(company.ownerMemberId)) ?? '';
   }
 }

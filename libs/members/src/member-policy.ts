@@ -1,4 +1,4 @@
-import { ActionRoles, ADMINISTRATORS, ANY_ROLE, Role, STAFF } from '@app/core';
+import { ActionRoles, ADMINISTRATORS, ANY_ROLE, AuthContext, Role, STAFF } from '@app/core';
 
 /**
  * Who may do what with members, the company and notifications (CONTRACTS.md, "Roles"): this
@@ -21,6 +21,16 @@ export interface MemberRef {
   role: Role;
   teams: number[];
   isOwner: boolean;
+}
+
+/** A member row as a rule's target; `ownerId` is the company account's id. */
+export function memberRefOf(m: { id: string; role: Role; teams: number[] }, ownerId: string | null): MemberRef {
+  return { id: m.id, role: m.role, teams: m.teams, isOwner: m.id === ownerId };
+}
+
+/** The caller as a rule's actor: its role and ownership from its key, `teams` its stored teams. */
+export function callerRefOf(ctx: Pick<AuthContext, 'memberId' | 'role' | 'isOwner'>, teams: number[]): MemberRef {
+  return { id: ctx.memberId, role: ctx.role, teams, isOwner: ctx.isOwner };
 }
 
 /** getaccounts: staff see every member; a worker sees itself and members sharing a team. */

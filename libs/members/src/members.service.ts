@@ -13,69 +13,35 @@ import {
   Role,
 } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { ApiKeysService } from './api-keys.service';
+import { EntityManager } from 'typeorm';
+import { ApiKeysRepository } from './api-keys.repository';
+import { CompaniesRepository } from './companies.repository';
 import { CreateAccountDto, DeleteAccountDto, EditAccountDto } from './dto/member-fields';
 import { Company } from './entities/company.entity';
 import { Member } from './entities/member.entity';
-import { deniedMemberFields, mayCreateRole, mayDeactivate, mayViewDeactivated, mayViewMember, MemberRef } from './member-policy';
-import { Passwords } from './passwords';
-import { NEVER_LOCATED, readMemberLocations } from './member-locations.read';
-import { MEMBER_FIELD_COLUMNS, MemberView, MemberViewer, toMemberView } from './views';
-
-/** The caller as the viewer of member answers. */
-const viewerOf = (ctx: AuthContext): MemberViewer => ({ id: ctx.memberId, role: ctx.role });
-
-/** The connector's member shape. */
-export interface ConnectorMember {
-  id: string;
-  username: string;
-  email: string;
-  name: string;
-}
+import { callerRefOf, deniedMemberFields, mayCreateRole, mayDeactivate, memberRefOf, MemberRef } from './member-policy';
+import { MEMBER_FIELD_COLUMNS, MemberView, memberViewerOf, toMemberView } from './member-view';
+import { ActiveMemberRef, MembersRepository } from './members.repository';
+import { Passwords } from './passwords.service';
 
 /**
- * Members of a company: list, create (or reactivate), edit, deactivate, search — every rule of
- * the spec's Members endpoints with CONTRACTS.md's answers. Every query is scoped to the caller's
- * company.
+ * Members of a company, the writes: create (or reactivate), edit, deactivate — every rule of the
+ * spec's Members endpoints with CONTRACTS.md's answers — and the lookups other domains use
+ * (`findActive`, `findByAccount`). Every query is scoped to the caller's company. What a caller may
+ * see of members (getaccounts, the connector) is `MemberViewsService`'s. Member answers come as never
+ * located: the api attaches `location`/`states` from `member_locations` (`MemberLocationsReader` in
+ * `@app/locations`; docs/locate.md).
  */
 @Injectable()
 export class MembersService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly members: MembersRepository,
+    private readonly companies: CompaniesRepository,
+    private readonly apiKeys: ApiKeysRepository,
     private readonly config: AppConfig,
     private readonly passwords: Passwords,
-    private readonly apiKeys: ApiKeysService,
     private readonly notifications: NotificationsService,
   ) {}
-
-  /**
-   * getaccounts. Without `uids`: the caller and every active member it may view. With `uids`: those
-   * members of the company it may view (deactivated ones only for staff); unknown ids are left out.
-   */
-  async getAccounts(ctx: AuthContext, uids?: string[]): Promise<MemberView[]> {
-    const repo = this.dataSource.getRepository(Member);
-    const qb = repo.createQueryBuilder('m').where('m.company_id = :companyId', { companyId: ctx.companyId });
-    if (uids) {
-      if (!uids.length) return [];
-      qb.andWhere('m.id IN (:...uids)', { uids });
-    } else {
-      qb.andWhere(`m.active_status = 'active'`);
-    }
-    const members = await qb.orderBy('m.created_at').addOrderBy('m.id').getMany();
-    const actor = await this.actorRef(ctx, members);
-    const ownerId = await this.ownerId(ctx.companyId);
-    const visible = members
-      .filter((m) => mayViewMember(actor, this.ref(m, ownerId)))
-      .filter((m) => m.activeStatus === 'active' || mayViewDeactivated(actor));
-    const located = await readMemberLocations(
-      this.dataSource,
-      ctx.companyId,
-      visible.map((m) => m.id),
-    );
-    return visible.map((m) => toMemberView(m, ownerId, viewerOf(ctx), located.get(m.id) ?? NEVER_LOCATED));
-  }
 
   /**
    * createaccount: creates a member, or reactivates a deactivated member of this company with the
@@ -86,20 +52,11 @@ export class MembersService {
   async createAccount(ctx: AuthContext, dto: CreateAccountDto): Promise<{ uid: string; account: MemberView }> {
     const passwordHash = dto.password !== undefined ? await this.passwords.hash(dto.password) : null;
     const actor = await this.loadActorRef(ctx);
-    return this.dataSource.transaction(async (manager) => {
+    return this.members.transaction(async (manager) => {
       // serialises member creation per company: the limit and reactivation can't race
-      const company = await manager
-        .getRepository(Company)
-        .createQueryBuilder('c')
-        .setLock('pessimistic_write')
-        .where('c.id = :id', { id: ctx.companyId })
-        .getOneOrFail();
+      const company = await this.companies.lock(manager, ctx.companyId);
       if (dto.teams) this.assertTeamsExist(company, dto.teams, 'data.teams');
-      const existing = await manager
-        .getRepository(Member)
-        .createQueryBuilder('m')
-        .where('lower(m.username) = lower(:u)', { u: dto.username })
-        .getOne();
+      const existing = await this.members.findByUsername(manager, dto.username);
       if (existing && existing.companyId !== ctx.companyId) throw exists('data.username: username not available', 'data.username');
       if (existing && existing.activeStatus === 'active')
         throw exists('data.username: a member with this username already exists', 'data.username');
@@ -109,7 +66,7 @@ export class MembersService {
 
       const now = Date.now();
       const invitation = passwordHash === null ? this.passwords.newInvitation(now) : null;
-      const member = existing ?? manager.getRepository(Member).create({ id: newId(), companyId: ctx.companyId, createdAt: now });
+      const member = existing ?? this.members.create({ id: newId(), companyId: ctx.companyId, createdAt: now }, manager);
       Object.assign(member, {
         username: existing ? existing.username : dto.username,
         name: dto.name,
@@ -125,7 +82,7 @@ export class MembersService {
         ...(dto.teams !== undefined && { teams: [...new Set(dto.teams)] }),
       });
       try {
-        await manager.getRepository(Member).save(member);
+        await this.members.save(manager, member);
       } catch (err) {
         if (isUniqueViolation(err)) throw exists('data.username: username not available', 'data.username');
         throw err;
@@ -133,8 +90,7 @@ export class MembersService {
       // the token would travel by e-mail/SMS; the notification only says an invitation was sent
       if (invitation) await this.notifications.add(manager, { companyId: ctx.companyId, memberId: member.id, kind: 'invitation_sent' });
       await this.notifications.add(manager, { companyId: ctx.companyId, memberId: null, kind: 'members_changed' });
-      const located = await readMemberLocations(manager, ctx.companyId, [member.id]);
-      return { uid: member.id, account: toMemberView(member, company.ownerMemberId, viewerOf(ctx), located.get(member.id)) };
+      return { uid: member.id, account: toMemberView(member, company.ownerMemberId, memberViewerOf(ctx)) };
     });
   }
 
@@ -148,17 +104,13 @@ export class MembersService {
   async editAccount(ctx: AuthContext, dto: EditAccountDto): Promise<MemberView | null> {
     const { account, uid, ...fields } = dto;
     if ((account === undefined) === (uid === undefined)) throw invalid('data', 'send exactly one of account (username) or uid');
-    return this.dataSource.transaction(async (manager) => {
-      const qb = manager
-        .getRepository(Member)
-        .createQueryBuilder('m')
-        .setLock('pessimistic_write')
-        .where('m.company_id = :companyId', { companyId: ctx.companyId });
-      if (uid !== undefined) qb.andWhere('m.id = :uid', { uid });
-      else qb.andWhere('lower(m.username) = lower(:account)', { account });
-      const target = await qb.getOne();
+    return this.members.transaction(async (manager) => {
+      const target =
+        uid !== undefined
+          ? await this.members.lockById(manager, ctx.companyId, uid)
+          : await this.members.lockByUsername(manager, ctx.companyId, account!);
       if (!target) return null;
-      const company = await manager.getRepository(Company).findOneByOrFail({ id: ctx.companyId });
+      const company = await this.companies.findByIdOrFail(ctx.companyId, manager);
 
       const normalized: Record<string, unknown> = { ...fields };
       if (normalized.device_id === '') normalized.device_id = null;
@@ -171,7 +123,7 @@ export class MembersService {
       const actor = await this.loadActorRef(ctx, manager);
       const denied = deniedMemberFields(
         actor,
-        this.ref(target, company.ownerMemberId),
+        memberRefOf(target, company.ownerMemberId),
         changed.map(([f]) => f),
       );
       if (denied === null) throw forbidden(`a ${ctx.role} may not edit this member`);
@@ -181,13 +133,12 @@ export class MembersService {
       for (const [field, value] of changed) (target as unknown as Record<string, unknown>)[MEMBER_FIELD_COLUMNS[field]] = value;
       target.updatedAt = Date.now();
       try {
-        await manager.getRepository(Member).save(target);
+        await this.members.save(manager, target);
       } catch (err) {
         if (isUniqueViolation(err, 'UQ_members_device_id_lower')) throw exists('data.device_id: device_id not available', 'data.device_id');
         throw err;
       }
-      const located = await readMemberLocations(manager, ctx.companyId, [target.id]);
-      return toMemberView(target, company.ownerMemberId, viewerOf(ctx), located.get(target.id));
+      return toMemberView(target, company.ownerMemberId, memberViewerOf(ctx));
     });
   }
 
@@ -200,19 +151,14 @@ export class MembersService {
     const single = dto.uid !== undefined;
     const ids = single ? [dto.uid!] : [...new Set(dto.uids!)];
     if (!ids.length) return;
-    await this.dataSource.transaction(async (manager) => {
-      const targets = await manager
-        .getRepository(Member)
-        .createQueryBuilder('m')
-        .setLock('pessimistic_write')
-        .where('m.company_id = :companyId AND m.id IN (:...ids)', { companyId: ctx.companyId, ids })
-        .getMany();
+    await this.members.transaction(async (manager) => {
+      const targets = await this.members.lockByIds(manager, ctx.companyId, ids);
       if (single && !targets.length) throw notFound(`data.uid: member ${dto.uid}`);
-      const ownerId = await this.ownerId(ctx.companyId, manager);
+      const ownerId = await this.companies.ownerId(ctx.companyId, manager);
       const actor = await this.loadActorRef(ctx, manager);
       let changed = false;
       for (const target of targets) {
-        if (!mayDeactivate(actor, this.ref(target, ownerId))) {
+        if (!mayDeactivate(actor, memberRefOf(target, ownerId))) {
           if (single)
             throw forbidden(
               target.id === ownerId ? 'data.uid: the company account cannot be deleted' : `a ${ctx.role} may not delete this member`,
@@ -221,7 +167,7 @@ export class MembersService {
         }
         if (target.activeStatus === 'deactivated') continue;
         const now = Date.now();
-        await manager.getRepository(Member).update({ id: target.id }, { activeStatus: 'deactivated', deactivatedAt: now, updatedAt: now });
+        await this.members.deactivate(manager, target.id, now);
         await this.apiKeys.revokeAllOf(manager, target.id);
         changed = true;
       }
@@ -230,52 +176,14 @@ export class MembersService {
   }
 
   /**
-   * Connector member search: case-insensitive substring of name, username or e-mail, or an exact
-   * uid; active members the caller may view; at most `max` (≤ 50).
-   */
-  async search(ctx: AuthContext, query: string | undefined, max: number): Promise<ConnectorMember[]> {
-    const qb = this.dataSource
-      .getRepository(Member)
-      .createQueryBuilder('m')
-      .where(`m.company_id = :companyId AND m.active_status = 'active'`, { companyId: ctx.companyId });
-    if (query) {
-      const like = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere(`(m.id = :query OR lower(m.name) LIKE :like OR lower(m.username) LIKE :like OR lower(m.email) LIKE :like)`, {
-        query,
-        like,
-      });
-    }
-    const members = await qb.orderBy('m.name').addOrderBy('m.id').getMany();
-    const ownerId = await this.ownerId(ctx.companyId);
-    const actor = await this.actorRef(ctx, members);
-    return members
-      .filter((m) => mayViewMember(actor, this.ref(m, ownerId)))
-      .slice(0, max)
-      .map((m) => ({ id: m.id, username: m.username, email: m.email, name: m.name }));
-  }
-
-  /** The caller's own member row as a connector member plus its role. */
-  async self(ctx: AuthContext): Promise<ConnectorMember & { role: Role }> {
-    const m = await this.dataSource.getRepository(Member).findOneByOrFail({ id: ctx.memberId, companyId: ctx.companyId });
-    return { id: m.id, username: m.username, email: m.email, name: m.name, role: m.role };
-  }
-
-  /**
    * Active members of the company among the given usernames (case-insensitive) and ids — the
    * candidates for assignment and dispatcher fields of other domains.
    */
-  async findActive(
-    companyId: string,
-    opts: { usernames?: string[]; ids?: string[] },
-  ): Promise<Array<{ id: string; username: string; role: Role; teams: number[] }>> {
+  async findActive(companyId: string, opts: { usernames?: string[]; ids?: string[] }): Promise<ActiveMemberRef[]> {
     const usernames = (opts.usernames ?? []).map((u) => u.toLowerCase());
     const ids = opts.ids ?? [];
     if (!usernames.length && !ids.length) return [];
-    return this.dataSource.query(
-      `SELECT id, username, role, teams FROM members
-        WHERE company_id = $1 AND active_status = 'active' AND (lower(username) = ANY($2::text[]) OR id = ANY($3::text[]))`,
-      [companyId, usernames, ids],
-    );
+    return this.members.findActive(companyId, usernames, ids);
   }
 
   /**
@@ -284,23 +192,12 @@ export class MembersService {
    * (another company's members are unknown).
    */
   async findByAccount(companyId: string, account: string): Promise<Member | undefined> {
-    const found = await this.dataSource
-      .getRepository(Member)
-      .createQueryBuilder('m')
-      .where('m.company_id = :companyId', { companyId })
-      .andWhere('(lower(m.username) = lower(:account) OR m.id = :account)', { account })
-      .getOne();
-    return found ?? undefined;
+    return (await this.members.findByAccount(companyId, account)) ?? undefined;
   }
 
   /** Clears invitation tokens that expired before `before` (ms). @returns how many. */
-  async pruneExpiredInvitations(before: number): Promise<number> {
-    const res: [unknown[], number] = await this.dataSource.query(
-      `UPDATE members SET invitation_token_hash = NULL, invitation_expires_at = NULL
-        WHERE invitation_expires_at IS NOT NULL AND invitation_expires_at < $1`,
-      [before],
-    );
-    return res[1];
+  pruneExpiredInvitations(before: number): Promise<number> {
+    return this.members.clearExpiredInvitations(before);
   }
 
   private assertTeamsExist(company: Company, teams: number[], field: string): void {
@@ -312,30 +209,11 @@ export class MembersService {
   private async assertBelowLimit(manager: EntityManager, companyId: string): Promise<void> {
     const limit = this.config.MEMBER_LIMIT;
     if (!limit) return;
-    const [{ count }] = await manager.query(
-      `SELECT count(*)::int AS count FROM members WHERE company_id = $1 AND active_status = 'active'`,
-      [companyId],
-    );
-    if (count >= limit) throw new DomainError('forbidden', `member limit reached (${limit})`);
+    if ((await this.members.countActive(manager, companyId)) >= limit)
+      throw new DomainError('forbidden', `member limit reached (${limit})`);
   }
 
-  private ref(m: Member, ownerId: string | null): MemberRef {
-    return { id: m.id, role: m.role, teams: m.teams, isOwner: m.id === ownerId };
-  }
-
-  private async actorRef(ctx: AuthContext, loaded: Member[]): Promise<MemberRef> {
-    const self = loaded.find((m) => m.id === ctx.memberId);
-    if (self) return { id: self.id, role: ctx.role, teams: self.teams, isOwner: ctx.isOwner };
-    return this.loadActorRef(ctx);
-  }
-
-  private async loadActorRef(ctx: AuthContext, manager: EntityManager = this.dataSource.manager): Promise<MemberRef> {
-    const [row] = await manager.query(`SELECT teams FROM members WHERE id = $1`, [ctx.memberId]);
-    return { id: ctx.memberId, role: ctx.role, teams: row?.teams ?? [], isOwner: ctx.isOwner };
-  }
-
-  private async ownerId(companyId: string, manager: EntityManager = this.dataSource.manager): Promise<string | null> {
-    const [row] = await manager.query(`SELECT owner_member_id FROM companies WHERE id = $1`, [companyId]);
-    return row?.owner_member_id ?? null;
+  private async loadActorRef(ctx: AuthContext, manager?: EntityManager): Promise<MemberRef> {
+    return callerRefOf(ctx, (await this.members.teamsOf(ctx.memberId, manager)) ?? []);
   }
 }

@@ -37,7 +37,7 @@ export interface PlaceView {
   tsSaved: number;
 }
 
-/** The fields of a place a view needs: the entity, or a row of `PLACE_SELECT_SQL` (same names). */
+/** The fields of a place a view needs: the entity, or a row of `PLACE_FIELDS_SQL` (same names). */
 export type PlaceViewSource = Pick<
   Place,
   | 'id'
@@ -100,4 +100,21 @@ export function placeViewOf(place: PlaceViewFields, location: LatLng | null, cre
     tsCreated: place.createdAt,
     tsSaved: place.updatedAt ?? place.createdAt,
   };
+}
+
+/**
+ * A row of the place reads (`PLACE_FIELDS_SQL` with the creator's name, `PLACE_CREATOR_NAME_SQL`, in
+ * `members-place-views.read.ts`): the view's fields, the position as `lat`/`lng` degrees (null when
+ * the place has none), the creator's id and name.
+ */
+export type PlaceRow = PlaceViewFields & {
+  lat: number | null;
+  lng: number | null;
+  creatorId: string | null;
+  creatorName: string | null;
+};
+
+/** The view of a {@link PlaceRow}. */
+export function toPlaceRowView(row: PlaceRow): PlaceView {
+  return placeViewOf(row, row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng }, row.creatorName);
 }

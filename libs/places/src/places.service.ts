@@ -1,35 +1,13 @@
-import { AuthContext, DomainError, invalid, newId, preparedQuery, query, Queryable, toPoint } from '@app/core';
+import { AuthContext, DomainError, invalid, newId, Queryable, toPoint } from '@app/core';
 import { CompanyService, MembersService } from '@app/members';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { CreatePlaceDto, DEFAULT_PLACES_MAX, EditPlaceDto, GetPlacesDto, PlaceTarget, PlaceWritableFields } from './dto/place.dto';
-import { Place } from './entities/place.entity';
-import { Geocoder } from './geocoder';
+import { Geocoder } from './geocoder.service';
+import { NearestPlacesReader } from './locations-nearest-places.read';
+import { PlaceViewsReader } from './members-place-views.read';
 import { placeVisibility, placeWriteDenial, PlaceWriteAction } from './place-policy';
-import { getPlacesSql, PLACE_FIELDS_SQL, PLACE_CREATOR_NAME_SQL, PlaceRow, toPlaceRowView } from './place-queries';
 import { PlaceView } from './place-view';
-
-/** The columns of `places` a write may set, by the wire field that carries them. */
-type PlacePatch = Partial<
-  Pick<
-    Place,
-    | 'name'
-    | 'location'
-    | 'radius'
-    | 'address'
-    | 'city'
-    | 'state'
-    | 'postalcode'
-    | 'countryCode'
-    | 'phone'
-    | 'email'
-    | 'color'
-    | 'linkedForms'
-    | 'teams'
-    | 'data'
-  >
->;
+import { PlacePatch, PlacesRepository } from './places.repository';
 
 /**
  * Places: the actions (createplace, getplaces, editplace, deleteplace; CONTRACTS.md "Places,
@@ -39,7 +17,9 @@ type PlacePatch = Partial<
 @Injectable()
 export class PlacesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: PlacesRepository,
+    private readonly views: PlaceViewsReader,
+    private readonly nearest: NearestPlacesReader,
     private readonly geocoder: Geocoder,
     private readonly company: CompanyService,
     private readonly members: MembersService,
@@ -50,14 +30,8 @@ export class PlacesService {
    * are unknown ids: a new job reference to them is refused).
    * @returns the subset of `ids` that exist, as a set; empty for no ids (without a query).
    */
-  async existingIds(companyId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows = await query<{ id: string }>(
-      this.dataSource,
-      `SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`,
-      [companyId, [...ids]],
-    );
-    return new Set(rows.map((r) => r.id));
+  existingIds(companyId: string, ids: readonly string[]): Promise<Set<string>> {
+    return this.repo.liveIds(companyId, ids);
   }
 
   /**
@@ -72,7 +46,7 @@ export class PlacesService {
     const callerTeams = await this.callerTeams(ctx);
     const teams = [...new Set([...(patch.teams ?? []), ...callerTeams])].sort((a, b) => a - b);
     const id = newId();
-    await this.dataSource.getRepository(Place).insert({
+    await this.repo.insert({
       ...patch,
       id,
       companyId: ctx.companyId,
@@ -87,7 +61,7 @@ export class PlacesService {
   /** getplaces: live places the caller sees, nearest first (see `getPlacesSql`). */
   async getPlaces(ctx: AuthContext, dto: GetPlacesDto): Promise<PlaceView[]> {
     const visibility = await this.visibility(ctx);
-    const [sql, params, name] = getPlacesSql({
+    return this.nearest.nearest({
       companyId: ctx.companyId,
       memberId: ctx.memberId,
       query: dto.query,
@@ -95,8 +69,6 @@ export class PlacesService {
       teams: visibility === 'all' ? undefined : visibility.teams,
       max: dto.max ?? DEFAULT_PLACES_MAX,
     });
-    // the hot read: a named prepared statement, planned once per connection rather than per call
-    return (await preparedQuery<PlaceRow>(this.dataSource, name, sql, params)).map(toPlaceRowView);
   }
 
   /**
@@ -110,9 +82,9 @@ export class PlacesService {
     const patch = await this.patchOf(ctx, dto, 'data');
     if (dto.name !== undefined) patch.name = dto.name;
     const visibility = await this.visibility(ctx);
-    return this.dataSource.transaction(async (manager) => {
+    return this.repo.transaction(async (manager) => {
       const ids = await this.lockTargets(manager, ctx.companyId, dto.targets, visibility);
-      await manager.getRepository(Place).update({ companyId: ctx.companyId, id: In(ids) }, { ...patch, updatedAt: Date.now() });
+      await this.repo.update(manager, ctx.companyId, ids, patch, Date.now());
       return this.placeViews(ctx.companyId, ids, manager);
     });
   }
@@ -125,13 +97,9 @@ export class PlacesService {
   async deletePlaces(ctx: AuthContext, targets: readonly PlaceTarget[]): Promise<string[]> {
     this.assertMayWrite(ctx, 'deleteplace');
     const visibility = await this.visibility(ctx);
-    return this.dataSource.transaction(async (manager) => {
+    return this.repo.transaction(async (manager) => {
       const ids = await this.lockTargets(manager, ctx.companyId, targets, visibility);
-      await query(manager, `UPDATE places SET deleted_at = $3, updated_at = $3 WHERE company_id = $1 AND id = ANY($2::text[])`, [
-        ctx.companyId,
-        ids,
-        Date.now(),
-      ]);
+      await this.repo.softDelete(manager, ctx.companyId, ids, Date.now());
       return ids;
     });
   }
@@ -202,24 +170,13 @@ export class PlacesService {
    * @throws DomainError invalid naming the first target that is not such a place
    */
   private async lockTargets(
-    manager: EntityManager,
+    db: Queryable,
     companyId: string,
     targets: readonly PlaceTarget[],
     visibility: 'all' | { teams: number[] },
   ): Promise<string[]> {
     const ids = [...new Set(targets.map((t) => t.uid))];
-    const params: unknown[] = [companyId, ids];
-    let teamFilter = '';
-    if (visibility !== 'all') {
-      params.push(visibility.teams);
-      teamFilter = `AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(teams) t WHERE t::int = ANY($3::int[]))`;
-    }
-    const rows = await query<{ id: string }>(
-      manager,
-      `SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL ${teamFilter} ORDER BY id FOR UPDATE`,
-      params,
-    );
-    const found = new Set(rows.map((r) => r.id));
+    const found = await this.repo.lockLive(db, companyId, ids, visibility === 'all' ? undefined : visibility.teams);
     const missing = targets.find((t) => !found.has(t.uid));
     if (missing) throw invalid(missing.field, `no such place`);
     return ids;
@@ -232,14 +189,8 @@ export class PlacesService {
    * @param db the caller's transaction, when it has one
    * @returns views in the order of `ids` (unknown ids left out, a repeated id once per occurrence)
    */
-  async placeViews(companyId: string, ids: readonly string[], db: Queryable = this.dataSource): Promise<PlaceView[]> {
-    if (!ids.length) return [];
-    const rows = await query<PlaceRow>(
-      db,
-      `SELECT k.*, ${PLACE_CREATOR_NAME_SQL} FROM (SELECT ${PLACE_FIELDS_SQL} FROM places p WHERE p.company_id = $1 AND p.id = ANY($2::text[])) k`,
-      [companyId, [...new Set(ids)]],
-    );
-    const byId = new Map(rows.map((r) => [r.id, toPlaceRowView(r)]));
+  async placeViews(companyId: string, ids: readonly string[], db?: Queryable): Promise<PlaceView[]> {
+    const byId = new Map((await this.views.byIds(companyId, ids, db)).map((v) => [v.uid, v]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 }

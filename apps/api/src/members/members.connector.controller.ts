@@ -1,5 +1,5 @@
 import { AuthContext, Optional } from '@app/core';
-import { CompanyService, MembersService } from '@app/members';
+import { CompanyService, MemberViewsService } from '@app/members';
 import { Controller, Get, Query } from '@nestjs/common';
 import { IsInt, IsString, MaxLength, Min } from 'class-validator';
 import { Caller, ConnectorAuth } from '../envelope/decorators';
@@ -19,14 +19,12 @@ export class MembersQuery {
   max?: number;
 }
 
-export const CONNECTOR_MEMBERS_MAX = 50;
-
 /** Connector: who am I, and member search (spec: "Connector API"). */
 @Controller('v1')
 @ConnectorAuth()
 export class MembersConnectorController {
   constructor(
-    private readonly members: MembersService,
+    private readonly members: MemberViewsService,
     private readonly company: CompanyService,
   ) {}
 
@@ -38,7 +36,6 @@ export class MembersConnectorController {
 
   @Get('members')
   async search(@Caller() ctx: AuthContext, @Query() q: MembersQuery) {
-    const max = Math.min(q.max ?? CONNECTOR_MEMBERS_MAX, CONNECTOR_MEMBERS_MAX);
-    return { data: { items: await this.members.search(ctx, q.query, max) } };
+    return { data: { items: await this.members.search(ctx, q.query, q.max) } };
   }
 }

@@ -8,7 +8,8 @@ import {
   RunKindRegistry,
 } from '@app/core';
 import { JobsService } from '@app/jobs';
-import { CompanyService, MembersService, readMemberLocations } from '@app/members';
+import { readMemberLocations } from '@app/locations';
+import { CompanyService, MembersService } from '@app/members';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';

@@ -1,5 +1,8 @@
 import { movingState, query, Queryable } from '@app/core';
-import type { MemberView } from './views';
+import type { MemberView } from '@app/members';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 
 /** A member's `location` and `states` as the member answers carry them. */
 export type MemberLocated = Pick<MemberView, 'location' | 'states'>;
@@ -24,10 +27,12 @@ interface LocationRow {
  * getaccounts' (and createaccount's, editaccount's) `location` and `states` for the given members, in
  * one query, keyed by member id; members without a row are left out (use {@link NEVER_LOCATED}).
  *
- * A documented read model across domains: `member_locations` is owned by `@app/locations` (which
- * depends on this lib, so this lib may not import it). This reads only the latest fix, the `anchor_*`
- * fix and `tracking_status`, and derives `states.moving` with core's `movingState` — the same function
- * `locate` uses (docs/locate.md). bigint columns are cast to float8 so `pg` answers numbers.
+ * The read model of `member_locations` (this lib's table) for other domains' answers: members can't
+ * import this lib (it depends on members), so the api attaches these fields to the member views
+ * ({@link MemberLocationsReader.attach}); dispatch reads a member's latest position here. This reads
+ * only the latest fix, the `anchor_*` fix and `tracking_status`, and derives `states.moving` with
+ * core's `movingState` — the same function `locate` uses (docs/locate.md). bigint columns are cast to
+ * float8 so `pg` answers numbers.
  *
  * `location` is `{lat, lng, ts (ms), accuracy (m, null = unknown)}`, null while never located.
  */
@@ -60,4 +65,39 @@ export function toMemberLocated(r: Omit<LocationRow, 'member_id'>, now: number):
     location: latest ? { lat: latest.lat, lng: latest.lng, ts: latest.ts, accuracy: r.acc } : null,
     states: { moving: movingState(latest, anchor, r.tracking_status, now), tracking_status: r.tracking_status },
   };
+}
+
+/**
+ * The member answers' `location` and `states` (getaccounts, createaccount, editaccount): the api
+ * gets the views from `MembersService` — which answers them never located, as members may not read
+ * `member_locations` — and attaches both fields here, one query per answer ({@link readMemberLocations}).
+ */
+@Injectable()
+export class MemberLocationsReader {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Sets `location` and `states` of each view in place (keeping the answer's key order) from the
+   * company's `member_locations`; a member without a row gets {@link NEVER_LOCATED}.
+   * @returns `views`
+   */
+  async attach<T extends MemberLocated & { uid: string }>(companyId: string, views: T[]): Promise<T[]> {
+    const located = await readMemberLocations(
+      this.dataSource,
+      companyId,
+      views.map((v) => v.uid),
+    );
+    for (const v of views) {
+      const l = located.get(v.uid) ?? NEVER_LOCATED;
+      v.location = l.location;
+      v.states = l.states;
+    }
+    return views;
+  }
+
+  /** {@link attach} for one view (or none: `null` stays `null`, without a query). */
+  async attachOne<T extends (MemberLocated & { uid: string }) | null>(companyId: string, view: T): Promise<T> {
+    if (view) await this.attach(companyId, [view]);
+    return view;
+  }
 }

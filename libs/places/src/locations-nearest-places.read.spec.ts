@@ -1,8 +1,8 @@
 import { toPoint } from '@app/core';
-import { escapeLike, getPlacesSql, knnCandidates, toPlaceRowView } from './place-queries';
-import { toPlaceView } from './place-view';
+import { escapeLike, getPlacesSql, knnCandidates } from './locations-nearest-places.read';
+import { toPlaceRowView, toPlaceView } from './place-view';
 
-describe('place queries', () => {
+describe('getplaces statement, and place rows to views', () => {
   it('escapeLike makes % _ and \\ literal for LIKE … ESCAPE', () => {
     expect(escapeLike('50% off_now\\x')).toBe('50\\% off\\_now\\\\x');
     expect(escapeLike('plain')).toBe('plain');

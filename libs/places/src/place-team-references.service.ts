@@ -1,6 +1,7 @@
-import { TeamReferenceSource, TeamReferences, teamsListedIn } from '@app/members';
+import { TeamReferenceSource, TeamReferences } from '@app/members';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { PlacesRepository } from './places.repository';
 
 /**
  * Places' answer to "is this team still used?" for editcompany's `teams_config` (members asks through
@@ -10,13 +11,16 @@ import { EntityManager } from 'typeorm';
 export class PlaceTeamReferences implements TeamReferenceSource, OnModuleInit {
   readonly what = 'places';
 
-  constructor(private readonly registry: TeamReferences) {}
+  constructor(
+    private readonly registry: TeamReferences,
+    private readonly repo: PlacesRepository,
+  ) {}
 
   onModuleInit(): void {
     this.registry.register(this);
   }
 
   teamsInUse(manager: EntityManager, companyId: string, teamIds: readonly number[]): Promise<number[]> {
-    return teamsListedIn(manager, 'places', companyId, teamIds);
+    return this.repo.teamsInUse(manager, companyId, teamIds);
   }
 }

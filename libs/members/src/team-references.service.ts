@@ -1,11 +1,11 @@
-import { query, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 /**
  * Something outside the members lib that refers to the company's teams (`teams_config` ids) and so
- * must be asked before a team is removed — jobs' `teamId`, later places, zones… The owning lib
- * implements it and registers it with {@link TeamReferences}; members never reads that lib's tables.
+ * must be asked before a team is removed — jobs' `teamId`, places', zones' and alert rules' `teams`.
+ * The owning lib implements it (its statement in its own repository) and registers it with
+ * {@link TeamReferences}; members never reads that lib's tables.
  */
 export interface TeamReferenceSource {
   /** What the error names when a team is still used: a plural noun such as `jobs`. */
@@ -57,24 +57,4 @@ export class TeamReferences {
     for (const source of this.sources) usages.push({ what: source.what, teams: await source.teamsInUse(manager, companyId, teamIds) });
     return usages;
   }
-}
-
-/**
- * The common {@link TeamReferenceSource.teamsInUse} of a table whose live rows (`deleted_at` null)
- * list their teams in a jsonb array column `teams` (places, zones, alert rules): the ids among
- * `teamIds` some row of the company still lists. The table is the owning lib's; it passes its name.
- */
-export async function teamsListedIn(
-  manager: Queryable,
-  table: 'places' | 'zones' | 'alert_rules',
-  companyId: string,
-  teamIds: readonly number[],
-): Promise<number[]> {
-  const rows = await query<{ team: number }>(
-    manager,
-    `SELECT DISTINCT t::int AS team FROM ${table} r, jsonb_array_elements_text(r.teams) t
-      WHERE r.company_id = $1 AND r.deleted_at IS NULL AND t::int = ANY($2::int[])`,
-    [companyId, [...teamIds]],
-  );
-  return rows.map((r) => r.team);
 }

@@ -2,12 +2,16 @@ import { query } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { LatLng } from './geocoder';
+import type { LatLng } from './geocoder.service';
 
 /**
  * Which place a position is at: the nearest live place (`deleted_at IS NULL`) of the company whose
  * check-in radius covers it (`radius` m, 0 → the company's `default_radius`). Used by `locate`'s
  * `withAddress`.
+ *
+ * A read model across domains: `places` (this lib's) with the company's `default_radius` from
+ * `companies` (owned by `@app/members`), read in the same statement — one round trip per call. (The
+ * class keeps its service name: `locate` injects it by that name.)
  */
 @Injectable()
 export class PlaceAtService {

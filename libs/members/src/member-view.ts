@@ -1,6 +1,5 @@
-import { Company, TeamConfig, WorkingHours } from './entities/company.entity';
+import { AuthContext } from '@app/core';
 import { Member } from './entities/member.entity';
-import { MemberLocated, NEVER_LOCATED } from './member-locations.read';
 
 /** A member as getaccounts, createaccount and editaccount answer it (never a secret). */
 export interface MemberView {
@@ -59,16 +58,23 @@ export interface MemberViewer {
   role: string;
 }
 
+/** The caller as the viewer of member answers. */
+export function memberViewerOf(ctx: Pick<AuthContext, 'memberId' | 'role'>): MemberViewer {
+  return { id: ctx.memberId, role: ctx.role };
+}
+
 /** Whether `viewer` may see `member`'s `device_id` (a credential): administrators and the member itself. */
 export function maySeeDeviceId(viewer: MemberViewer, memberId: string): boolean {
   return viewer.role === 'administrator' || viewer.id === memberId;
 }
 
 /**
- * The member answer for `viewer`, with `location`/`states` read from `member_locations`
- * (`readMemberLocations`; never located when omitted).
+ * The member answer for `viewer`, as never located (`location` null, `states` `{moving: "",
+ * tracking_status: false}`): members can't read `member_locations`, owned by `@app/locations` which
+ * depends on this lib. The api sets both fields in place (`MemberLocationsReader.attach`), which
+ * keeps the answer's key order.
  */
-export function toMemberView(m: Member, ownerId: string | null, viewer: MemberViewer, located: MemberLocated = NEVER_LOCATED): MemberView {
+export function toMemberView(m: Member, ownerId: string | null, viewer: MemberViewer): MemberView {
   return {
     uid: m.id,
     username: m.username,
@@ -77,8 +83,8 @@ export function toMemberView(m: Member, ownerId: string | null, viewer: MemberVi
     email: m.email,
     role: m.role,
     teams: m.teams,
-    location: located.location,
-    states: located.states,
+    location: null,
+    states: { moving: '', tracking_status: false },
     status_label: m.statusLabel,
     color: m.color,
     active_status: m.activeStatus,
@@ -148,55 +154,3 @@ export const MEMBER_FIELD_COLUMNS: Record<string, keyof Member> = {
   country_code: 'countryCode',
   device_id: 'deviceId',
 };
-
-/** The company as getcompany and editcompany answer it. */
-export interface CompanyView {
-  uid: string;
-  /** The company account's (owner's) username. */
-  username: string;
-  type: 'company';
-  name: string;
-  email: string;
-  phone: string;
-  address: string;
-  /** degrees (WGS84); null when not set */
-  location: { lat: number; lng: number } | null;
-  timezone: string;
-  /** m */
-  default_radius: number;
-  working_hours: Company['workingHours'];
-  workers_edit_job: boolean;
-  workers_create_places: boolean;
-  workers_view_places: boolean;
-  /** s */
-  checkin_dwell_seconds: number;
-  teams_config: Array<Omit<TeamConfig, 'working_hours'> & { working_hours: (WorkingHours & { source: 'team' | 'default' }) | null }>;
-}
-
-export function toCompanyView(c: Company, ownerUsername: string): CompanyView {
-  return {
-    uid: c.id,
-    username: ownerUsername,
-    type: 'company',
-    name: c.name,
-    email: c.email,
-    phone: c.phone,
-    address: c.address,
-    location: c.locationLat !== null && c.locationLng !== null ? { lat: c.locationLat, lng: c.locationLng } : null,
-    timezone: c.timezone,
-    default_radius: c.defaultRadius,
-    working_hours: c.workingHours,
-    workers_edit_job: c.workersEditJob,
-    workers_create_places: c.workersCreatePlaces,
-    workers_view_places: c.workersViewPlaces,
-    checkin_dwell_seconds: c.checkinDwellSeconds,
-    teams_config: c.teamsConfig.map((t) => ({
-      ...t,
-      working_hours: t.working_hours
-        ? { ...t.working_hours, source: 'team' as const }
-        : c.workingHours
-          ? { ...c.workingHours, source: 'default' as const }
-          : null,
-    })),
-  };
-}

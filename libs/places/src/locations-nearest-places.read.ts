@@ -1,36 +1,9 @@
-import { PlaceView, PlaceViewFields, placeViewOf } from './place-view';
-
-/**
- * The columns of `places p` every place read selects (with `creatorId`; the creator's name is joined
- * after, by {@link PLACE_CREATOR_NAME_SQL}). bigint columns are cast to float8 so `pg` answers numbers;
- * the position is read as `lat`/`lng` degrees.
- */
-export const PLACE_FIELDS_SQL = `p.id, p.name, p.address, p.city, p.state, p.postalcode, p.country_code AS "countryCode",
-  p.phone, p.email, ST_Y(p.location::geometry) AS lat, ST_X(p.location::geometry) AS lng, p.radius, p.color,
-  p.linked_forms AS "linkedForms", p.data, p.teams, p.created_at::float8 AS "createdAt", p.updated_at::float8 AS "updatedAt",
-  p.creator_id AS "creatorId"`;
-
-/**
- * The creator's name of a row `k` with {@link PLACE_FIELDS_SQL}, for the company `$1`, as a select
- * item (`"creatorName"`): one primary-key lookup per row. (A join let the planner hash every member of
- * the company for each read — 5,000 members cost ~2 ms before the first place.) A documented read
- * model across domains: `members` (owned by `@app/members`) is read for `name` only, scoped by the
- * company (docs/places-and-geo.md).
- */
-export const PLACE_CREATOR_NAME_SQL = `(SELECT m.name FROM members m WHERE m.id = k."creatorId" AND m.company_id = $1) AS "creatorName"`;
-
-/** A row of {@link PLACE_FIELDS_SQL} with the creator's name ({@link PLACE_CREATOR_NAME_SQL}). */
-export type PlaceRow = PlaceViewFields & {
-  lat: number | null;
-  lng: number | null;
-  creatorId: string | null;
-  creatorName: string | null;
-};
-
-/** The view of a {@link PlaceRow}. */
-export function toPlaceRowView(row: PlaceRow): PlaceView {
-  return placeViewOf(row, row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng }, row.creatorName);
-}
+import { preparedQuery } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PLACE_CREATOR_NAME_SQL, PLACE_FIELDS_SQL } from './members-place-views.read';
+import { PlaceRow, PlaceView, toPlaceRowView } from './place-view';
 
 /** `%`, `_` and `\` escaped for `LIKE … ESCAPE '\'`: the text matches literally. */
 export function escapeLike(text: string): string {
@@ -75,7 +48,8 @@ export interface PlacesFilter {
  * 1 % unlocated, `max` 500).
  *
  * The caller's position is read from `member_locations` (owned by `@app/locations`, which depends
- * on places): a documented read model — `lat`/`lng` of the caller's own row only.
+ * on places): a documented read model — `lat`/`lng` of the caller's own row only; the creator's name
+ * from `members` (owned by `@app/members`; {@link PLACE_CREATOR_NAME_SQL}).
  */
 export function getPlacesSql(f: PlacesFilter): [string, unknown[], string] {
   const params: unknown[] = [f.companyId, f.memberId, knnCandidates(f.max), f.max];
@@ -117,4 +91,22 @@ ORDER BY k.grp, k.dist, k.name, k.id
 LIMIT $4`;
   const variant = `${f.query !== undefined && f.query !== '' ? 'q' : ''}${f.uids ? 'u' : ''}${f.teams ? 't' : ''}`;
   return [sql, params, `fieldwork_getplaces_${variant}`];
+}
+
+/**
+ * getplaces' read: `places` (this lib's) ordered from the caller's position in `member_locations`
+ * (owned by `@app/locations`), with each creator's name from `members` (owned by `@app/members`), as
+ * ONE statement ({@link getPlacesSql}) — a second round trip for the position would cost more than
+ * the read model it avoids.
+ */
+@Injectable()
+export class NearestPlacesReader {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The places of {@link getPlacesSql}'s answer, in its order. */
+  async nearest(filter: PlacesFilter): Promise<PlaceView[]> {
+    const [sql, params, name] = getPlacesSql(filter);
+    // the hot read: a named prepared statement, planned once per connection rather than per call
+    return (await preparedQuery<PlaceRow>(this.dataSource, name, sql, params)).map(toPlaceRowView);
+  }
 }

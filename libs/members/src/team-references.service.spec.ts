@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { firstTeamInUse, TeamReferences, TeamReferenceSource } from './team-references';
+import { firstTeamInUse, TeamReferences, TeamReferenceSource } from './team-references.service';
 
 describe('firstTeamInUse', () => {
   it('nothing used → undefined', () => {
