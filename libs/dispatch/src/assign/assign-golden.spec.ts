@@ -10,7 +10,7 @@ import { AssignInput, assignJobs, AssignJob, AssignWorker } from './assign-jobs'
  * A change of the random stream, the order of moves or a tie-break changes a fingerprint: update the
  * hashes only for a change meant to alter the search (and say so).
  */
-export function goldenInstance(seed: number, n: number, w: number, method: AssignInput['method']): AssignInput {
+function goldenInstance(seed: number, n: number, w: number, method: AssignInput['method']): AssignInput {
   const rnd = mulberry32(seed);
   const around = (): GeoPoint => ({ lat: 46 + (rnd() - 0.5) * 0.6, lng: 14.5 + (rnd() - 0.5) * 0.9 });
   const workers: AssignWorker[] = Array.from({ length: w }, (_, i) => ({
@@ -36,7 +36,7 @@ export function goldenInstance(seed: number, n: number, w: number, method: Assig
 }
 
 /** What must not change: everything but the clock's readings. */
-export function fingerprint(input: AssignInput): string {
+function fingerprint(input: AssignInput): string {
   const out = assignJobs(input);
   const kept = {
     assigned: out.assigned,
