@@ -1,8 +1,8 @@
 /**
  * `@app/dispatch`: dispatch (CONTRACTS.md "Dispatch") — optimizeroute, distributejobs, autoassign and
  * createjobs with autoassign. The pure algorithms (also `@app/dispatch/pure`, the only entry a CPU pool
- * thread may load) and the Nest side: the modules, the api's services, the worker's run kinds, the
- * DTOs, the role slices and the read models.
+ * thread may load) and the Nest side: the modules (the worker's carry the run kinds), the api's
+ * services, the DTOs, the role slices and the run kinds' parameter and answer types.
  */
 export * from './pure';
 export * from './dispatch.module';
@@ -14,7 +14,7 @@ export * from './dto/autoassign.dto';
 export * from './optimize-route/optimize-route.types';
 export * from './optimize-route/optimize-route.service';
 export * from './distribute/distribute.service';
-export * from './distribute/distribute.kind';
+export type { DistributeCluster, DistributeParams, DistributeResult } from './distribute/distribute.kind';
 export * from './autoassign/autoassign.service';
-export * from './autoassign/autoassign.kind';
-export * from './autoassign/autoassign-create.kind';
+export type { AutoassignAnswer, AutoassignParams } from './autoassign/autoassign.kind';
+export type { CreateJobsAutoassignAnswer, CreateJobsAutoassignParams } from './autoassign/autoassign-create.kind';

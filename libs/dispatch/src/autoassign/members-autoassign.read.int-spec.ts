@@ -23,9 +23,10 @@ describe('MembersAutoassignRead (PostgreSQL)', () => {
         WHERE id = $1`,
       [gone, JSON.stringify({ mon: { start: '08:00', end: '16:00' } }), JSON.stringify({ '20260101': { start: '00:00', end: '00:00' } })],
     );
-    const other = await createIntMember(ds, b, { username: `ana-${a}@int.test` });
+    const other = await createIntMember(ds, b);
 
-    const rows = await read.membersByRefs(a, [`ANA-${a}@INT.TEST`, gone, other, 'nobody']);
+    // another company's member is never found, neither by uid nor by username (usernames are unique across companies)
+    const rows = await read.membersByRefs(a, [`ANA-${a}@INT.TEST`, gone, other, `m-${other.toLowerCase()}@int.test`, 'nobody']);
     expect(rows.map((r) => r.id).sort()).toEqual([ana, gone].sort());
     expect(rows.find((r) => r.id === ana)).toMatchObject({ role: 'worker', active: true, teams: [3, 1], vehicleCapacity: null, routeStartLat: null });
     expect(rows.find((r) => r.id === gone)).toEqual({
