@@ -17,11 +17,10 @@
  *    assignment minimises routes, not stars.
  */
 import { distanceM, haversineM } from '@app/core/geo/geodesic';
-import { assignJobs, AssignJob, AssignWorker, GeoPoint, geodesicMatrix, solveTour } from '@app/dispatch';
+import { assignJobs, AssignJob, AssignWorker, GeoPoint, geodesicMatrix, mulberry32, solveTour } from '@app/dispatch/pure';
 import loadHighs from 'highs';
 import os from 'node:os';
 import { markdownTable } from './stats';
-import { mulberry32 } from '@app/dispatch/random';
 
 const SEED = 20261123;
 const JOBS = 2000;

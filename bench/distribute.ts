@@ -9,8 +9,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import skmeans from 'skmeans';
-import { balancedCapacity, clusterCenters, clusterPoints, clusterSse, GeoPoint, renderClusterSvg } from '@app/dispatch';
-import { mulberry32 } from '@app/dispatch/random';
+import { balancedCapacity, clusterCenters, clusterPoints, clusterSse, GeoPoint, mulberry32, renderClusterSvg } from '@app/dispatch/pure';
 import { fmt, markdownTable, median } from './stats';
 
 const TARGET_RATIO = 1.01;

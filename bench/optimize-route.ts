@@ -7,8 +7,7 @@
  * gives it (a path from the member's fixed start).
  */
 import { dayInZone } from '@app/core';
-import { geodesicMatrix, solveTour } from '@app/dispatch/route';
-import { planRoute } from '@app/dispatch/nest';
+import { geodesicMatrix, planRoute, solveTour } from '@app/dispatch/pure';
 import pg from 'pg';
 import { createCompany, createMember, TestApi } from '../test/support/api';
 import { Child } from '../test/support/proc-child';

@@ -3,7 +3,7 @@ import { getPlacesSql, PlacesService } from '@app/places';
 import pg from 'pg';
 import { TestApi } from '../test/support/api';
 import { fmt, markdownTable, percentile, post } from './stats';
-import { mulberry32 } from '@app/dispatch/random';
+import { mulberry32 } from '@app/dispatch/pure';
 
 /** Where the caller stands, and the centre of the seeded places (Ljubljana). */
 const CENTRE = { lat: 46.0569, lng: 14.5058 };

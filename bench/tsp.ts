@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultTourBudgetMs, geodesicMatrix, solveTour } from '@app/dispatch';
+import { defaultTourBudgetMs, geodesicMatrix, solveTour } from '@app/dispatch/pure';
 import { markdownTable } from './stats';
 import { readTsplib, tsplibMatrix } from './tsplib';
 

@@ -4,7 +4,7 @@
  * "TSPLIB 95", §2.1 EUC_2D and §2.4 GEO). The proven optima hold only under these functions.
  */
 import fs from 'node:fs';
-import type { DistanceMatrix } from '@app/dispatch';
+import type { DistanceMatrix } from '@app/dispatch/pure';
 
 export interface TsplibInstance {
   name: string;

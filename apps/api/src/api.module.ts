@@ -1,8 +1,7 @@
 import { AlertsModule } from '@app/alerts';
 import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
-import { DispatchModule } from '@app/dispatch/nest';
-import { DispatchAssignModule } from '@app/dispatch/nest/autoassign.module';
+import { DispatchAssignModule, DispatchModule } from '@app/dispatch';
 import { JobsModule } from '@app/jobs';
 import { LocationsModule, MemberLocationsReader } from '@app/locations';
 import { MembersModule } from '@app/members';

@@ -1,8 +1,7 @@
 import { AlertsEvaluationModule } from '@app/alerts/evaluation';
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
-import { DispatchWorkerModule } from '@app/dispatch/nest';
-import { DispatchAssignWorkerModule } from '@app/dispatch/nest/autoassign.module';
+import { DispatchAssignWorkerModule, DispatchWorkerModule } from '@app/dispatch';
 import { GeofenceModule, LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { ReportsWorkerModule } from '@app/reports';

@@ -1,6 +1,5 @@
 import { AuthContext } from '@app/core';
-import { AutoassignDto } from '@app/dispatch/nest/dto/autoassign.dto';
-import { AutoassignService } from '@app/dispatch/nest/autoassign.service';
+import { AutoassignDto, AutoassignService } from '@app/dispatch';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
 

@@ -1,5 +1,5 @@
 import { AuthContext } from '@app/core';
-import { OptimizeRouteDto, OptimizeRouteService } from '@app/dispatch/nest';
+import { OptimizeRouteDto, OptimizeRouteService } from '@app/dispatch';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
 

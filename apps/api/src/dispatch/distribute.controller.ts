@@ -1,6 +1,5 @@
 import { AuthContext, notFound } from '@app/core';
-import { DistributeJobsDto } from '@app/dispatch/nest/dto/distribute.dto';
-import { DistributeService } from '@app/dispatch/nest/distribute.service';
+import { DistributeJobsDto, DistributeService } from '@app/dispatch';
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Action, Caller, Data, PublicRoute } from '../envelope/decorators';

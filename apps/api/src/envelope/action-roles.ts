@@ -1,7 +1,6 @@
 import { mergeActionRoles } from '@app/core';
 import { ALERT_ACTION_ROLES } from '@app/alerts';
-import { DISPATCH_ACTION_ROLES } from '@app/dispatch/nest';
-import { DISPATCH_ASSIGN_ACTION_ROLES } from '@app/dispatch/nest/autoassign-roles';
+import { DISPATCH_ACTION_ROLES, DISPATCH_ASSIGN_ACTION_ROLES } from '@app/dispatch';
 import { JOB_ACTION_ROLES } from '@app/jobs';
 import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { MEMBER_ACTION_ROLES } from '@app/members';

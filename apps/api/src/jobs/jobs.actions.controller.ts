@@ -1,5 +1,5 @@
 import { AuthContext, invalid } from '@app/core';
-import { AutoassignService } from '@app/dispatch/nest/autoassign.service';
+import { AutoassignService } from '@app/dispatch';
 import { GetJobsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';

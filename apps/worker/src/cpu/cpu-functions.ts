@@ -7,8 +7,7 @@
 import { setPriority } from 'node:os';
 import { isWorkerThread, workerData } from 'piscina';
 import { CpuTaskName, CpuTasks, spin } from '@app/core/worker-results/cpu-tasks';
-import { solveTourTask } from '@app/dispatch/cpu-tasks';
-import { assignTask, clusterTask } from '@app/dispatch/cpu-tasks-assign';
+import { assignTask, clusterTask, solveTourTask } from '@app/dispatch/pure';
 
 /** What the pool hands each thread (piscina's `workerData`). */
 export interface CpuThreadData {

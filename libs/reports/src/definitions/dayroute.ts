@@ -1,5 +1,5 @@
 import { distanceM } from '@app/core/geo/geodesic';
-import { resolveRouteEnds } from '@app/dispatch/nest/route-ends';
+import { resolveRouteEnds } from '@app/dispatch/pure';
 import { columnUnit, formatCell } from '../formats/cell-format';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportLocale } from '../report-table';

@@ -1,10 +1,10 @@
 import { invalid, RunContext, RunKindRegistry } from '@app/core';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { GeoPoint } from '../types';
-import { DispatchReadRepository } from './autoassign.repository';
-import { ClusterMapsRepository } from './distribute-maps.repository';
-import { DispatchZoneSource } from './distribute-zones';
-import type { DistributeMethod } from './dto/distribute.dto';
+import { JobsAutoassignRead } from '../autoassign/jobs-autoassign.read';
+import type { DistributeMethod } from '../dto/distribute.dto';
+import { ClusterMapsRepository } from './cluster-maps.repository';
+import { DispatchZoneSource } from './zone-source.service';
 
 /** How many ids an error names at most. */
 const NAMED = 10;
@@ -62,7 +62,7 @@ const SEED = 1;
 export class DistributeJobsKind implements OnModuleInit {
   constructor(
     private readonly registry: RunKindRegistry,
-    private readonly reads: DispatchReadRepository,
+    private readonly reads: JobsAutoassignRead,
     private readonly maps: ClusterMapsRepository,
     private readonly zones: DispatchZoneSource,
   ) {}

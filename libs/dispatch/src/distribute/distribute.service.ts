@@ -1,8 +1,8 @@
 import { AppConfig, AuthContext, WorkerResultsService } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { ClusterMapsRepository } from './distribute-maps.repository';
+import { ClusterMapsRepository } from './cluster-maps.repository';
 import { DistributeCluster } from './distribute.kind';
-import { DistributeJobsDto } from './dto/distribute.dto';
+import { DistributeJobsDto } from '../dto/distribute.dto';
 
 /** distributejobs' answer (spec "distributejobs"). */
 export interface DistributeAnswer {

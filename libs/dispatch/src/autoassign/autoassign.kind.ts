@@ -4,11 +4,13 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { AssignOutput } from '../assign';
 import type { GeoPoint } from '../types';
 import { memberWorksOn } from './autoassign-availability';
+import { nameIds } from '../distribute/distribute.kind';
+import { DispatchZoneSource } from '../distribute/zone-source.service';
+import type { AutoassignMethod } from '../dto/autoassign.dto';
 import { AssignmentPlan, planAssignment, PlanJob } from './autoassign-plan';
-import { DispatchCompanyRow, DispatchMemberRow, DispatchReadRepository } from './autoassign.repository';
-import { nameIds } from './distribute.kind';
-import { DispatchZoneSource } from './distribute-zones';
-import type { AutoassignMethod } from './dto/autoassign.dto';
+import { JobsAutoassignRead } from './jobs-autoassign.read';
+import { LatestLocationsRead } from '../locations-latest.read';
+import { DispatchCompanyRow, DispatchMemberRow, MembersAutoassignRead } from './members-autoassign.read';
 
 /** autoassign's run parameters (validated by the api's DTO), with the caller (the jobs are written as it). */
 export interface AutoassignParams {
@@ -77,7 +79,9 @@ export function worksOnFor(company: DispatchCompanyRow): (member: DispatchMember
 export class AutoassignKind implements OnModuleInit {
   constructor(
     private readonly registry: RunKindRegistry,
-    private readonly reads: DispatchReadRepository,
+    private readonly jobRows: JobsAutoassignRead,
+    private readonly memberRows: MembersAutoassignRead,
+    private readonly locations: LatestLocationsRead,
     private readonly zones: DispatchZoneSource,
     private readonly jobs: JobsService,
     private readonly outbox: OutboxService,
@@ -115,10 +119,10 @@ export class AutoassignKind implements OnModuleInit {
    */
   async compute(params: AutoassignParams, ctx: RunContext): Promise<Computed & { params: AutoassignParams }> {
     const companyId = ctx.companyId;
-    const rows = new Map((await this.reads.jobsByIds(companyId, params.jobs)).map((r) => [r.id, r]));
+    const rows = new Map((await this.jobRows.jobsByIds(companyId, params.jobs)).map((r) => [r.id, r]));
     const unknownJobs = params.jobs.filter((id) => !rows.has(id));
     if (unknownJobs.length) throw invalid('data.jobs', `unknown job ids: ${nameIds(unknownJobs)}`);
-    const members = await this.reads.membersByRefs(companyId, params.workers);
+    const members = await this.memberRows.membersByRefs(companyId, params.workers);
     const byRef = new Map<string, DispatchMemberRow>();
     for (const m of members) {
       byRef.set(m.id, m);
@@ -134,7 +138,7 @@ export class AutoassignKind implements OnModuleInit {
       seen.add(m.id);
     }
 
-    const company = await this.reads.company(companyId);
+    const company = await this.memberRows.company(companyId);
     const today = dayInZone(Date.now(), company.timezone);
     const reasons: Record<string, string> = {};
     const open: Array<{
@@ -178,8 +182,8 @@ export class AutoassignKind implements OnModuleInit {
       jobs,
       workers: candidates,
       company,
-      existing: await this.reads.existingJobs(companyId, ids, days, params.jobs),
-      latest: days.includes(today) ? await this.reads.latestLocations(companyId, ids) : new Map(),
+      existing: await this.jobRows.existingJobs(companyId, ids, days, params.jobs),
+      latest: days.includes(today) ? await this.locations.latestLocations(companyId, ids) : new Map(),
       today,
       worksOn: worksOnFor(company),
       pickupCapacity: params.pickupCapacity,

@@ -3,8 +3,11 @@ import { JobsService, JobView, JobWrite, JobWriteDto } from '@app/jobs';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { GeoPoint } from '../types';
 import { planAssignment, PlanJob } from './autoassign-plan';
-import { DispatchReadRepository } from './autoassign.repository';
 import { ASSIGN_SEED, runPlan, worksOnFor } from './autoassign.kind';
+import { JobsAutoassignRead } from './jobs-autoassign.read';
+import { LatestLocationsRead } from '../locations-latest.read';
+import { MembersAutoassignRead } from './members-autoassign.read';
+import { PlacesAutoassignRead } from './places-autoassign.read';
 
 /** createjobs with `autoassign: true`: the validated writes and the caller (the jobs are created as it). */
 export interface CreateJobsAutoassignParams {
@@ -50,7 +53,10 @@ const namesAssignee = (w: JobWrite) => w.fields.worker !== undefined || w.fields
 export class CreateJobsAutoassignKind implements OnModuleInit {
   constructor(
     private readonly registry: RunKindRegistry,
-    private readonly reads: DispatchReadRepository,
+    private readonly jobRows: JobsAutoassignRead,
+    private readonly memberRows: MembersAutoassignRead,
+    private readonly locations: LatestLocationsRead,
+    private readonly places: PlacesAutoassignRead,
     private readonly jobs: JobsService,
     private readonly outbox: OutboxService,
   ) {}
@@ -85,10 +91,10 @@ export class CreateJobsAutoassignKind implements OnModuleInit {
 
   async compute(params: CreateJobsAutoassignParams, ctx: RunContext): Promise<Computed & { params: CreateJobsAutoassignParams }> {
     const companyId = ctx.companyId;
-    const company = await this.reads.company(companyId);
+    const company = await this.memberRows.company(companyId);
     const today = dayInZone(Date.now(), company.timezone);
     const open = params.writes.map((w, index) => ({ w, index })).filter(({ w }) => !namesAssignee(w));
-    const places = await this.reads.placeLocations(companyId, [
+    const places = await this.places.placeLocations(companyId, [
       ...new Set(open.map(({ w }) => w.fields.placeUid).filter((p): p is string => !!p)),
     ]);
     const jobs: PlanJob[] = open.map(({ w, index }) => {
@@ -107,7 +113,7 @@ export class CreateJobsAutoassignKind implements OnModuleInit {
         zoneTeams: [],
       };
     });
-    const workers = await this.reads.activeWorkers(companyId);
+    const workers = await this.memberRows.activeWorkers(companyId);
     const reasons: Record<number, string> = {};
     if (!workers.length) {
       for (const j of jobs) reasons[Number(j.id)] = 'the company has no active worker';
@@ -120,8 +126,8 @@ export class CreateJobsAutoassignKind implements OnModuleInit {
       jobs,
       workers,
       company,
-      existing: await this.reads.existingJobs(companyId, ids, days, []),
-      latest: days.includes(today) ? await this.reads.latestLocations(companyId, ids) : new Map(),
+      existing: await this.jobRows.existingJobs(companyId, ids, days, []),
+      latest: days.includes(today) ? await this.locations.latestLocations(companyId, ids) : new Map(),
       today,
       worksOn: worksOnFor(company),
       teamLimited: true,

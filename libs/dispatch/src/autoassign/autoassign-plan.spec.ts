@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { planAssignment, PlanInput, PlanJob } from './autoassign-plan';
-import type { DispatchCompanyRow, DispatchMemberRow } from './autoassign.repository';
+import type { DispatchCompanyRow, DispatchMemberRow } from './members-autoassign.read';
 
 const company: DispatchCompanyRow = { timezone: 'UTC', workingHours: null, teamsConfig: [{ id: 7, name: 'T', route: { lat: 1, lng: 2 } }] };
 

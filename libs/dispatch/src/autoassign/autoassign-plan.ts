@@ -1,7 +1,8 @@
 import type { AssignInput, AssignJob, AssignWorker } from '../assign';
 import type { GeoPoint } from '../types';
-import type { DispatchCompanyRow, DispatchMemberRow, ExistingJobRow } from './autoassign.repository';
-import { resolveRouteEnds } from './route-ends';
+import { resolveRouteEnds } from '../route/route-ends';
+import type { ExistingJobRow } from './jobs-autoassign.read';
+import type { DispatchCompanyRow, DispatchMemberRow } from './members-autoassign.read';
 
 /** A job to place: its effective day (YYYYMMDD), where it is, its load and its team. */
 export interface PlanJob {

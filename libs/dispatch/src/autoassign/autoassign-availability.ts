@@ -1,5 +1,5 @@
 import { isWorkingOn } from '../assign';
-import type { DispatchCompanyRow, DispatchMemberRow } from './autoassign.repository';
+import type { DispatchCompanyRow, DispatchMemberRow } from './members-autoassign.read';
 
 /**
  * Whether `member` works on `day` (YYYYMMDD) by CONTRACTS.md "Dispatch": `working_hours_overrides[day]`,

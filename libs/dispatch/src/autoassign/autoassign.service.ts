@@ -3,7 +3,7 @@ import { JobWrite, MAX_JOBS_PER_CALL } from '@app/jobs';
 import { Injectable } from '@nestjs/common';
 import { CreateJobsAutoassignAnswer } from './autoassign-create.kind';
 import { AutoassignAnswer } from './autoassign.kind';
-import { AutoassignDto } from './dto/autoassign.dto';
+import { AutoassignDto } from '../dto/autoassign.dto';
 
 /** The api side of autoassign and of createjobs with `autoassign: true`: both computed by the worker. */
 @Injectable()

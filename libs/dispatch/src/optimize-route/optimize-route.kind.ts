@@ -1,23 +1,13 @@
-import {
-  dayInZone,
-  DomainError,
-  notFound,
-  NotificationsService,
-  OutboxService,
-  RunContext,
-  RunKindRegistry,
-} from '@app/core';
+import { dayInZone, DomainError, invalid, NotificationsService, OutboxService, RunContext, RunKindRegistry } from '@app/core';
 import { JobsService } from '@app/jobs';
-import { readMemberLocations } from '@app/locations';
 import { CompanyService, MembersService } from '@app/members';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { readDayJobs } from './day-jobs.read';
-import { planRoute, routeFingerprint, routeOrder } from './optimize-route.plan';
-import { noCompanyLocation } from './optimize-route.service';
+import { EntityManager } from 'typeorm';
+import { LatestLocationsRead } from '../locations-latest.read';
+import { planRoute, routeFingerprint, routeOrder } from '../route/optimize-route.plan';
+import { companyRouteEnds, resolveRouteEnds, RouteEnds } from '../route/route-ends';
+import { JobsDayRead } from './jobs-day.read';
 import { OptimizeRouteAnswer, OptimizeRouteParams } from './optimize-route.types';
-import { companyRouteEnds, resolveRouteEnds, RouteEnds } from './route-ends';
 
 /** What `compute` hands to `write`: the new order and what it was computed from. */
 interface ComputedRoute {
@@ -31,9 +21,12 @@ interface ComputedRoute {
 }
 
 /**
- * The `optimizeroute` run kind, in the worker (CONTRACTS.md "Dispatch", "Worker results"):
- * - `compute` reads the member's day (jobs with coordinates, its route ends) and runs the route
- *   search in the CPU pool (`dispatch.solveTour`), outside any transaction;
+ * The `optimizeroute` run kind, in the worker (CONTRACTS.md "Dispatch", "Worker results"). It trusts
+ * the run's parameters for what the api checked (the member, the caller's access, the company's
+ * location for `startEndAtCompany`: see `OptimizeRouteService`) and reads only what the search needs:
+ * - `compute` reads the member's day (jobs with coordinates; its route ends — the member's and its
+ *   teams' route starts, its latest location on today) and runs the route search in the CPU pool
+ *   (`dispatch.solveTour`), outside any transaction;
  * - `write`, in the run's writing transaction after the deadline check, re-reads the day's jobs
  *   under their row locks and refuses (-4/409, nothing written) when a job was added, removed, moved
  *   or completed meanwhile; else it sets `number` 1..n in the new order (one `jobupdated` per job
@@ -43,10 +36,11 @@ interface ComputedRoute {
 @Injectable()
 export class OptimizeRouteKind implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: RunKindRegistry,
     private readonly members: MembersService,
     private readonly company: CompanyService,
+    private readonly dayJobs: JobsDayRead,
+    private readonly locations: LatestLocationsRead,
     private readonly jobs: JobsService,
     private readonly notifications: NotificationsService,
     private readonly outbox: OutboxService,
@@ -60,23 +54,30 @@ export class OptimizeRouteKind implements OnModuleInit {
   }
 
   private async compute(params: OptimizeRouteParams, ctx: RunContext): Promise<ComputedRoute> {
+    const { memberId } = params;
+    // the run's company and (deactivated or not) member: neither is ever deleted
     const company = await this.company.byId(ctx.companyId);
-    const member = company && (await this.members.findByAccount(ctx.companyId, params.memberId));
-    if (!company || !member) throw notFound(`data.account: member ${params.memberId}`);
+    if (!company) throw new Error(`optimizeroute: company ${ctx.companyId} not found`);
     const isToday = params.day === dayInZone(Date.now(), company.timezone);
     let ends: RouteEnds;
     if (params.startEndAtCompany) {
-      if (company.locationLat === null || company.locationLng === null) throw noCompanyLocation();
-      ends = companyRouteEnds({ lat: company.locationLat, lng: company.locationLng });
-    } else {
-      const latest = isToday ? (await readMemberLocations(this.dataSource, ctx.companyId, [member.id])).get(member.id)?.location : null;
+      // a run queued by an api of the previous release carries no companyLocation (rolling deploys):
+      // the company's stored location stands in for it, as that api's worker read it
+      const location = params.companyLocation ?? (company.locationLat != null && company.locationLng != null ? { lat: company.locationLat, lng: company.locationLng } : null);
+      if (!location) throw invalid('data.startEndAtCompany', 'the company has no location: set it with editcompany {location: {lat, lng}}');
+      ends = companyRouteEnds(location);
+    }
+    else {
+      const member = await this.members.findByAccount(ctx.companyId, memberId);
+      if (!member) throw new Error(`optimizeroute: member ${memberId} not found`);
+      const latest = isToday ? (await this.locations.latestLocations(ctx.companyId, [memberId])).get(memberId) : null;
       ends = resolveRouteEnds({ member, teamsConfig: company.teamsConfig, latest: latest ?? null, isToday });
     }
-    const jobs = await readDayJobs(this.dataSource, ctx.companyId, [member.id], params.day);
+    const jobs = await this.dayJobs.dayJobs(ctx.companyId, [memberId], params.day);
     const plan = planRoute(jobs, ends);
     const solved = plan.options ? await ctx.cpu.run('dispatch.solveTour', { points: plan.points, options: plan.options }) : null;
     return {
-      memberId: member.id,
+      memberId,
       day: params.day,
       isToday,
       order: routeOrder(plan, solved?.order ?? null),
@@ -85,7 +86,7 @@ export class OptimizeRouteKind implements OnModuleInit {
   }
 
   private async write(manager: EntityManager, computed: ComputedRoute, ctx: RunContext): Promise<OptimizeRouteAnswer> {
-    const now = await readDayJobs(manager, ctx.companyId, [computed.memberId], computed.day, { lock: true });
+    const now = await this.dayJobs.dayJobs(ctx.companyId, [computed.memberId], computed.day, { lock: true, db: manager });
     if (routeFingerprint(now) !== computed.fingerprint) {
       throw new DomainError(
         'exists',

@@ -1,0 +1,44 @@
+import { DataSource } from 'typeorm';
+import { createIntCompany, openIntegrationDb } from '@test/support/integration';
+import { CLUSTER_MAP_TOKEN, CLUSTER_MAP_TTL_MS, ClusterMapsRepository } from './cluster-maps.repository';
+
+describe('ClusterMapsRepository (PostgreSQL)', () => {
+  let ds: DataSource;
+  let repo: ClusterMapsRepository;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    ds = await openIntegrationDb();
+    repo = new ClusterMapsRepository(ds);
+    a = (await createIntCompany(ds)).companyId;
+    b = (await createIntCompany(ds)).companyId;
+  });
+  afterAll(() => ds.destroy());
+
+  it('stores a map under a fresh 128-bit token for the company, readable for 7 days', async () => {
+    const token = await repo.store(ds, a, '<svg>a</svg>');
+    expect(token).toMatch(CLUSTER_MAP_TOKEN);
+    expect(await repo.svg(token)).toBe('<svg>a</svg>');
+    const [row] = await ds.query(`SELECT company_id, (expires_at - created_at)::float8 AS ttl FROM cluster_maps WHERE token = $1`, [token]);
+    expect(row).toEqual({ company_id: a, ttl: CLUSTER_MAP_TTL_MS });
+    expect(await repo.store(ds, a, '<svg>a</svg>')).not.toBe(token);
+  });
+
+  it('answers null for unknown, malformed and expired tokens', async () => {
+    expect(await repo.svg('0'.repeat(32))).toBeNull();
+    expect(await repo.svg("' OR 1=1 --")).toBeNull();
+    const expired = 'e'.repeat(31) + '1';
+    await ds.query(`INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, '<svg/>', 1, 2)`, [expired, b]);
+    expect(await repo.svg(expired)).toBeNull();
+  });
+
+  it('purges expired maps (any company) when storing, never live ones', async () => {
+    const expired = 'e'.repeat(31) + '2';
+    await ds.query(`INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, '<svg/>', 1, 2)`, [expired, b]);
+    const live = await repo.store(ds, b, '<svg>b</svg>');
+    await ds.transaction((db) => repo.store(db, a, '<svg>in a transaction</svg>'));
+    expect(await ds.query(`SELECT token FROM cluster_maps WHERE token = $1`, [expired])).toEqual([]);
+    expect(await repo.svg(live)).toBe('<svg>b</svg>');
+  });
+});
