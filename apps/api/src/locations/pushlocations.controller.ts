@@ -1,5 +1,5 @@
 import { AppConfig, AuthContext } from '@app/core';
-import { IngestService, validateFixes } from '@app/locations';
+import { PushLocationsService, validateFixes } from '@app/locations';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
 import { PushLocationsDto } from './pushlocations.dto';
@@ -8,7 +8,7 @@ import { PushLocationsDto } from './pushlocations.dto';
 @Controller('api')
 export class PushLocationsController {
   constructor(
-    private readonly ingest: IngestService,
+    private readonly ingest: PushLocationsService,
     private readonly config: AppConfig,
   ) {}
 

@@ -1,5 +1,5 @@
 import { invalid, Optional } from '@app/core';
-import { DeviceDto, FixDto, MAX_FIXES_PER_CALL, MIN_FIX_TS, MAX_FIX_AHEAD_MS } from '@app/locations';
+import { DeviceDto, FixDto, MAX_FIXES_PER_CALL, tsWindowProblem } from '@app/locations';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, ValidateNested } from 'class-validator';
 import { EntriesOf } from '../docs/entries-of';
@@ -36,8 +36,8 @@ export class PushLocationsDto implements CompletesValidation {
   completeValidation(prefix: string): void {
     const ts = this.tracking_ts;
     if (ts === undefined) return;
-    if (ts <= MIN_FIX_TS) throw invalid(`${prefix}.tracking_ts`, 'must be after 2000-01-01 (ms since the epoch)');
-    if (ts > Date.now() + MAX_FIX_AHEAD_MS)
-      throw invalid(`${prefix}.tracking_ts`, 'must not be more than 5 minutes ahead of the server clock');
+    // the fixes' time rule (fix-rules.ts) without the retention bound; IsInt checked the integer
+    const problem = tsWindowProblem(ts, { now: Date.now(), retentionMs: Infinity });
+    if (problem) throw invalid(`${prefix}.tracking_ts`, problem);
   }
 }

@@ -1,15 +1,17 @@
 import { Optional } from '@app/core';
 import { IsBoolean, IsInt, IsNumber, IsString, Max, MaxLength, Min } from 'class-validator';
+import { MAX_METRES, MAX_SPEED, MIN_FIX_TS } from '../ingest/fix-rules';
 
 /**
  * One fix of `pushlocations` (the location record's units), for the OpenAPI document: the entries of
  * `locations` are checked one by one by `validateFix` (a bad one is skipped and reported, not the
- * call), with these rules plus the time window (after 2000-01-01, ≤ 5 min ahead, within the retention).
+ * call), with these rules plus the time window (after 2000-01-01, ≤ 5 min ahead, within the retention);
+ * the bounds are fix-rules.ts' constants.
  */
 export class FixDto {
   /** ms since the epoch */
   @IsInt()
-  @Min(946684800001)
+  @Min(MIN_FIX_TS + 1)
   ts: number;
 
   @IsNumber()
@@ -26,7 +28,7 @@ export class FixDto {
   @Optional()
   @IsNumber()
   @Min(0)
-  @Max(1_000_000)
+  @Max(MAX_METRES)
   acc?: number;
 
   /** degrees 0..360, rounded */
@@ -40,14 +42,14 @@ export class FixDto {
   @Optional()
   @IsNumber()
   @Min(0)
-  @Max(1000)
+  @Max(MAX_SPEED)
   spd?: number;
 
   /** m, rounded */
   @Optional()
   @IsNumber()
-  @Min(-1_000_000)
-  @Max(1_000_000)
+  @Min(-MAX_METRES)
+  @Max(MAX_METRES)
   elv?: number;
 
   /** percent 0..100, rounded */
