@@ -1,4 +1,4 @@
-import { newId, query, SQL_NOW_MS } from '@app/core';
+import { newId, query, Queryable, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -56,7 +56,7 @@ export class GeofenceRepository {
    * company's settings (null for an unknown company), in the order of `members` (which must not
    * repeat a member: one statement cannot lock a row twice).
    */
-  async lockStates(db: EntityManager, members: readonly MemberKey[]): Promise<LockedState[]> {
+  async lockStates(db: Queryable, members: readonly MemberKey[]): Promise<LockedState[]> {
     const rows = await query<{ companyId: string; memberId: string; evaluatedTs: number; state: Partial<StoredGeofenceState>; company: GeofenceCompany | null }>(
       db,
       // eslint-disable-next-line fieldwork/sql-owners -- the lock answers each member's company settings from `companies` (the members lib's) in the same statement: a separate read would add a round trip to every geofence pass
@@ -76,7 +76,7 @@ export class GeofenceRepository {
   }
 
   /** Writes the state rows (locked by {@link lockStates}) in one statement: `evaluated_ts` (ms) and the state. */
-  async saveStates(db: EntityManager, saves: readonly StateSave[]): Promise<void> {
+  async saveStates(db: Queryable, saves: readonly StateSave[]): Promise<void> {
     if (!saves.length) return;
     await query(
       db,
@@ -88,7 +88,7 @@ export class GeofenceRepository {
   }
 
   /** Opens a check-in row (out_ts null). */
-  async openCheckIn(db: EntityManager, companyId: string, memberId: string, target: CheckInTarget, inTs: number): Promise<void> {
+  async openCheckIn(db: Queryable, companyId: string, memberId: string, target: CheckInTarget, inTs: number): Promise<void> {
     await query(db, `INSERT INTO checkins (company_id, id, member_id, place_id, job_id, in_ts) VALUES ($1, $2, $3, $4, $5, $6)`, [
       companyId,
       newId(),
@@ -101,7 +101,7 @@ export class GeofenceRepository {
 
   /** Closes the open check-in row of the visit that began at `inTs`: out_ts and duration (ms). */
   async closeCheckIn(
-    db: EntityManager,
+    db: Queryable,
     companyId: string,
     memberId: string,
     target: CheckInTarget,
