@@ -6,6 +6,7 @@ export * from './entities/check-in.entity';
 export * from './entities/clock-event.entity';
 export * from './entities/geofence-state.entity';
 export * from './dto/push-locations.dto';
+export * from './dto/locate.dto';
 export * from './dto/get-tracks.dto';
 export * from './locations.module';
 export * from './fix-consumers.registry';

@@ -1,8 +1,7 @@
 import { AppConfig, AuthContext } from '@app/core';
-import { PushLocationsService, validateFixes } from '@app/locations';
+import { PushLocationsDto, PushLocationsService, validateFixes } from '@app/locations';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
-import { PushLocationsDto } from './pushlocations.dto';
 
 /** `POST /api/pushlocations`: a member's phone reports its fixes, tracking state and details, for itself. */
 @Controller('api')

@@ -1,6 +1,19 @@
-import { Optional } from '@app/core';
-import { IsBoolean, IsInt, IsNumber, IsString, Max, MaxLength, Min } from 'class-validator';
-import { MAX_METRES, MAX_SPEED, MIN_FIX_TS } from '../ingest/fix-rules';
+import { CompletesValidation, EntriesOf, invalid, Optional, Verbatim } from '@app/core';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_FIXES_PER_CALL, MAX_METRES, MAX_SPEED, MIN_FIX_TS, tsWindowProblem } from '../ingest/fix-rules';
 
 /**
  * One fix of `pushlocations` (the location record's units), for the OpenAPI document: the entries of
@@ -80,4 +93,41 @@ export class DeviceDto {
   @Optional()
   @IsBoolean()
   loc_net_on?: boolean;
+}
+
+/**
+ * `pushlocations` (our extension, DESIGN.md "Device ingestion"): the envelope's rules here (a wrong
+ * envelope is -1 for the call); the fixes are checked one by one by the service's `validateFixes`,
+ * a bad one skipped and reported.
+ */
+export class PushLocationsDto implements CompletesValidation {
+  @EntriesOf(() => FixDto)
+  @Verbatim()
+  @IsArray()
+  @ArrayMaxSize(MAX_FIXES_PER_CALL, { message: `at most ${MAX_FIXES_PER_CALL} fixes per call` })
+  locations: unknown[];
+
+  /** tracking switched on (true) or off (false) on the phone */
+  @Optional()
+  @IsBoolean()
+  tracking?: boolean;
+
+  /** ms the tracking state changed on the phone; default the receive time */
+  @Optional()
+  @IsInt({ message: 'must be an integer (ms since the epoch)' })
+  tracking_ts?: number;
+
+  @Optional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DeviceDto)
+  device?: DeviceDto;
+
+  completeValidation(prefix: string): void {
+    const ts = this.tracking_ts;
+    if (ts === undefined) return;
+    // the fixes' time rule (fix-rules.ts) without the retention bound; IsInt checked the integer
+    const problem = tsWindowProblem(ts, { now: Date.now(), retentionMs: Infinity });
+    if (problem) throw invalid(`${prefix}.tracking_ts`, problem);
+  }
 }
