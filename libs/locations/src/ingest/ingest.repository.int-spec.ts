@@ -34,7 +34,7 @@ describe('IngestRepository (PostgreSQL)', () => {
     (
       await ds.query(
         `SELECT ts::float8 AS ts, lat, anchor_ts::float8 AS anchor_ts, source, tracking_status, tracking_ts::float8 AS tracking_ts,
-                android_id, ping_requested_at::float8 AS ping, signal_ts::float8 AS signal_ts, late_fix_count AS late
+                android_id, ping_requested_at::float8 AS ping, signal_ts::float8 AS signal_ts, late_fix_count::int AS late
            FROM member_locations WHERE company_id = $1 AND member_id = $2`,
         [companyId, memberId],
       )

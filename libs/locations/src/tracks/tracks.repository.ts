@@ -192,7 +192,7 @@ export class TracksRepository {
               path = CASE WHEN $${n0 + 6}::text IS NULL THEN path
                           ELSE ST_MakeLine(path::geometry, ST_GeomFromGeoJSON($${n0 + 6}::text))::geography END
         WHERE company_id = $1 AND id = $2`,
-      [companyId, id, ...STAT_COLUMNS.map(([k]) => a.stats[k]), a.open, a.state && JSON.stringify(a.state), a.now],
+      [companyId, id, ...STAT_COLUMNS.map(([k]) => a.stats[k]), a.open, a.state && JSON.stringify(a.state), a.now, a.newPoints],
     );
   }
 
