@@ -107,6 +107,7 @@ describe('TracksRepository (PostgreSQL)', () => {
     expect((await repo.forMembers(a, [m], T + 2 * MIN, T + 30 * MIN)).map((t) => t.shareToken)).toEqual([t1]);
     expect((await repo.forMembers(a, [m], T + 2 * MIN + 1, T + 30 * MIN + 1)).map((t) => t.shareToken)).toEqual([t2]);
     expect(await repo.forMembers(a, [], 0, T * 2)).toEqual([]);
+    expect((await repo.forMembers(b, [m], 0, T * 2)).map((t) => t.startTs)).toEqual([T + 40 * MIN]);
     const share = (await repo.shareByToken(t1))!;
     expect(share).toMatchObject({ companyId: a, trackId: stored[0].id });
     expect((await repo.track(share.companyId, share.trackId))?.shareToken).toBe(t1);
