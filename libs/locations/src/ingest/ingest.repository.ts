@@ -278,20 +278,22 @@ export class IngestRepository {
   }
 
   /** Creates the member's `member_locations` row when missing and locks it either way. @returns the stored values */
-  async lockRow(db: Queryable, companyId: string, memberId: string, now: number): Promise<StoredLocationRow> {
-    return (await queryOne<StoredLocationRow>(db, LOCK_ROW, [companyId, memberId, now]))!;
+  lockRow(db: Queryable, companyId: string, memberId: string, now: number): Promise<StoredLocationRow> {
+    // the upsert always answers its row
+    return queryOne<StoredLocationRow>(db, LOCK_ROW, [companyId, memberId, now]) as Promise<StoredLocationRow>;
   }
 
   /** Inserts the member's fixes received at `now` (ms), a fix already stored at its `ts` skipped. */
-  async insertFixes(db: Queryable, companyId: string, memberId: string, now: number, fixes: readonly Fix[]): Promise<InsertedFixes> {
-    return (await queryOne<InsertedFixes>(db, INSERT_FIXES, [companyId, memberId, now, ...fixColumns(fixes)]))!;
+  insertFixes(db: Queryable, companyId: string, memberId: string, now: number, fixes: readonly Fix[]): Promise<InsertedFixes> {
+    // an aggregate always answers one row
+    return queryOne<InsertedFixes>(db, INSERT_FIXES, [companyId, memberId, now, ...fixColumns(fixes)]) as Promise<InsertedFixes>;
   }
 
   /** Writes the member's row (locked by {@link lockRow}). */
-  async updateRow(db: Queryable, companyId: string, memberId: string, w: LocationRowWrite): Promise<void> {
+  updateRow(db: Queryable, companyId: string, memberId: string, w: LocationRowWrite): Promise<void> {
     const l = w.latest;
     const d = w.device;
-    await db.query(UPDATE_ROW, [
+    return db.query(UPDATE_ROW, [
       companyId,
       memberId,
       l?.ts ?? null,
