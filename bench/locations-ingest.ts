@@ -10,7 +10,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { AppConfig } from '@app/core';
-import { IngestService, validateFixes } from '@app/locations';
+import { OsmandGroupCommit, PushLocationsService, validateFixes } from '@app/locations';
 import { ApiKeysService } from '@app/members';
 import { action, createCompany, TestApi, uniqueUsername } from '../test/support/api';
 import { IngestLoadConfig, IngestLoadResult } from './locations-load';
@@ -46,7 +46,7 @@ interface Side {
 
 export interface IngestFigures {
   push: { ours: Side; baseline: Side };
-  /** medians of sequential calls, ms: validateFixes + IngestService.ingest in-process vs the raw insert, 50 fixes */
+  /** medians of sequential calls, ms: validateFixes + PushLocationsService.ingest in-process vs the raw insert, 50 fixes */
   split: { service: number; raw: number; samples: number };
   osmand: { ours: Side; baseline: Side };
   /** the /osmand phase's group commit (warm-up included): statements, requests they held, the most in one, and the settings */
@@ -158,10 +158,10 @@ async function startBaselineServer(pool: pg.Pool, companyId: string): Promise<{ 
 
 /**
  * Where pushlocations' time goes, without HTTP: medians of `samples` sequential calls of
- * validateFixes + IngestService.ingest (50 fixes, one member) vs the raw insert of 50 rows.
+ * validateFixes + PushLocationsService.ingest (50 fixes, one member) vs the raw insert of 50 rows.
  */
 async function serviceSplit(api: TestApi, pool: pg.Pool, companyId: string, memberId: string, baseTs: number, samples = 200) {
-  const ingest = api.app.get(IngestService);
+  const ingest = api.app.get(PushLocationsService);
   const batch = (i: number) =>
     Array.from({ length: BATCH }, (_, j) => ({
       ts: baseTs + (i * BATCH + j) * 50,
@@ -234,9 +234,9 @@ export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (lin
   const pushBase = await rawInsertLoad(pool, company.companyUid, now - 10 * 3_600_000);
   log(`ingest: raw insert ${fmt(pushBase.fixesPerS, 0)} fixes/s`);
 
-  const gcBefore = api.app.get(IngestService).groupCommitStats;
+  const gcBefore = api.app.get(OsmandGroupCommit).groupCommitStats;
   const osmandOurs = await runLoad({ ...common, mode: 'osmand', phones: devices, baseTs: now - 5 * 3_600_000, stepMs: 50 });
-  const gcAfter = api.app.get(IngestService).groupCommitStats;
+  const gcAfter = api.app.get(OsmandGroupCommit).groupCommitStats;
   const config = api.app.get(AppConfig);
   const groupCommit = {
     statements: gcAfter.statements - gcBefore.statements,
@@ -294,7 +294,7 @@ export function ingestReport(f: IngestFigures): { rows: string[][]; notes: strin
       pass(pushOk),
     ],
     [
-      `pushlocations without HTTP: validateFixes + IngestService.ingest, ms p50 of ${f.split.samples} sequential (baseline: raw insert)`,
+      `pushlocations without HTTP: validateFixes + PushLocationsService.ingest, ms p50 of ${f.split.samples} sequential (baseline: raw insert)`,
       fmt(f.split.service, 2),
       fmt(f.split.raw, 2),
       `${(f.split.service / f.split.raw).toFixed(2)}×`,

@@ -228,9 +228,8 @@ describe('alert evaluation', () => {
     const participants = new FixParticipantRegistry();
     new AlertsFixConsumer(participants, new EvaluationRepository(), writer()).onModuleInit();
     return new GeofenceEvaluator(
-      db,
       new FixConsumerRegistry(),
-      new GeofenceRepository(),
+      new GeofenceRepository(db),
       api.app.get(JobsService),
       api.app.get(PlacesService),
       api.app.get(OutboxService),

@@ -187,9 +187,8 @@ describe('geofencing', () => {
       )[0];
     const before = await count();
     const evaluator = new GeofenceEvaluator(
-      db,
       new FixConsumerRegistry(),
-      new GeofenceRepository(),
+      new GeofenceRepository(db),
       api.app.get(JobsService),
       api.app.get(PlacesService),
       api.app.get(OutboxService),

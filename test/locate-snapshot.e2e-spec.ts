@@ -1,5 +1,5 @@
 import { AppConfig } from '@app/core';
-import { LocateSnapshots, LocationRecord, selectMembers } from '@app/locations';
+import { LocateSnapshots, LocationRecord, MembersLocateRead, selectMembers } from '@app/locations';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
@@ -34,7 +34,7 @@ describe('locate snapshot', () => {
 
   /** What a whole read made now answers an administrator for `teams: true` (no address, no details). */
   const wholeRead = async (): Promise<LocationRecord[]> => {
-    const fresh = new LocateSnapshots(db, api.app.get(AppConfig));
+    const fresh = new LocateSnapshots(new MembersLocateRead(db), api.app.get(AppConfig));
     const snapshot = (await fresh.current(company.companyUid))!;
     const admin = { id: company.ownerUid, role: 'administrator' as const, teams: [], isOwner: true };
     return selectMembers(snapshot, { accounts: [], teams: 'all' }, admin).map((m) => snapshot.record(m, false));
@@ -160,7 +160,7 @@ describe('locate snapshot', () => {
 
   it('reads whole again once the snapshot is older than LOCATE_SNAPSHOT_MAX_AGE_MS, and answers the same', async () => {
     const config = { ...api.app.get(AppConfig), LOCATE_SNAPSHOT_MAX_AGE_MS: 0 } as AppConfig;
-    const aging = new LocateSnapshots(db, config);
+    const aging = new LocateSnapshots(new MembersLocateRead(db), config);
     await aging.current(company.companyUid);
     await new Promise((r) => setTimeout(r, 5));
     await aging.current(company.companyUid);
@@ -171,7 +171,7 @@ describe('locate snapshot', () => {
     const other = await createCompany(api);
     await createMember(api, other, { name: 'Other One' });
     const config = { ...api.app.get(AppConfig), LOCATE_SNAPSHOT_MEMBERS: 3 } as AppConfig;
-    const small = new LocateSnapshots(db, config);
+    const small = new LocateSnapshots(new MembersLocateRead(db), config);
     const a = (await small.current(company.companyUid))!;
     const b = (await small.current(other.companyUid))!;
     expect(b.size).toBe(2);

@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
 import { AppConfig, loadConfig } from '@app/core';
-import { IngestService } from '@app/locations';
+import { OsmandGroupCommit } from '@app/locations';
 import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -174,7 +174,7 @@ describe('metrics', () => {
     const now = Date.now();
     expect(
       await api.app
-        .get(IngestService)
+        .get(OsmandGroupCommit)
         .ingestDevice(deviceId, [{ ts: now, lat: 46.05, lng: 14.5, acc: null, dir: null, spd: null, elv: null, bat: null }], now),
     ).toMatchObject({ accepted: 1 });
 

@@ -1,5 +1,5 @@
 import { AppConfig } from '@app/core';
-import { IngestService } from '@app/locations';
+import { OsmandGroupCommit } from '@app/locations';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
@@ -195,7 +195,7 @@ describe('/osmand', () => {
   });
 
   it('group commit: concurrent requests of many devices share statements, and each answer and row equals sequential requests', async () => {
-    const ingest = api.app.get(IngestService);
+    const ingest = api.app.get(OsmandGroupCommit);
     const passes = api.app.get(AppConfig).OSMAND_GROUP_COMMIT_PASSES;
     const cg = await createCompany(api);
     const T = Date.now() - 60_000;

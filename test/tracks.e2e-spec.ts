@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodeIntegers, decodePolyline } from '@app/core';
-import { Fix, IngestService, TrackBuilder } from '@app/locations';
+import { Fix, FixTasksProducer, TrackBuilder } from '@app/locations';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';
 import { dropQueueKeys } from './support/durability-redis';
@@ -436,7 +436,7 @@ describe('tracks', () => {
     const builder = api.app.get(TrackBuilder);
     // the api stores through its real statements but sends no task, so only this test's builds run (each
     // "as if live": a second after its newest fix), with the ranges it chooses
-    const enqueue = jest.spyOn(api.app.get(IngestService) as any, 'enqueue').mockImplementation(() => undefined);
+    const enqueue = jest.spyOn(api.app.get(FixTasksProducer), 'enqueue').mockImplementation(() => undefined);
     try {
       // a straight drive, a fix every 10 s for 30 min: one open track, no stop
       const t0 = Date.now() - 40 * MIN;

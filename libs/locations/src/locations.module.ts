@@ -1,19 +1,47 @@
 import { PlacesModule } from '@app/places';
 import { Module } from '@nestjs/common';
-import { FixConsumerRegistry } from './fix-consumers';
-import { IngestService } from './ingest/ingest.service';
+import { FixConsumerRegistry } from './fix-consumers.registry';
+import { ClockEventsService } from './ingest/clock-events.service';
+import { FixPartitions } from './ingest/fix-partitions.service';
+import { FixTasksProducer } from './ingest/fix-tasks.producer';
+import { IngestRepository } from './ingest/ingest.repository';
+import { OsmandGroupCommit } from './ingest/osmand-group-commit.service';
+import { PushLocationsService } from './ingest/push-locations.service';
+import { RetentionRepository } from './ingest/retention.repository';
 import { LocationRetentionService } from './ingest/retention.service';
+import { LocateRepository } from './locate/locate.repository';
 import { LocateSnapshots } from './locate/locate-snapshots.service';
 import { LocateService } from './locate/locate.service';
+import { MembersLocateRead } from './locate/members-locate.read';
 import { TrackBuilder } from './tracks/track-builder.service';
 import { TracksQueryService } from './tracks/tracks-query.service';
+import { TracksRepository } from './tracks/tracks.repository';
 
-const SERVICES = [FixConsumerRegistry, IngestService, LocationRetentionService, LocateService, LocateSnapshots, TrackBuilder, TracksQueryService];
+const EXPORTED = [
+  FixConsumerRegistry,
+  PushLocationsService,
+  OsmandGroupCommit,
+  LocationRetentionService,
+  LocateService,
+  LocateSnapshots,
+  TrackBuilder,
+  TracksQueryService,
+];
 
 /** Locations: fixes, the latest location, tracks, check-ins and clock events. */
 @Module({
   imports: [PlacesModule],
-  providers: SERVICES,
-  exports: SERVICES,
+  providers: [
+    ...EXPORTED,
+    IngestRepository,
+    FixPartitions,
+    FixTasksProducer,
+    ClockEventsService,
+    RetentionRepository,
+    LocateRepository,
+    MembersLocateRead,
+    TracksRepository,
+  ],
+  exports: EXPORTED,
 })
 export class LocationsModule {}

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import { Optional, Rule } from '@app/core';
+import { EntriesOf, Optional, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import { Allow, IsArray, IsIn, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import type { SchemaObject } from 'openapi3-ts/oas30';
 import { DtoSchemas, probeConditions } from './dto-schemas';
-import { EntriesOf } from './entries-of';
 
 const NullableOptional = () => ValidateIf((_o, v) => v !== undefined && v !== null);
 const EmptyOr = () => ValidateIf((_o, v) => v !== '');

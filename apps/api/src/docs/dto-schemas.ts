@@ -2,7 +2,7 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage, IS_IN, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import type { ReferenceObject, SchemaObject } from 'openapi3-ts/oas30';
-import { DOC_ENTRIES, DocEntries } from './entries-of';
+import { DOC_ENTRIES, DocEntries } from '@app/core';
 
 /** Where the document keeps named schemas. */
 export const SCHEMA_REF_PREFIX = '#/components/schemas/';

@@ -1,9 +1,7 @@
-import { invalid, Optional } from '@app/core';
+import { CompletesValidation, EntriesOf, invalid, Optional, Verbatim } from '@app/core';
 import { JobEdit, JobWrite, JobWriteDto, MAX_JOBS_PER_CALL, parseJobEdits, parseJobWrites, PROGRESS_VALUES } from '@app/jobs';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { EntriesOf } from '../docs/entries-of';
 import { QueryBool, QueryInt } from '../envelope/query';
-import { CompletesValidation, Verbatim } from '../envelope/validation.pipe';
 
 /** Keys of a job write matched by pattern rather than by JobWriteDto (parseJobWrite). */
 const JOB_PATTERN_KEYS =

@@ -1,9 +1,8 @@
 import { AuthContext } from '@app/core';
-import { LocateService, LocationRecord } from '@app/locations';
+import { LocateDto, LocateService, LocationRecord } from '@app/locations';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
 import { JsonAnswer } from '../envelope/json-answer';
-import { LocateDto } from './locate.dto';
 
 /** `locate`'s answer. */
 export interface LocateAnswer {

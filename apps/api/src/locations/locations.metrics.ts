@@ -1,4 +1,4 @@
-import { IngestService, LocateSnapshots } from '@app/locations';
+import { LocateSnapshots, OsmandGroupCommit } from '@app/locations';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { MetricsRegistry } from '../metrics/metrics.registry';
@@ -16,7 +16,7 @@ import { MetricsRegistry } from '../metrics/metrics.registry';
  */
 @Injectable()
 export class LocationsMetrics {
-  constructor(metrics: MetricsRegistry, snapshots: LocateSnapshots, ingest: IngestService) {
+  constructor(metrics: MetricsRegistry, snapshots: LocateSnapshots, ingest: OsmandGroupCommit) {
     const registers = [metrics.registry];
     new Counter({
       name: 'fieldwork_locate_snapshot_reads_total',

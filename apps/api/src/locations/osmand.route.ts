@@ -1,5 +1,5 @@
 import { AppConfig, DomainError, invalid } from '@app/core';
-import { decodeOsmAnd, Fix, IngestService, isFixProblem, osmandFieldName, validateFix } from '@app/locations';
+import { decodeOsmAnd, Fix, isFixProblem, OsmandGroupCommit, osmandFieldName, validateFix } from '@app/locations';
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Request, Response } from 'express';
@@ -26,7 +26,7 @@ export const OSMAND_PATH = '/osmand';
  * device id redacted (the pino-http line's shape, written only when the level logs it).
  */
 export function mountOsmAnd(app: INestApplication): void {
-  const ingest = app.get(IngestService);
+  const ingest = app.get(OsmandGroupCommit);
   const rateLimit = app.get(RateLimitService);
   const retentionMs = app.get(AppConfig).LOCATION_RETENTION_DAYS * 86_400_000;
 

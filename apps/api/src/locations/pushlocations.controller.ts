@@ -1,14 +1,13 @@
 import { AppConfig, AuthContext } from '@app/core';
-import { IngestService, validateFixes } from '@app/locations';
+import { PushLocationsDto, PushLocationsService, validateFixes } from '@app/locations';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
-import { PushLocationsDto } from './pushlocations.dto';
 
 /** `POST /api/pushlocations`: a member's phone reports its fixes, tracking state and details, for itself. */
 @Controller('api')
 export class PushLocationsController {
   constructor(
-    private readonly ingest: IngestService,
+    private readonly ingest: PushLocationsService,
     private readonly config: AppConfig,
   ) {}
 

@@ -1,9 +1,8 @@
 import { AppConfig, AuthContext, invalid } from '@app/core';
-import { publicBaseUrl, TrackEntry, TracksQueryService, toTrackEntry } from '@app/locations';
+import { GetTracksDto, publicBaseUrl, TrackEntry, TracksQueryService, toTrackEntry } from '@app/locations';
 import { mayViewMember, MembersService } from '@app/members';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
-import { GetTracksDto } from './tracks.dto';
 
 /** gettracks' longest range, ms (CONTRACTS.md "gettracks"). */
 export const MAX_TRACKS_RANGE_MS = 31 * 24 * 3600 * 1000;

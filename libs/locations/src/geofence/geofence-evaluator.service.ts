@@ -2,13 +2,14 @@ import { OutboxEventInput, OutboxEventKeys, outboxEvent, OutboxService, zonedDay
 import { JobsService } from '@app/jobs';
 import { PlacesService } from '@app/places';
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { FixConsumer, FixConsumerRegistry, FixesTask, tasksByMember } from '../fix-consumers';
+import { EntityManager } from 'typeorm';
+import { FixConsumer, FixConsumerRegistry, FixesTask, tasksByMember } from '../fix-consumers.registry';
 import { evaluateGeofences, Geofence, GeofenceTransition, VISIT_GAP_MS } from './geofence-engine';
 import { CheckInTarget, GeofenceRepository, StateSave } from './geofence.repository';
-import { PlaceCheck, PlaceCheckListenerRegistry } from './place-check-listeners';
-import { FixParticipantRegistry, FixPass } from './fix-participants';
+import { PlaceCheck, PlaceCheckListenerRegistry } from './place-check-listeners.registry';
+import { FixParticipantRegistry, FixPass } from './fix-participants.registry';
+import { readGeofenceEvaluations } from './places-geofence.read';
+import { readEventWho } from '../members-who.read';
 
 type PlaceCheckAction = 'placecheckin' | 'placecheckout';
 
@@ -44,7 +45,6 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
   readonly name = 'geofence';
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly registry: FixConsumerRegistry,
     private readonly repo: GeofenceRepository,
     private readonly jobs: JobsService,
@@ -65,7 +65,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
   }
 
   async onFixesBatch(tasks: readonly FixesTask[]): Promise<void> {
-    const published = await this.dataSource.transaction((db) => this.evaluate(db, tasks, Date.now()));
+    const published = await this.repo.transaction((db) => this.evaluate(db, tasks, Date.now()));
     this.outbox.wake(published);
   }
 
@@ -94,7 +94,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
       if (pass) passes.push(pass);
     }
     const afterTs = live.map((m, i) => Math.min(m.evaluatedTs, ...passes.map((p) => p.afterTs[i] ?? Infinity)));
-    const reads = await this.repo.loadEvaluations(
+    const reads = await readGeofenceEvaluations(
       db,
       live.map((m, i) => ({
         companyId: m.task.companyId,
@@ -148,7 +148,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
     const placeIds = [...new Set(transitions.filter((t) => t.key.startsWith(PLACE)).map((t) => t.key.slice(PLACE.length)))];
     // deleted places too: an event names the place as it was
     const placeViews = new Map((await this.places.placeViews(companyId, placeIds, db)).map((v) => [v.uid, v]));
-    const who = placeIds.length ? await this.repo.member(db, companyId, memberId) : undefined;
+    const who = placeIds.length ? await readEventWho(db, companyId, memberId) : undefined;
     const events: OutboxEventInput<PlaceCheckAction>[] = [];
     const published: string[] = [];
     const checks: PlaceCheck[] = [];

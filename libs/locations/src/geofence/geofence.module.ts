@@ -4,8 +4,8 @@ import { Module } from '@nestjs/common';
 import { LocationsModule } from '../locations.module';
 import { GeofenceEvaluator } from './geofence-evaluator.service';
 import { GeofenceRepository } from './geofence.repository';
-import { PlaceCheckListenerRegistry } from './place-check-listeners';
-import { FixParticipantRegistry } from './fix-participants';
+import { PlaceCheckListenerRegistry } from './place-check-listeners.registry';
+import { FixParticipantRegistry } from './fix-participants.registry';
 
 /**
  * Geofencing: the `geofence` fix consumer (registers itself with `FixConsumerRegistry`) and the

@@ -48,7 +48,16 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
  */
 export function tsProblem(ts: unknown, window: FixWindow): string | null {
   if (!Number.isSafeInteger(ts)) return 'must be an integer (ms since the epoch)';
-  const t = ts as number;
+  return tsWindowProblem(ts as number, window);
+}
+
+/**
+ * The time-window rule an integer `ts` (ms) breaks under `window`, or null: after 2000-01-01, at
+ * most {@link MAX_FIX_AHEAD_MS} ahead of `now`, not older than the retention ({@link tsProblem}
+ * without its integer check, for a value already checked as an integer: `pushlocations`'
+ * `tracking_ts`, with `retentionMs: Infinity`).
+ */
+export function tsWindowProblem(t: number, window: FixWindow): string | null {
   if (t <= MIN_FIX_TS) return 'must be after 2000-01-01 (ms since the epoch)';
   if (t > window.now + MAX_FIX_AHEAD_MS) return 'must not be more than 5 minutes ahead of the server clock';
   if (t < window.now - window.retentionMs) return 'is older than the location history retention (it would be pruned at once)';

@@ -21,8 +21,8 @@ export interface LatestState {
  * becomes the newest fix when that is newer than the stored latest (a fix not newer enters history
  * only). When it moves, the anchor becomes the newest of the previous latest fixes — the stored
  * anchor, the stored latest, and the call's fixes between the stored latest and the new one — that
- * is at least {@link ANCHOR_MIN_AGE_MS} older than the new latest (none → null). The SQL of
- * `IngestService`'s single-statement path computes the same (keep them in step).
+ * is at least {@link ANCHOR_MIN_AGE_MS} older than the new latest (none → null). The single ingest
+ * statement (`INGEST_MEMBER_SQL` in `ingest.repository.ts`) computes the same (keep them in step).
  * @returns the new state, or null when no fix is newer than the stored latest (nothing to write).
  */
 export function advanceLatest(state: LatestState, fixes: readonly Fix[]): LatestState | null {

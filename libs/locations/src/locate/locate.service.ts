@@ -2,10 +2,9 @@ import { AuthContext } from '@app/core';
 import { MemberRef } from '@app/members';
 import { Geocoder, PlaceAtService } from '@app/places';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CompanySnapshot, SnapshotMember } from './company-snapshot';
 import { LocateSelection, selectMembers } from './locate-selection';
+import { LocateRepository } from './locate.repository';
 import { LocateSnapshots } from './locate-snapshots.service';
 import { LocationRecord } from './location-record';
 
@@ -36,7 +35,7 @@ export const GEOCODER_BUDGET_MS = 3000;
 @Injectable()
 export class LocateService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: LocateRepository,
     private readonly snapshots: LocateSnapshots,
     private readonly placeAt: PlaceAtService,
     private readonly geocoder: Geocoder,
@@ -98,13 +97,8 @@ export class LocateService {
    * Records a pending ping for each member (inserting its `member_locations` row when it has none);
    * ingestion answers it to the phone (`pushlocations` `ping: true`) and sets `signal_ts`.
    */
-  async requestPing(companyId: string, memberIds: readonly string[], now: number = Date.now()): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO member_locations (company_id, member_id, ping_requested_at, updated_at)
-       SELECT $1, id, $3, $3 FROM unnest($2::varchar[]) AS id
-       ON CONFLICT (company_id, member_id) DO UPDATE SET ping_requested_at = EXCLUDED.ping_requested_at`,
-      [companyId, memberIds, now],
-    );
+  requestPing(companyId: string, memberIds: readonly string[], now: number = Date.now()): Promise<void> {
+    return this.repo.requestPing(companyId, memberIds, now);
   }
 
   /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { parseGpxFixes } from '@app/locations/tracks/gpx-read';
+import { parseGpxFixes } from '@app/locations/pure';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { readGpxFixes } from '../../../../test/support/gpx';
 // eslint-disable-next-line no-restricted-imports -- the shared data directory is a test helper

@@ -1,6 +1,6 @@
 import { boundingBox } from '@app/core/geo/bounding-box';
-import type { Fix } from '@app/locations/fix';
-import { gpxDocument } from '@app/locations/tracks/render';
+import type { Fix } from '@app/locations/pure';
+import { gpxDocument } from '@app/locations/pure';
 import type { ReportContext, ReportDefinition, ReportFile, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 import { FixDay, fixDays, gapSegments, memberDays, requireRange, trackRules } from './track-days';

@@ -1,5 +1,5 @@
 /** Test helpers of the definitions' specs (not exported by the lib): a fake {@link ReportDb}. */
-import type { Fix } from '@app/locations/fix';
+import type { Fix } from '@app/locations/pure';
 import { batchesOf, type ReportDb } from '../report-definition';
 
 /**

@@ -1,6 +1,6 @@
 import { distanceM } from '@app/core/geo/geodesic';
-import type { Fix } from '@app/locations/fix';
-import { splitRules, splitTracks } from '@app/locations/tracks/split';
+import type { Fix } from '@app/locations/pure';
+import { splitRules, splitTracks } from '@app/locations/pure';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites
 import { GPX_TRACES, readGpxFixes } from '../../../../test/support/gpx';
 import type { ReportMember } from '../report-definition';

@@ -5,8 +5,8 @@
  * nearest place of a position. Pure functions and plain SQL: safe in the report threads.
  */
 import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/time';
-import type { Fix } from '@app/locations/fix';
-import { findStops, isUsable, splitRules, SplitRules } from '@app/locations/tracks/split';
+import type { Fix } from '@app/locations/pure';
+import { findStops, isUsable, splitRules, SplitRules } from '@app/locations/pure';
 import type { ReportContext, ReportDb, ReportMember } from '../report-definition';
 
 /** One day of a member: YYYYMMDD and its instants in the member's time zone, [startMs, endMs). */

@@ -1,7 +1,6 @@
-import { invalid, Optional } from '@app/core';
-import { LocateQuery } from '@app/locations';
+import { CompletesValidation, invalid, Optional, Verbatim } from '@app/core';
+import type { LocateQuery } from '../locate/locate.service';
 import { Allow, IsBoolean, IsIn, IsObject } from 'class-validator';
-import { CompletesValidation, Verbatim } from '../envelope/validation.pipe';
 
 /** Most `accounts` keys and `teams` numbers one `locate` call takes. */
 export const LOCATE_MAX_KEYS = 5000;

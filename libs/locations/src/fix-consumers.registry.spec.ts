@@ -1,4 +1,4 @@
-import { FixesTask, tasksByMember } from './fix-consumers';
+import { FixesTask, tasksByMember } from './fix-consumers.registry';
 
 describe('tasksByMember', () => {
   const t = (companyId: string, memberId: string, fromTs: number, toTs: number): FixesTask => ({ companyId, memberId, fromTs, toTs });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { NamedRegistry, type FixesTask } from '../fix-consumers';
+import { NamedRegistry, type FixesTask } from '../fix-consumers.registry';
 
 /** A stored fix as a {@link FixParticipant} receives it: `ts` ms, degrees, `acc` m and `bat` % (null = not reported). */
 export interface PassFix {

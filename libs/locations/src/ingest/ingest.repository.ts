@@ -1,4 +1,15 @@
+import { preparedQuery, query, queryOne, Queryable } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Fix } from '../fix';
+import { LocationSource } from '../entities/member-location.entity';
+import { IngestItem, ingestParams } from './ingest-params';
+import { ANCHOR_MIN_AGE_MS } from './latest-location';
+
 /**
+ * Ingestion's SQL (`location_fixes`, `member_locations`, `clock_events`).
+ *
  * The statement of ingestion calls without a tracking report (most `pushlocations` calls, every
  * `/osmand` request): for each of its items (one call: a member, its fixes, its receive time) the
  * fixes, the latest location with its anchor, Traccar's tracking flag, device details and ping
@@ -36,10 +47,6 @@
  * `ts` only ever forward: a fix stored after any fix it is older than is always counted, which is what
  * lets the track builder skip re-counting the open track (docs/tracks.md "Appending").
  */
-import { advanceLatest, ANCHOR_MIN_AGE_MS } from './latest-location';
-import { Fix } from '../fix';
-import { LocationSource } from '../entities/member-location.entity';
-
 /** The items, numbered `i` from 1 in parameter order. */
 const ITEMS = `SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::bigint[],
     $4::bigint[], $5::float8[], $6::float8[], $7::int[], $8::int[], $9::float8[], $10::int[], $11::int[], $12::varchar[],
@@ -55,14 +62,14 @@ const MEMBER_GIVEN = `SELECT it.*, it.company_id AS cid, it.member AS mid FROM i
  * of the unique index on lower(device_id) whatever the planner estimates of the unnested items: with
  * a plain join and a custom plan for 64 items it chose a sequential scan of `members` and a hash join.
  */
+// eslint-disable-next-line fieldwork/sql-owners -- the device lookup reads `members` (the members lib's) inside the /osmand group-commit statement: a separate read would cost each request a round trip (docs/locations-ingest.md, *Group commit*)
 const MEMBER_OF_DEVICE = `SELECT it.*, mb.company_id AS cid, mb.id AS mid FROM it
   CROSS JOIN LATERAL (SELECT company_id, id FROM members
     WHERE lower(device_id) = lower(it.member) AND device_id IS NOT NULL AND active_status = 'active' LIMIT 1) mb`;
 
 /** The row's latest moves to the item's newest fix (the proposed row, `EXCLUDED`). */
 const ADVANCES = `(EXCLUDED.ts IS NOT NULL AND EXCLUDED.ts > COALESCE(member_locations.ts, -1))`;
-const latestColumn = (column: string) =>
-  `${column} = CASE WHEN ${ADVANCES} THEN EXCLUDED.${column} ELSE member_locations.${column} END`;
+const latestColumn = (column: string) => `${column} = CASE WHEN ${ADVANCES} THEN EXCLUDED.${column} ELSE member_locations.${column} END`;
 /** The item of the row being updated (one per member in a statement). */
 const ITEM_OF_ROW = `m.cid = EXCLUDED.company_id AND m.mid = EXCLUDED.member_id`;
 
@@ -143,67 +150,208 @@ export interface IngestRow {
   ping: boolean;
 }
 
-/** One item of the statement: one call's member (or device id), its fixes deduplicated by `ts`, and state. */
-export interface IngestItem {
-  /** null for a device lookup */
-  companyId: string | null;
-  /** the member id, or the device id */
-  member: string;
-  /** the call's fixes, no two with one `ts` ({@link dedupeByTs}) */
-  fixes: readonly Fix[];
-  source: LocationSource;
-  /** ms, the receive time */
-  now: number;
-  device?: { connection_type?: number; android_id?: string; loc_gps_on?: boolean; loc_net_on?: boolean };
+/** The member's stored row as {@link IngestRepository.lockRow} answers it (bigints as ms numbers). */
+export interface StoredLocationRow {
+  ts: number | null;
+  lat: number | null;
+  lng: number | null;
+  acc: number | null;
+  dir: number | null;
+  spd: number | null;
+  elv: number | null;
+  bat: number | null;
+  anchor_ts: number | null;
+  anchor_lat: number | null;
+  anchor_lng: number | null;
+  tracking_status: boolean;
+  tracking_ts: number;
+  ping_requested_at: number | null;
+}
+
+/** What {@link IngestRepository.insertFixes} stored: how many, and the oldest and newest `ts` (ms; null when none). */
+export interface InsertedFixes {
+  n: number;
+  lo: number | null;
+  hi: number | null;
 }
 
 /**
- * The statement's 32 parameters for `items` (in their order; see the statement's comment).
- * @throws Error when `items` is empty
+ * A `member_locations` row as the tracking transaction writes it ({@link IngestRepository.updateRow}):
+ * the latest fix and its anchor (null = none), the tracking state, `ping_requested_at`; `source`,
+ * `received_at`, `signal_ts` and the device details are kept when null; `late` adds one to
+ * `late_fix_count`.
  */
-export function ingestParams(items: readonly IngestItem[]): unknown[] {
-  if (!items.length) throw new Error('ingestParams: no items');
-  const cols: unknown[][] = Array.from({ length: 30 }, () => []);
-  items.forEach((item, k) => {
-    const { fixes } = item;
-    const newest = fixes.length ? fixes.reduce((a, b) => (b.ts > a.ts ? b : a)) : null;
-    const fresh = advanceLatest({ latest: null, anchor: null }, fixes);
-    const d = item.device ?? {};
-    const row = [
-      item.companyId,
-      item.member,
-      item.now,
-      newest?.ts ?? null,
-      newest?.lat ?? null,
-      newest?.lng ?? null,
-      newest?.acc ?? null,
-      newest?.dir ?? null,
-      newest?.spd ?? null,
-      newest?.elv ?? null,
-      newest?.bat ?? null,
-      item.source,
-      fresh?.anchor?.ts ?? null,
-      fresh?.anchor?.lat ?? null,
-      fresh?.anchor?.lng ?? null,
-      item.source === 'osmand' && fixes.length > 0,
+export interface LocationRowWrite {
+  latest: Fix | null;
+  anchor: { ts: number; lat: number; lng: number } | null;
+  /** set with the latest when it moved, else null (kept) */
+  source: LocationSource | null;
+  receivedAt: number | null;
+  trackingStatus: boolean;
+  trackingTs: number;
+  device: { connection_type?: number; android_id?: string; loc_gps_on?: boolean; loc_net_on?: boolean };
+  pingRequestedAt: number | null;
+  /** ms a ping was delivered, else null (kept) */
+  signalTs: number | null;
+  updatedAt: number;
+  late: boolean;
+}
+
+const INSERT_FIXES = `WITH ins AS (
+  INSERT INTO location_fixes (company_id, member_id, ts, lat, lng, acc, dir, spd, elv, bat, received_at)
+  SELECT $1, $2, u.ts, u.lat, u.lng, u.acc, u.dir, u.spd, u.elv, u.bat, $3
+    FROM unnest($4::bigint[], $5::float8[], $6::float8[], $7::int[], $8::int[], $9::float8[], $10::int[], $11::int[])
+      AS u(ts, lat, lng, acc, dir, spd, elv, bat)
+  ON CONFLICT DO NOTHING
+  RETURNING ts)
+SELECT count(*)::int AS n, min(ts)::float8 AS lo, max(ts)::float8 AS hi FROM ins`;
+
+// creates the member's row when missing and locks it either way, answering the stored values
+const LOCK_ROW = `INSERT INTO member_locations (company_id, member_id, updated_at) VALUES ($1, $2, $3)
+  ON CONFLICT (company_id, member_id) DO UPDATE SET updated_at = member_locations.updated_at
+  RETURNING ts::float8 AS ts, lat, lng, acc, dir, spd, elv, bat, anchor_ts::float8 AS anchor_ts, anchor_lat, anchor_lng,
+    tracking_status, tracking_ts::float8 AS tracking_ts, ping_requested_at::float8 AS ping_requested_at`;
+
+const UPDATE_ROW = `UPDATE member_locations SET
+    ts = $3, lat = $4, lng = $5, acc = $6, dir = $7, spd = $8, elv = $9, bat = $10,
+    source = COALESCE($11, source), received_at = COALESCE($12, received_at),
+    anchor_ts = $13, anchor_lat = $14, anchor_lng = $15,
+    tracking_status = $16, tracking_ts = $17,
+    connection_type = COALESCE($18, connection_type), android_id = COALESCE($19, android_id),
+    loc_gps_on = COALESCE($20, loc_gps_on), loc_net_on = COALESCE($21, loc_net_on),
+    ping_requested_at = $22, signal_ts = COALESCE($23, signal_ts), updated_at = $24,
+    late_fix_count = late_fix_count + $25
+  WHERE company_id = $1 AND member_id = $2`;
+
+/** The fixes as the column arrays the insert statements `unnest` ($ts, lat, lng, acc, dir, spd, elv, bat). */
+function fixColumns(fixes: readonly Fix[]): unknown[][] {
+  return [
+    fixes.map((f) => f.ts),
+    fixes.map((f) => f.lat),
+    fixes.map((f) => f.lng),
+    fixes.map((f) => f.acc),
+    fixes.map((f) => f.dir),
+    fixes.map((f) => f.spd),
+    fixes.map((f) => f.elv),
+    fixes.map((f) => f.bat),
+  ];
+}
+
+/**
+ * Every SQL statement of device ingestion, scoped by company (the device statement finds each item's
+ * company by its device id): the single ingest statement ({@link INGEST_MEMBER_SQL},
+ * {@link INGEST_DEVICE_SQL}) as named prepared statements on the driver's pool, the tracking
+ * transaction's statements over the caller's transaction, the clock events, and the fix partitions
+ * made on demand.
+ */
+@Injectable()
+export class IngestRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: (db: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(fn);
+  }
+
+  /**
+   * The ingest statement for given members ({@link INGEST_MEMBER_SQL}) over `items`.
+   * @returns one row per item, in item order
+   * @throws Error when the statement answers another number of rows (never expected)
+   */
+  ingestMembers(items: readonly IngestItem[]): Promise<IngestRow[]> {
+    return this.ingest('fieldwork_ingest_member', INGEST_MEMBER_SQL, items);
+  }
+
+  /**
+   * The ingest statement for the members holding device ids ({@link INGEST_DEVICE_SQL}) over `items`.
+   * @returns one row per item, in item order (member null: no active member holds the device id)
+   * @throws Error when the statement answers another number of rows (never expected)
+   */
+  ingestDevices(items: readonly IngestItem[]): Promise<IngestRow[]> {
+    return this.ingest('fieldwork_ingest_device', INGEST_DEVICE_SQL, items);
+  }
+
+  private async ingest(name: string, sql: string, items: readonly IngestItem[]): Promise<IngestRow[]> {
+    const rows = await preparedQuery<IngestRow>(this.dataSource, name, sql, ingestParams(items));
+    if (rows.length !== items.length) throw new Error(`ingest statement answered ${rows.length} rows for ${items.length} items`);
+    return rows;
+  }
+
+  /** Creates the member's `member_locations` row when missing and locks it either way. @returns the stored values */
+  lockRow(db: Queryable, companyId: string, memberId: string, now: number): Promise<StoredLocationRow> {
+    // the upsert always answers its row
+    return queryOne<StoredLocationRow>(db, LOCK_ROW, [companyId, memberId, now]) as Promise<StoredLocationRow>;
+  }
+
+  /** Inserts the member's fixes received at `now` (ms), a fix already stored at its `ts` skipped. */
+  insertFixes(db: Queryable, companyId: string, memberId: string, now: number, fixes: readonly Fix[]): Promise<InsertedFixes> {
+    // an aggregate always answers one row
+    return queryOne<InsertedFixes>(db, INSERT_FIXES, [companyId, memberId, now, ...fixColumns(fixes)]) as Promise<InsertedFixes>;
+  }
+
+  /** Writes the member's row (locked by {@link lockRow}). */
+  updateRow(db: Queryable, companyId: string, memberId: string, w: LocationRowWrite): Promise<void> {
+    const l = w.latest;
+    const d = w.device;
+    return db.query(UPDATE_ROW, [
+      companyId,
+      memberId,
+      l?.ts ?? null,
+      l?.lat ?? null,
+      l?.lng ?? null,
+      l?.acc ?? null,
+      l?.dir ?? null,
+      l?.spd ?? null,
+      l?.elv ?? null,
+      l?.bat ?? null,
+      w.source,
+      w.receivedAt,
+      w.anchor?.ts ?? null,
+      w.anchor?.lat ?? null,
+      w.anchor?.lng ?? null,
+      w.trackingStatus,
+      w.trackingTs,
       d.connection_type ?? null,
       d.android_id ?? null,
       d.loc_gps_on ?? null,
       d.loc_net_on ?? null,
-      item.source === 'app',
-    ];
-    row.forEach((v, c) => cols[c].push(v));
-    for (const f of fixes) {
-      cols[21].push(k + 1);
-      cols[22].push(f.ts);
-      cols[23].push(f.lat);
-      cols[24].push(f.lng);
-      cols[25].push(f.acc);
-      cols[26].push(f.dir);
-      cols[27].push(f.spd);
-      cols[28].push(f.elv);
-      cols[29].push(f.bat);
-    }
-  });
-  return [...cols, items.length, cols[21].length];
+      w.pingRequestedAt,
+      w.signalTs,
+      w.updatedAt,
+      w.late ? 1 : 0,
+    ]);
+  }
+
+  /**
+   * Inserts a `clock_events` row: `ts` (ms), tracking on or off, where (degrees; absent = unknown),
+   * received at `receivedAt` (ms).
+   * @returns false when the member already has a clock event at `ts` (nothing written)
+   */
+  async insertClockEvent(
+    db: Queryable,
+    e: { companyId: string; memberId: string; ts: number; tracking: boolean; location?: { lat: number; lng: number }; receivedAt: number },
+  ): Promise<boolean> {
+    const inserted = await query<{ ts: string }>(
+      db,
+      `INSERT INTO clock_events (company_id, member_id, ts, tracking, lat, lng, received_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT DO NOTHING RETURNING ts`,
+      [e.companyId, e.memberId, e.ts, e.tracking, e.location?.lat ?? null, e.location?.lng ?? null, e.receivedAt],
+    );
+    return inserted.length > 0;
+  }
+
+  /**
+   * Creates the `location_fixes` partitions of `months` (ms, each the first instant of a UTC month)
+   * that are missing, by `location_fixes_ensure_partition` (creating one locks the parent table
+   * briefly: never inside an ingest transaction).
+   * @returns the partitions' names, in the order of `months`
+   */
+  async ensurePartitions(months: readonly number[]): Promise<string[]> {
+    const rows = await query<{ name: string }>(
+      this.dataSource,
+      `SELECT location_fixes_ensure_partition(m) AS name FROM unnest($1::bigint[]) AS m`,
+      [months],
+    );
+    return rows.map((r) => r.name);
+  }
 }

@@ -1,5 +1,6 @@
 import { Fix } from '../fix';
-import { INGEST_DEVICE_SQL, INGEST_MEMBER_SQL, ingestParams } from './ingest-sql';
+import { ingestParams } from './ingest-params';
+import { INGEST_DEVICE_SQL, INGEST_MEMBER_SQL } from './ingest.repository';
 
 const fix = (ts: number, lat: number, more: Partial<Fix> = {}): Fix => ({ ts, lat, lng: 14.5, acc: 5, dir: 90, spd: 1, elv: 300, bat: 80, ...more });
 

@@ -1,0 +1,41 @@
+import { DataSource } from 'typeorm';
+import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
+import { LocateRepository } from './locate.repository';
+import { MembersLocateRead, xid32 } from './members-locate.read';
+
+describe('MembersLocateRead (PostgreSQL)', () => {
+  let ds: DataSource;
+  let read: MembersLocateRead;
+
+  beforeAll(async () => {
+    ds = await openIntegrationDb();
+    read = new MembersLocateRead(ds);
+  });
+  afterAll(() => ds.destroy());
+
+  it("reads a company's members with their latest locations whole, then only the rows changed since a horizon", async () => {
+    const { companyId: a, ownerId } = await createIntCompany(ds);
+    const { companyId: b } = await createIntCompany(ds);
+    const w = await createIntMember(ds, a, { name: 'Walker', teams: [3] });
+    await createIntMember(ds, b);
+    await new LocateRepository(ds).requestPing(a, [w], 5);
+
+    const [whole] = await read.refresh(a);
+    expect(whole).toMatchObject({ members: 2, locations: 1, teams_config: expect.any(String) });
+    expect(BigInt(whole.horizon)).toBeGreaterThan(0n);
+    const rows = [...whole.rows!].sort((x, y) => (x.uid < y.uid ? -1 : 1));
+    expect(rows.map((r) => r.uid)).toEqual([ownerId, w].sort());
+    expect(whole.rows!.find((r) => r.uid === w)).toMatchObject({ name: 'Walker', teams: [3], active: true, has_location: true, ts: null });
+    expect(whole.rows!.find((r) => r.uid === ownerId)).toMatchObject({ has_location: false });
+
+    // nothing changed since the horizon: no rows (the counts still read)
+    const [same] = await read.refresh(a, xid32(whole.horizon));
+    expect(same).toMatchObject({ members: 2, locations: 1, rows: null });
+    // a member's location row changes: that member alone
+    await ds.query(`UPDATE member_locations SET lat = 1, lng = 2, ts = 3 WHERE company_id = $1 AND member_id = $2`, [a, w]);
+    const [changed] = await read.refresh(a, xid32(same.horizon));
+    expect(changed.rows!.map((r) => [r.uid, r.lat, r.lng])).toEqual([[w, 1, 2]]);
+
+    expect(await read.refresh('NO-SUCH-COMPANY')).toEqual([]);
+  });
+});

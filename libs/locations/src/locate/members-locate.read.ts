@@ -1,0 +1,74 @@
+import { preparedQuery } from '@app/core';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { SnapshotRow } from './company-snapshot';
+
+/**
+ * The refresh statement: ONE statement, so one database snapshot for everything it reads.
+ * $1 company id; $2 (incremental form only) the last horizon as a 32-bit xid (decimal text).
+ *
+ * A row version is "changed since the horizon" when its `xmin` is not older than the horizon:
+ * `age(xmin) <= age($2)`, both ages taken against the same transaction id within the statement, so
+ * the 32-bit comparison is right across wraparound while the horizon is less than 2^31 transactions
+ * old (a snapshot is reloaded whole long before: LOCATE_SNAPSHOT_MAX_AGE_MS). Frozen rows keep their
+ * raw `xmin`, and `age()` of a special xid is 2^31−1: both can only over-fetch, never miss.
+ * Answers one row: the new horizon (`pg_snapshot_xmin` of this statement's snapshot, xid8 text), the
+ * company's `teams_config`, the two counts and the members read (`rows`, JSON, null when none): all
+ * of them (`whole`) or the changed ones. Two texts, so each keeps its own plan as a prepared statement.
+ */
+function refreshSql(whole: boolean): string {
+  const changed = (id: string) => (whole ? `NULL::varchar[]` : `array_agg(${id}) FILTER (WHERE age(xmin) <= age($2::xid))`);
+  return `WITH ms AS (SELECT count(*)::int AS n, ${changed('id')} AS changed FROM members WHERE company_id = $1),
+  ls AS (SELECT count(*)::int AS n, ${changed('member_id')} AS changed FROM member_locations WHERE company_id = $1)
+SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon, c.teams_config::text AS teams_config,
+       ms.n AS members, ls.n AS locations,
+       (SELECT json_agg(json_build_object(
+           'uid', m.id, 'usr', m.username, 'name', m.name, 'email', m.email, 'phone', m.phone, 'role', m.role,
+           'teams', m.teams, 'active', m.active_status = 'active', 'created', m.created_at,
+           'has_location', l.member_id IS NOT NULL, 'ts', l.ts, 'lat', l.lat, 'lng', l.lng, 'acc', l.acc, 'dir', l.dir,
+           'spd', l.spd, 'elv', l.elv, 'bat', l.bat, 'connection_type', l.connection_type, 'android_id', l.android_id,
+           'loc_gps_on', l.loc_gps_on, 'loc_net_on', l.loc_net_on, 'tracking_status', l.tracking_status,
+           'signal_ts', l.signal_ts))
+          FROM members m LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
+         WHERE m.company_id = $1${whole ? '' : ' AND (m.id = ANY(ms.changed) OR m.id = ANY(ls.changed))'}) AS rows
+  FROM companies c CROSS JOIN ms CROSS JOIN ls
+ WHERE c.id = $1`;
+}
+const REFRESH_WHOLE_SQL = refreshSql(true);
+const REFRESH_CHANGED_SQL = refreshSql(false);
+
+export interface RefreshRow {
+  horizon: string;
+  teams_config: string;
+  members: number;
+  locations: number;
+  rows: SnapshotRow[] | null;
+}
+
+/**
+ * A read model across the members lib's tables for `locate`'s snapshots ({@link LocateSnapshots}):
+ * reads `members` (every member of the company with its fields), `companies` (`teams_config`) and
+ * this lib's `member_locations` (the latest location and device details), in one statement.
+ */
+@Injectable()
+export class MembersLocateRead {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * The company's members with their latest locations: all of them, or (with `horizon`, the last
+   * horizon as a 32-bit xid, {@link xid32}) those whose `members` or `member_locations` row changed
+   * since it; a named prepared statement per form.
+   * @returns one refresh row, or none when the company does not exist
+   */
+  refresh(companyId: string, horizon?: string): Promise<RefreshRow[]> {
+    return horizon !== undefined
+      ? preparedQuery<RefreshRow>(this.dataSource, 'fieldwork_locate_changed', REFRESH_CHANGED_SQL, [companyId, horizon])
+      : preparedQuery<RefreshRow>(this.dataSource, 'fieldwork_locate_whole', REFRESH_WHOLE_SQL, [companyId]);
+  }
+}
+
+/** The horizon (xid8 decimal text) as the 32-bit xid `age()` takes. */
+export function xid32(xid8: string): string {
+  return (BigInt(xid8) % 4294967296n).toString();
+}
