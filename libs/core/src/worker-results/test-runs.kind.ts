@@ -2,9 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/env';
 import { DomainError } from '../errors/domain-error';
-import { newId } from '../ids';
-import { SQL_NOW_MS } from '../time';
-import { RunKindRegistry } from './run-kinds';
+import { NotificationsRepository } from '../notifications/notifications.repository';
+import { RunKindRegistry } from './run-kind-registry.service';
 
 /**
  * The test-only run kinds (`test.*`), registered when `WORKER_TEST_KINDS=true` (refused in
@@ -16,17 +15,18 @@ export class TestRunKinds implements OnModuleInit {
   constructor(
     private readonly registry: RunKindRegistry,
     private readonly config: AppConfig,
+    private readonly notifications: NotificationsRepository,
   ) {}
 
   onModuleInit(): void {
     if (!this.config.WORKER_TEST_KINDS) return;
-    registerTestKinds(this.registry);
+    registerTestKinds(this.registry, this.notifications);
     new Logger('RunKinds').warn('test run kinds registered (WORKER_TEST_KINDS=true)');
   }
 }
 
 /** Registers `test.echo`, `test.sleep`, `test.cpu` and `test.fail` (see {@link RunKinds}). */
-export function registerTestKinds(registry: RunKindRegistry): void {
+export function registerTestKinds(registry: RunKindRegistry, notifications: NotificationsRepository): void {
   registry.register('test.echo', { compute: (params) => Promise.resolve({ value: params.value }) });
   registry.register('test.sleep', {
     compute: async (params) => {
@@ -35,10 +35,7 @@ export function registerTestKinds(registry: RunKindRegistry): void {
     },
     // the marker is the kind's own write: it must exist exactly when the run is done
     write: async (manager, params, ctx) => {
-      await manager.query(
-        `INSERT INTO notifications (id, company_id, member_id, kind, job_id, ts) VALUES ($1, $2, NULL, 'test_marker', $3, ${SQL_NOW_MS})`,
-        [newId(), ctx.companyId, params.marker],
-      );
+      await notifications.insert(manager, { companyId: ctx.companyId, memberId: null, kind: 'test_marker', jobId: params.marker });
       return { slept: params.ms };
     },
   });
