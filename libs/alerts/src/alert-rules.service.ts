@@ -1,4 +1,5 @@
-import { AlertAction, AuthContext, invalid, newId, notFound, query, Queryable } from '@app/core';
+import { AuthContext, invalid, newId, notFound, query, Queryable } from '@app/core';
+import type { AlertAction } from './alert-actions';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';

@@ -1,4 +1,5 @@
 export * from './alert-actions';
+export * from './alert-events';
 export * from './entities/alert-rule.entity';
 export * from './entities/alert-firing.entity';
 export * from './alert-view';

@@ -16,7 +16,6 @@ export * from './validation/lat-lng.dto';
 export * from './validation/named-targets';
 export * from './outbox/outbox-event.entity';
 export * from './outbox/outbox-events';
-export * from './outbox/contract-events';
 export * from './outbox/outbox.repository';
 export * from './outbox/outbox.service';
 export * from './notifications/notification.entity';

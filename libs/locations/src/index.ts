@@ -30,3 +30,4 @@ export * from './tracks/track-entry';
 export * from './tracks/track-policy';
 export * from './tracks/track-builder.service';
 export * from './tracks/tracks-query.service';
+export * from './location-events';

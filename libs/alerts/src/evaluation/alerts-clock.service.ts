@@ -1,4 +1,5 @@
-import { AlertAction, OutboxService } from '@app/core';
+import { OutboxService } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';

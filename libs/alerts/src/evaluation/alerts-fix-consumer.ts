@@ -1,4 +1,4 @@
-import { AlertAction } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import {
   ClassifiedFence,
   evaluateGeofences,

@@ -1,4 +1,4 @@
-import { AlertAction } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import { PlaceCheck, PlaceCheckListener, PlaceCheckListenerRegistry } from '@app/locations';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';

@@ -1,4 +1,5 @@
-import { AlertAction, query, queryOne, Queryable, SQL_NOW_MS } from '@app/core';
+import { query, queryOne, Queryable, SQL_NOW_MS } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AlertRule } from '../entities/alert-rule.entity';

@@ -1,14 +1,13 @@
-import { AlertTriggeredEventData, EventMember, newId, OutboxEventInput, OutboxEventKeys, outboxEvent, OutboxService, query } from '@app/core';
+import { newId, OutboxEventInput, outboxEvent, OutboxService, query } from '@app/core';
+import type { EventMember } from '@app/locations';
 import { PlacesService } from '@app/places';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ALERT_EVENT_KEYS, AlertTriggeredEventData } from '../alert-events';
 import { alertPayloadOf } from '../alert-view';
 import type { AlertRule } from '../entities/alert-rule.entity';
 import { AlertFacts, alertMessage } from './messages';
 import type { EvaluationCompany } from './evaluation.repository';
-
-/** Delivered action → webhook configuration key (spec "Events"). */
-export const ALERT_EVENT_KEYS: OutboxEventKeys<'alerttriggered'> = { alerttriggered: 'alert_triggered' };
 
 /**
  * One occurrence of a rule for a member, as an evaluator found it. `occurrence` is the key that makes

@@ -1,4 +1,5 @@
-import { AlertAction, query, Queryable } from '@app/core';
+import { query, Queryable } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import { Injectable } from '@nestjs/common';
 import type { AlertRule } from '../entities/alert-rule.entity';
 import { AlertFixState, EvaluationCompany, EvaluationRepository } from './evaluation.repository';

@@ -1,3 +1,7 @@
+/**
+ * `@app/core/testing`: test-only helpers (they load the TypeScript compiler): never imported by
+ * production code, nor exported by `@app/core` or `@app/core/pure`.
+ */
 import { dirname, relative } from 'node:path';
 import ts from 'typescript';
 

@@ -1,16 +1,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { typeErrors } from '../testing/type-errors';
-import { ClockEventData, EventMember, EventPlace } from './contract-events';
-import { OutboxEventInput, OutboxEventKeys, outboxEvent } from './outbox-events';
+import { OutboxEventInput, OutboxEventKeys, outboxEvent } from '@app/core';
+import { typeErrors } from '@app/core/testing';
+import type { PlaceView } from '@app/places';
+import { ClockEventData, EventMember } from './location-events';
 
 /**
- * Type-level cases of the outbox's event map with the contract events core declares (place
- * check-ins, clock, alerts): each `@ts-expect-error` line must not compile, every other line must.
+ * Type-level cases of the outbox's event map with the events the locations lib declares (place
+ * check-ins, clock; `location-events.ts`), and of core's `outboxEvent` over them: each
+ * `@ts-expect-error` line must not compile, every other line must.
  * The cases are never run; the compiler checks this file (see the test at the end).
  */
-function _cases(who: EventMember, place: EventPlace) {
+function _cases(who: EventMember, place: PlaceView) {
   const clock: ClockEventData = { who, tracking: true, ts: 1, location: { lat: 46.05, lng: 14.5 } };
 
   // a clock event: key clock_in_out, form id `<member_uid>-<ts>-<action>`, location optional
@@ -74,49 +76,12 @@ function _cases(who: EventMember, place: EventPlace) {
     data: { place, who, ts: 1 },
   };
 
-  // an alert firing: key alert_triggered
-  const alert = {
-    id: 'R1',
-    config: { teams: [1], threshold: 15 },
-    companyUid: 'C',
-    title: 'Battery',
-    description: '',
-    message: 'battery at 9 %',
-    action: 'battery_low' as const,
-    actionCode: 12,
-    type: 3,
-    tsCreated: 1,
-  };
-  const _alerttriggered: OutboxEventInput = {
-    companyId: 'C',
-    eventKey: 'alert_triggered',
-    action: 'alerttriggered',
-    formId: 'F1',
-    data: { alert, member: who, checkType: 'IN' },
-  };
-  const _alertCheckType: OutboxEventInput<'alerttriggered'> = {
-    companyId: 'C',
-    eventKey: 'alert_triggered',
-    action: 'alerttriggered',
-    formId: 'F1',
-    // @ts-expect-error checkType is IN or OUT
-    data: { alert, member: who, checkType: 'in' },
-  };
-  const _alertAction: OutboxEventInput<'alerttriggered'> = {
-    companyId: 'C',
-    eventKey: 'alert_triggered',
-    action: 'alerttriggered',
-    formId: 'F1',
-    // @ts-expect-error action is one of the spec's 13
-    data: { alert: { ...alert, action: 'battery_empty' }, member: who },
-  };
-
   const _unknown: OutboxEventInput = {
     companyId: 'C',
     eventKey: 'clock_in_out',
     // @ts-expect-error an action nobody declared
     action: 'clockpaused',
-    formId: 'M1-1-clockpaused',
+    formId: 'M1-1-clockin',
     data: clock,
   };
 
@@ -135,7 +100,7 @@ function _cases(who: EventMember, place: EventPlace) {
   });
 }
 
-describe('OutboxEvents (contract events)', () => {
+describe('OutboxEvents (location events)', () => {
   it('compiles exactly where it should: every case above, each @ts-expect-error line refused', () => {
     // with a file that must fail beside it, so a check that sees nothing can't pass
     const dir = mkdtempSync(join(tmpdir(), 'fw-types-'));
