@@ -1,5 +1,4 @@
-import { newId, OutboxEventInput, outboxEvent, OutboxService, query } from '@app/core';
-import type { EventMember } from '@app/locations';
+import { newId, OutboxEventInput, outboxEvent, OutboxService } from '@app/core';
 import { PlacesService } from '@app/places';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -7,7 +6,8 @@ import { ALERT_EVENT_KEYS, AlertTriggeredEventData } from '../alert-events';
 import { alertPayloadOf } from '../alert-view';
 import type { AlertRule } from '../entities/alert-rule.entity';
 import { AlertFacts, alertMessage } from './messages';
-import type { EvaluationCompany } from './evaluation.repository';
+import { AlertFiringsRepository } from '../alert-firings.repository';
+import { EvaluationCompany, RuleTargetsRead } from './members-rule-targets.read';
 
 /**
  * One occurrence of a rule for a member, as an evaluator found it. `occurrence` is the key that makes
@@ -36,6 +36,8 @@ export interface FiringInput {
 @Injectable()
 export class FiringWriter {
   constructor(
+    private readonly firings: AlertFiringsRepository,
+    private readonly targets: RuleTargetsRead,
     private readonly outbox: OutboxService,
     private readonly places: PlacesService,
   ) {}
@@ -48,14 +50,7 @@ export class FiringWriter {
     if (!firings.length) return [];
     const companyId = company.id;
     const memberIds = [...new Set(firings.map((f) => f.memberId))];
-    const members = new Map(
-      (
-        await query<EventMember>(db, `SELECT id AS uid, name, username FROM members WHERE company_id = $1 AND id = ANY($2::text[])`, [
-          companyId,
-          memberIds,
-        ])
-      ).map((m) => [m.uid, m]),
-    );
+    const members = new Map((await this.targets.eventMembers(db, companyId, memberIds)).map((m) => [m.uid, m]));
     const placeIds = [...new Set(firings.flatMap((f) => (f.placeId ? [f.placeId] : [])))];
     // deleted places too: a firing names the place as it was
     const places = new Map((await this.places.placeViews(companyId, placeIds, db)).map((p) => [p.uid, p]));
@@ -68,30 +63,23 @@ export class FiringWriter {
       return [{ f, id: newId(), member, place, message: alertMessage(member.name, facts, company.timezone) }];
     });
     if (!rows.length) return [];
-    const inserted = await query<{ id: string }>(
+    const inserted = await this.firings.insertOnce(
       db,
-      `INSERT INTO alert_firings (company_id, id, rule_id, member_id, action, occurrence, place_id, zone_id, check_type, message, ts, created_at)
-       SELECT $1, u.id, u.rule_id, u.member_id, u.action, u.occurrence, u.place_id, u.zone_id, u.check_type, u.message, u.ts,
-              (floor(extract(epoch from clock_timestamp()) * 1000))::bigint
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[])
-           AS u(id, rule_id, member_id, action, occurrence, place_id, zone_id, check_type, message, ts)
-       ON CONFLICT (company_id, rule_id, member_id, occurrence) DO NOTHING
-       RETURNING id`,
-      [
-        companyId,
-        rows.map((r) => r.id),
-        rows.map((r) => r.f.rule.id),
-        rows.map((r) => r.f.memberId),
-        rows.map((r) => r.f.rule.action),
-        rows.map((r) => r.f.occurrence),
-        rows.map((r) => r.f.placeId ?? null),
-        rows.map((r) => r.f.zone?.id ?? null),
-        rows.map((r) => r.f.checkType ?? null),
-        rows.map((r) => r.message),
-        rows.map((r) => r.f.ts),
-      ],
+      companyId,
+      rows.map((r) => ({
+        id: r.id,
+        ruleId: r.f.rule.id,
+        memberId: r.f.memberId,
+        action: r.f.rule.action,
+        occurrence: r.f.occurrence,
+        placeId: r.f.placeId ?? null,
+        zoneId: r.f.zone?.id ?? null,
+        checkType: r.f.checkType ?? null,
+        message: r.message,
+        ts: r.f.ts,
+      })),
     );
-    const fresh = new Set(inserted.map((r) => r.id));
+    const fresh = new Set(inserted);
     const events: OutboxEventInput<'alerttriggered'>[] = rows
       .filter((r) => fresh.has(r.id))
       .sort((a, b) => a.f.ts - b.f.ts)

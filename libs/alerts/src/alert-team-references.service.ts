@@ -1,6 +1,7 @@
-import { TeamReferenceSource, TeamReferences, teamsListedIn } from '@app/members';
+import { TeamReferenceSource, TeamReferences } from '@app/members';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AlertRulesRepository } from './alert-rules.repository';
 
 /**
  * Alert rules' answer to "is this team still used?" for editcompany's `teams_config`: a team is in
@@ -10,13 +11,16 @@ import { EntityManager } from 'typeorm';
 export class AlertTeamReferences implements TeamReferenceSource, OnModuleInit {
   readonly what = 'alert rules';
 
-  constructor(private readonly registry: TeamReferences) {}
+  constructor(
+    private readonly registry: TeamReferences,
+    private readonly rules: AlertRulesRepository,
+  ) {}
 
   onModuleInit(): void {
     this.registry.register(this);
   }
 
   teamsInUse(manager: EntityManager, companyId: string, teamIds: readonly number[]): Promise<number[]> {
-    return teamsListedIn(manager, 'alert_rules', companyId, teamIds);
+    return this.rules.teamsInUse(manager, companyId, teamIds);
   }
 }

@@ -3,9 +3,9 @@ import { PlaceCheck, PlaceCheckListener, PlaceCheckListenerRegistry } from '@app
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AlertRule } from '../entities/alert-rule.entity';
-import { EvaluationRepository } from './evaluation.repository';
-import { FiringInput, FiringWriter } from './firing-writer';
-import { RulesCache } from './rules-cache';
+import { FiringInput, FiringWriter } from './firing-writer.service';
+import { RuleTargetsRead } from './members-rule-targets.read';
+import { RulesCache } from './rules-cache.service';
 import { inWindow } from './window';
 
 const CHECK_ACTIONS: readonly AlertAction[] = ['checks_in', 'checks_out', 'checks_any'];
@@ -33,7 +33,7 @@ export class AlertsCheckListener implements PlaceCheckListener, OnModuleInit {
 
   constructor(
     private readonly registry: PlaceCheckListenerRegistry,
-    private readonly repo: EvaluationRepository,
+    private readonly targets: RuleTargetsRead,
     private readonly writer: FiringWriter,
     private readonly rulesCache: RulesCache,
   ) {}
@@ -45,7 +45,7 @@ export class AlertsCheckListener implements PlaceCheckListener, OnModuleInit {
   async onPlaceChecks(db: EntityManager, companyId: string, memberId: string, checks: readonly PlaceCheck[]): Promise<string[]> {
     const rules = await this.rulesCache.rulesForMember(db, companyId, memberId, CHECK_ACTIONS);
     if (!rules.length) return [];
-    const company = await this.repo.company(db, companyId);
+    const company = await this.targets.company(db, companyId);
     if (!company) return [];
     const firings: FiringInput[] = [];
     for (const check of checks) {

@@ -1,40 +1,36 @@
-import { invalid, query, Queryable } from '@app/core';
+import { invalid, Queryable } from '@app/core';
 import { CompanyService, MembersService } from '@app/members';
 import { Injectable } from '@nestjs/common';
+import { PlacesZonesRefsRead } from './places-zones-refs.read';
 
 /**
  * What a rule names, checked against the company's rows (CONTRACTS.md "Alerts and zones"): live
  * places, live zones, active members, teams of `teams_config`. Another company's rows behave as
- * unknown ids. Places and zones are read with one SQL statement each (`places` / `zones`,
- * `deleted_at IS NULL`) rather than through their libs' services: a read of two columns, and the
- * zones lib is written beside this one.
+ * unknown ids. Places and zones are read by the read model {@link PlacesZonesRefsRead} (`places` /
+ * `zones`, `deleted_at IS NULL`) rather than through their libs' services: a read of two columns.
  */
 @Injectable()
 export class AlertReferences {
   constructor(
     private readonly members: MembersService,
     private readonly company: CompanyService,
+    private readonly reads: PlacesZonesRefsRead,
   ) {}
 
-  /** @throws DomainError invalid naming `field` when `placeId` is not a live place of the company */
-  async assertPlace(db: Queryable, companyId: string, placeId: string, field: string): Promise<void> {
-    const rows = await query<{ id: string }>(db, `SELECT id FROM places WHERE company_id = $1 AND id = $2 AND deleted_at IS NULL`, [
-      companyId,
-      placeId,
-    ]);
-    if (!rows.length) throw invalid(field, `no such place ${placeId}`);
+  /**
+   * @param db the caller's transaction, or undefined for the pool
+   * @throws DomainError invalid naming `field` when `placeId` is not a live place of the company
+   */
+  async assertPlace(db: Queryable | undefined, companyId: string, placeId: string, field: string): Promise<void> {
+    if (!(await this.reads.livePlace(companyId, placeId, db))) throw invalid(field, `no such place ${placeId}`);
   }
 
   /**
    * @param danger true when the zone must be a danger zone (`enters_danger_zone`)
    * @throws DomainError invalid naming `field` when `zoneId` is not a live zone of the company, or not a danger zone when one is required
    */
-  async assertZone(db: Queryable, companyId: string, zoneId: string, danger: boolean, field: string): Promise<void> {
-    const [zone] = await query<{ danger: boolean }>(
-      db,
-      `SELECT danger FROM zones WHERE company_id = $1 AND id = $2 AND deleted_at IS NULL`,
-      [companyId, zoneId],
-    );
+  async assertZone(db: Queryable | undefined, companyId: string, zoneId: string, danger: boolean, field: string): Promise<void> {
+    const zone = await this.reads.liveZone(companyId, zoneId, db);
     if (!zone) throw invalid(field, `no such zone ${zoneId}`);
     if (danger && !zone.danger) throw invalid(field, `zone ${zoneId} is not a danger zone (enters_danger_zone watches danger zones only)`);
   }

@@ -14,9 +14,11 @@ import { isDeepStrictEqual } from 'node:util';
 import { EntityManager } from 'typeorm';
 import { DEFAULT_BATTERY_THRESHOLD } from '../alert-actions';
 import type { AlertRule } from '../entities/alert-rule.entity';
-import { AlertFixState, AlertStateSave, ClassifiedZone, EvaluationCompany, EvaluationRepository } from './evaluation.repository';
-import { RulesCache, StoredAlertState } from './rules-cache';
-import { FiringInput, FiringWriter } from './firing-writer';
+import { AlertFixState, AlertMemberStatesRepository, AlertStateSave } from './alert-member-states.repository';
+import { FiringInput, FiringWriter } from './firing-writer.service';
+import type { EvaluationCompany } from './members-rule-targets.read';
+import { RulesCache, StoredAlertState } from './rules-cache.service';
+import { ClassifiedZone, ZoneClassificationRead } from './zones-classification.read';
 import { advanceStill, evaluateBattery, RuleFix } from './fix-rules';
 import { rulesForZoneTransition } from './zone-rules';
 import { inWindow } from './window';
@@ -56,10 +58,10 @@ export class AlertsFixConsumer implements FixParticipant, OnModuleInit {
 
   constructor(
     private readonly registry: FixParticipantRegistry,
-    private readonly repo: EvaluationRepository,
+    private readonly zones: ZoneClassificationRead,
+    private readonly states: AlertMemberStatesRepository,
     private readonly writer: FiringWriter,
-    /** absent: a cache of its own (tests that build the participant by hand) */
-    private readonly rulesCache: RulesCache = new RulesCache(repo),
+    private readonly rulesCache: RulesCache,
   ) {}
 
   onModuleInit(): void {
@@ -102,7 +104,7 @@ export class AlertsFixConsumer implements FixParticipant, OnModuleInit {
       rules.filter((r) => r.action === 'enters_zone' || r.action === 'leaves_zone' || r.action === 'enters_danger_zone'),
     );
     const watching = members.flatMap((m, i) => (zoneRules[i].length ? [i] : []));
-    const classified = await this.repo.classifyZones(
+    const classified = await this.zones.classifyZones(
       db,
       watching.map((i) => ({
         companyId: members[i].task.companyId,
@@ -129,7 +131,7 @@ export class AlertsFixConsumer implements FixParticipant, OnModuleInit {
     }
     const published: string[] = [];
     for (const { company, firings } of firingsByCompany.values()) published.push(...(await this.writer.write(db, company, firings)));
-    await this.repo.saveStates(db, saves);
+    await this.states.saveStates(db, saves);
     return published;
   }
 }

@@ -1,9 +1,11 @@
-import { query, Queryable } from '@app/core';
-import type { AlertAction } from '../alert-actions';
+import { Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
+import type { AlertAction } from '../alert-actions';
+import { AlertRulesRepository } from '../alert-rules.repository';
 import type { AlertRule } from '../entities/alert-rule.entity';
-import { AlertFixState, EvaluationCompany, EvaluationRepository } from './evaluation.repository';
-import { ruleTargets, TargetMember } from './targets';
+import type { AlertFixState } from './alert-member-states.repository';
+import { EvaluationCompany, RuleTargetsRead } from './members-rule-targets.read';
+import { ruleTargets } from './targets';
 
 /** Companies whose rules one worker keeps at most (cleared whole beyond: a cache, not a store). */
 const MAX_COMPANIES = 10_000;
@@ -21,7 +23,10 @@ const MAX_COMPANIES = 10_000;
 export class RulesCache {
   private readonly byCompany = new Map<string, { stamp: string; rules: AlertRule[] }>();
 
-  constructor(private readonly repo: EvaluationRepository) {}
+  constructor(
+    private readonly rules: AlertRulesRepository,
+    private readonly targets: RuleTargetsRead,
+  ) {}
 
   /** The live rules of `actions` targeting the member (none for an unknown or deactivated member). */
   async rulesForMember(db: Queryable, companyId: string, memberId: string, actions: readonly AlertAction[]): Promise<AlertRule[]> {
@@ -56,33 +61,7 @@ export class RulesCache {
     withState = false,
   ): Promise<Array<{ rules: AlertRule[]; stored?: StoredAlertState }>> {
     if (!members.length) return [];
-    const rows = await query<{
-      k: number;
-      stamp: string | null;
-      member: TargetMember | null;
-      stored: { evaluatedTs: number; state: Partial<AlertFixState> } | null;
-      company: EvaluationCompany | null;
-    }>(
-      db,
-      `WITH u AS (SELECT u.c, u.m, u.k::int AS k FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(c, m, k)),
-       stamps AS (
-         SELECT company_id, count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text AS stamp FROM alert_rules
-          WHERE company_id IN (SELECT c FROM u) GROUP BY company_id)
-       SELECT u.k, s.stamp,
-              (SELECT json_build_object('id', id, 'role', role, 'teams', teams, 'active', active_status = 'active')
-                 FROM members WHERE company_id = u.c AND id = u.m) AS member` +
-        (withState
-          ? `,
-              set_config('jit', 'off', true) AS jit,
-              (SELECT json_build_object('evaluatedTs', evaluated_ts::float8, 'state', state) FROM alert_member_states
-                WHERE company_id = u.c AND member_id = u.m) AS stored,
-              (SELECT json_build_object('id', c.id, 'timezone', c.timezone, 'dwellSeconds', c.checkin_dwell_seconds)
-                 FROM companies c WHERE c.id = u.c) AS company`
-          : '') +
-        `
-         FROM u LEFT JOIN stamps s ON s.company_id = u.c`,
-      [members.map((m) => m.companyId), members.map((m) => m.memberId)],
-    );
+    const rows = await this.targets.lookup(db, members, withState);
     const byK = new Map(rows.map((r) => [r.k, r]));
     const answers: Array<{ rules: AlertRule[]; stored?: StoredAlertState }> = [];
     for (const [i, { companyId }] of members.entries()) {
@@ -115,7 +94,7 @@ export class RulesCache {
     let cached = this.byCompany.get(companyId);
     if (!cached || cached.stamp !== stamp) {
       if (this.byCompany.size >= MAX_COMPANIES) this.byCompany.clear();
-      cached = { stamp, rules: await this.repo.liveCompanyRules(db, companyId) };
+      cached = { stamp, rules: await this.rules.liveCompanyRules(db, companyId) };
       this.byCompany.set(companyId, cached);
     }
     return cached.rules;
