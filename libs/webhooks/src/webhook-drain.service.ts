@@ -3,10 +3,10 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleDestroy } from '@nes
 import { AttemptOutcome, attemptOutcome, AttemptOutcomeName, AttemptRules } from './attempt-outcome';
 import { parseSchedule } from './retry';
 import { AttemptRecord, ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDrainProducer } from './webhook-drain-producer';
+import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { SendResult, WebhookSender } from './webhook-sender';
-import { WebhookSigner } from './webhook-signer';
+import { SendResult, WebhookSender } from './webhook-sender.client';
+import { WebhookSigner } from './webhook-signer.service';
 
 /** ms a claim outlives the HTTP timeout before the reconciler takes it as lost. */
 const CLAIM_MARGIN_MS = 5_000;

@@ -1,7 +1,7 @@
 import { AppConfig } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDrainProducer } from './webhook-drain-producer';
+import { WebhookDrainProducer } from './webhook-drain-producer.service';
 
 /**
  * The reconciler (CONTRACTS.md "Delivery": BullMQ tasks only wake workers). Run on a timer in every

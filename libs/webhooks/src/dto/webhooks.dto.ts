@@ -1,7 +1,6 @@
-import { Optional } from '@app/core';
-import { WEBHOOK_KEYS } from '@app/webhooks';
+import { Optional, SinceLimitDto } from '@app/core';
 import { Allow, IsIn, IsObject, IsString, Length } from 'class-validator';
-import { SinceLimitDto } from '../envelope/since-limit.dto';
+import { WEBHOOK_KEYS } from '../webhook-keys';
 
 /** setwebhooks: any of the nine keys, each `{url, header?}`, or null / "" / `{url: null}` to remove it. */
 export class SetWebhooksDto {

@@ -1,4 +1,4 @@
-import { Optional } from '@app/core';
+import { Optional } from './validation';
 import { IsInt, Max, Min } from 'class-validator';
 
 /** The `since` / `limit` pair of our list actions (getnotifications, getwebhookdeliveries); extend it. */
