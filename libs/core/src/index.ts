@@ -24,7 +24,7 @@ export * from './notifications/notification.entity';
 export * from './notifications/notification-kinds';
 export * from './notifications/notifications.repository';
 export * from './notifications/notifications.service';
-export * from './notifications/dto/get-notifications.dto';
+export * from './dto/get-notifications.dto';
 export * from './heartbeat/worker-heartbeat.entity';
 export * from './queue/queues';
 export * from './queue/queue.module';
