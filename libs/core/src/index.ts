@@ -1,4 +1,6 @@
 export * from './config/env';
+export * from './config/trust-proxy';
+export * from './config/load-config';
 export * from './config/config.module';
 export * from './errors/domain-error';
 export * from './ids';
