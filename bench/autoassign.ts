@@ -16,7 +16,7 @@
  *    vertices are integral) by HiGHS (npm `highs`, WebAssembly), timed apart. Information only: our
  *    assignment minimises routes, not stars.
  */
-import { distanceM, haversineM } from '@app/core/geo/geodesic';
+import { distanceM, haversineM } from '@app/core/pure';
 import { assignJobs, AssignJob, AssignWorker, GeoPoint, geodesicMatrix, mulberry32, solveTour } from '@app/dispatch/pure';
 import loadHighs from 'highs';
 import os from 'node:os';

@@ -1,4 +1,15 @@
-import { AlertsClock, AlertsFixConsumer, EvaluationRepository, FiringWriter } from '@app/alerts/evaluation';
+import {
+  AlertFiringsRepository,
+  AlertMemberStatesRepository,
+  AlertRulesRepository,
+  AlertsClock,
+  AlertsFixConsumer,
+  ClockCandidatesRead,
+  FiringWriter,
+  RulesCache,
+  RuleTargetsRead,
+  ZoneClassificationRead,
+} from '@app/alerts';
 import { dayInZone, newId, OutboxService, QueueName, TaskProducer, zonedDayTimeToMs } from '@app/core';
 import { FixConsumerRegistry, FixParticipantRegistry, GeofenceEvaluator, GeofenceRepository } from '@app/locations';
 import { JobsService } from '@app/jobs';
@@ -222,11 +233,13 @@ describe('alert evaluation', () => {
   }
 
   /** The evaluation's firing writer, built in the test process over the api's services. */
-  const writer = () => new FiringWriter(api.app.get(OutboxService), api.app.get(PlacesService));
+  const writer = () =>
+    new FiringWriter(new AlertFiringsRepository(db), new RuleTargetsRead(db), api.app.get(OutboxService), api.app.get(PlacesService));
   /** Geofencing's pass with the alerts participant, as the worker runs them, built in the test process. */
   function geofencePassWithAlerts(): GeofenceEvaluator {
     const participants = new FixParticipantRegistry();
-    new AlertsFixConsumer(participants, new EvaluationRepository(), writer()).onModuleInit();
+    const rulesCache = new RulesCache(new AlertRulesRepository(db), new RuleTargetsRead(db));
+    new AlertsFixConsumer(participants, new ZoneClassificationRead(), new AlertMemberStatesRepository(), writer(), rulesCache).onModuleInit();
     return new GeofenceEvaluator(
       new FixConsumerRegistry(),
       new GeofenceRepository(db),
@@ -714,7 +727,13 @@ describe('alert evaluation', () => {
       const now = onDay(yesterday(), 900) + MIN;
       // eight ticks through the queue (both workers take them) and, at the same time, six ticks racing
       // in this process on a pool of connections: each occurrence still stored and announced once
-      const clock = new AlertsClock(db, new EvaluationRepository(), writer(), api.app.get(OutboxService));
+      const clock = new AlertsClock(
+        new AlertFiringsRepository(db),
+        new RuleTargetsRead(db),
+        new ClockCandidatesRead(db),
+        writer(),
+        api.app.get(OutboxService),
+      );
       await Promise.all([...Array.from({ length: 8 }, () => tick(now)), ...Array.from({ length: 6 }, () => clock.tick(now))]);
       await receiver.waitFor(path, 5);
       await quiet();

@@ -1,6 +1,6 @@
 import { Geodesic } from 'geographiclib-geodesic';
 import * as XLSX from 'xlsx';
-import { zonedDayTimeToMs } from '@app/core/time';
+import { zonedDayTimeToMs } from '@app/core/pure';
 import { definitionOf } from '@app/reports/definitions';
 import { loadReportContext } from '@app/reports/render/load-context';
 import type { ReportType } from '@app/reports/report-types';

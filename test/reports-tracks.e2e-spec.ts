@@ -1,5 +1,5 @@
-import { distanceM } from '@app/core/geo/geodesic';
-import { dayInZone, zonedDayTimeToMs } from '@app/core/time';
+import { distanceM } from '@app/core/pure';
+import { dayInZone, zonedDayTimeToMs } from '@app/core/pure';
 import type { Fix } from '@app/locations';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from './support/api';

@@ -1,4 +1,4 @@
-import { AlertsEvaluationModule } from '@app/alerts/evaluation';
+import { AlertsEvaluationModule } from '@app/alerts';
 import { ConfigModule, CoreModule, CpuRunner, QueueModule, RunExecutor, WorkerResultsModule } from '@app/core';
 import { DatabaseModule } from '@app/database';
 import { DispatchAssignWorkerModule, DispatchWorkerModule } from '@app/dispatch';

@@ -1,4 +1,18 @@
-import type { AlertAction } from '@app/core';
+/** The spec's 13 alert actions. */
+export type AlertAction =
+  | 'checks_in'
+  | 'checks_out'
+  | 'checks_any'
+  | 'no_check_in'
+  | 'no_check_out'
+  | 'no_check_any'
+  | 'idle'
+  | 'enters_zone'
+  | 'leaves_zone'
+  | 'no_connection_to_device'
+  | 'enters_danger_zone'
+  | 'battery_low'
+  | 'none';
 
 /**
  * How a rule of an action is evaluated: `1` event-driven (from a member's fixes and check-ins, in the

@@ -1,8 +1,7 @@
-import { AuthContext, query } from '@app/core';
+import { AuthContext } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { alertFiringView, AlertFiringRow, AlertFiringView } from './alert-rule-view';
+import { AlertFiringsRepository } from './alert-firings.repository';
+import { alertFiringView, AlertFiringView } from './alert-rule-view';
 import { DEFAULT_FIRINGS_LIMIT, GetAlertFiringsDto } from './dto/alert-rule.dto';
 
 /**
@@ -11,7 +10,7 @@ import { DEFAULT_FIRINGS_LIMIT, GetAlertFiringsDto } from './dto/alert-rule.dto'
  */
 @Injectable()
 export class AlertFiringsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly firings: AlertFiringsRepository) {}
 
   /**
    * The company's firings with `ts` ≥ `since` (ms, default 0), newest first (ties by id, descending),
@@ -20,16 +19,11 @@ export class AlertFiringsService {
    * (company_id, rule_id, ts) indexes.
    */
   async list(ctx: AuthContext, dto: GetAlertFiringsDto): Promise<AlertFiringView[]> {
-    const rows = await query<AlertFiringRow>(
-      this.dataSource,
-      `SELECT id, rule_id AS "ruleId", action, member_id AS "memberId", place_id AS "placeId", zone_id AS "zoneId",
-              check_type AS "checkType", message, ts
-         FROM alert_firings
-        WHERE company_id = $1 AND ts >= $2 AND ($3::text IS NULL OR rule_id = $3)
-        ORDER BY ts DESC, id DESC
-        LIMIT $4`,
-      [ctx.companyId, dto.since ?? 0, dto.ruleId ?? null, dto.limit ?? DEFAULT_FIRINGS_LIMIT],
-    );
+    const rows = await this.firings.list(ctx.companyId, {
+      since: dto.since ?? 0,
+      ruleId: dto.ruleId ?? null,
+      limit: dto.limit ?? DEFAULT_FIRINGS_LIMIT,
+    });
     return rows.map(alertFiringView);
   }
 }

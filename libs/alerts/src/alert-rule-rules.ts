@@ -1,4 +1,5 @@
-import type { AlertAction, FieldIssue } from '@app/core';
+import type { FieldIssue } from '@app/core';
+import type { AlertAction } from './alert-actions';
 import { ALERT_ACTIONS, DEFAULT_BATTERY_THRESHOLD } from './alert-actions';
 import type { AlertWindow } from './entities/alert-rule.entity';
 

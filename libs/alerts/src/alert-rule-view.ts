@@ -1,4 +1,4 @@
-import type { AlertAction } from '@app/core';
+import type { AlertAction } from './alert-actions';
 import { ALERT_ACTIONS, AlertType, DEFAULT_BATTERY_THRESHOLD } from './alert-actions';
 import type { AlertRule } from './entities/alert-rule.entity';
 

@@ -1,10 +1,10 @@
-import { AlertAction, AuthContext, invalid, newId, notFound, query, Queryable } from '@app/core';
+import { AuthContext, invalid, newId, notFound, Queryable } from '@app/core';
+import type { AlertAction } from './alert-actions';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, IsNull } from 'typeorm';
-import { AlertReferences } from './alert-references';
+import { AlertReferences } from './alert-references.service';
 import { actionParamIssue, AlertRuleParams, mergeParams, ParamPatch } from './alert-rule-rules';
 import { alertRuleView, AlertRuleView } from './alert-rule-view';
+import { AlertRulesRepository } from './alert-rules.repository';
 import { AlertTarget, CreateAlertDto, EditAlertDto, GetAlertsDto, paramPatchOf } from './dto/alert-rule.dto';
 import { AlertRule } from './entities/alert-rule.entity';
 
@@ -19,7 +19,7 @@ const NO_PARAMS: AlertRuleParams = { placeId: null, zoneId: null, interval: null
 @Injectable()
 export class AlertRulesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rules: AlertRulesRepository,
     private readonly refs: AlertReferences,
   ) {}
 
@@ -33,7 +33,7 @@ export class AlertRulesService {
     const patch = paramPatchOf(dto);
     const params = mergeParams(NO_PARAMS, dto.action, patch, dto.action);
     assertParams(dto.action, params);
-    await this.assertParamReferences(this.dataSource, ctx.companyId, dto.action, params, patch, false);
+    await this.assertParamReferences(undefined, ctx.companyId, dto.action, params, patch, false);
     const members = await this.refs.memberIds(ctx.companyId, dto.members ?? [], 'data.members');
     const teams = await this.refs.teamIds(ctx.companyId, dto.teams ?? [], 'data.teams');
     const rule: AlertRule = {
@@ -50,7 +50,7 @@ export class AlertRulesService {
       updatedAt: null,
       deletedAt: null,
     };
-    await this.dataSource.getRepository(AlertRule).insert(rule);
+    await this.rules.insert(rule);
     return { id: rule.id, alert: alertRuleView(rule) };
   }
 
@@ -66,8 +66,8 @@ export class AlertRulesService {
     // targets don't depend on the stored rule: resolved before the row is locked
     const members = dto.members && (await this.refs.memberIds(ctx.companyId, dto.members, 'data.members'));
     const teams = dto.teams && (await this.refs.teamIds(ctx.companyId, dto.teams, 'data.teams'));
-    return this.dataSource.transaction(async (manager) => {
-      const rule = await this.lockLive(manager, ctx.companyId, dto.id);
+    return this.rules.transaction(async (manager) => {
+      const rule = await this.rules.lockLive(manager, ctx.companyId, dto.id);
       if (!rule) throw notFound(`data.id: alert rule ${dto.id}`);
       const action = dto.action ?? rule.action;
       const patch = paramPatchOf(dto);
@@ -80,22 +80,14 @@ export class AlertRulesService {
       if (dto.active !== undefined) next.active = dto.active;
       if (members) next.members = members;
       if (teams) next.teams = teams;
-      await manager.getRepository(AlertRule).save(next);
+      await this.rules.save(manager, next);
       return alertRuleView(next);
     });
   }
 
   /** getalerts: the company's live rules, oldest first; `ids` narrows (unknown ids absent), `active` filters. */
   async getAlerts(ctx: AuthContext, dto: GetAlertsDto): Promise<AlertRuleView[]> {
-    const rules = await this.dataSource.getRepository(AlertRule).find({
-      where: {
-        companyId: ctx.companyId,
-        deletedAt: IsNull(),
-        ...(dto.ids ? { id: In(dto.ids) } : {}),
-        ...(dto.active !== undefined ? { active: dto.active } : {}),
-      },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+    const rules = await this.rules.findLive(ctx.companyId, { ids: dto.ids, active: dto.active });
     return rules.map(alertRuleView);
   }
 
@@ -105,38 +97,22 @@ export class AlertRulesService {
    * @throws DomainError not_found naming the first target that is not a live rule of the company
    */
   async deleteAlerts(ctx: AuthContext, targets: readonly AlertTarget[]): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.rules.transaction(async (manager) => {
       const ids = [...new Set(targets.map((t) => t.id))];
-      const rows = await query<{ id: string }>(
-        manager,
-        `SELECT id FROM alert_rules WHERE company_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL ORDER BY id FOR UPDATE`,
-        [ctx.companyId, ids],
-      );
-      const found = new Set(rows.map((r) => r.id));
+      const found = await this.rules.lockLiveIds(manager, ctx.companyId, ids);
       const missing = targets.find((t) => !found.has(t.id));
       if (missing) throw notFound(`${missing.field}: alert rule ${missing.id}`);
-      const now = Date.now();
-      await query(manager, `UPDATE alert_rules SET deleted_at = $3, updated_at = $3 WHERE company_id = $1 AND id = ANY($2::text[])`, [
-        ctx.companyId,
-        ids,
-        now,
-      ]);
-    });
-  }
-
-  private async lockLive(manager: EntityManager, companyId: string, id: string): Promise<AlertRule | null> {
-    return manager.getRepository(AlertRule).findOne({
-      where: { companyId, id, deletedAt: IsNull() },
-      lock: { mode: 'pessimistic_write' },
+      await this.rules.softDelete(manager, ctx.companyId, ids, Date.now());
     });
   }
 
   /**
    * The place and zone the rule names exist in the company: those sent, and the zone again when the
-   * action changed (it may now have to be a danger zone).
+   * action changed (it may now have to be a danger zone); read in `db` (the edit's transaction), else
+   * on the pool.
    */
   private async assertParamReferences(
-    db: Queryable,
+    db: Queryable | undefined,
     companyId: string,
     action: AlertAction,
     params: AlertRuleParams,

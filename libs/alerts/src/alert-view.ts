@@ -1,5 +1,5 @@
-import { AlertRuleConfig, AlertTriggeredEventData } from '@app/core';
 import { ALERT_ACTIONS, DEFAULT_BATTERY_THRESHOLD } from './alert-actions';
+import type { AlertRuleConfig, AlertTriggeredEventData } from './alert-events';
 import type { AlertRule } from './entities/alert-rule.entity';
 
 /**

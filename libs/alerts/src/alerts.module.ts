@@ -1,14 +1,25 @@
 import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
+import { AlertFiringsRepository } from './alert-firings.repository';
 import { AlertFiringsService } from './alert-firings.service';
-import { AlertReferences } from './alert-references';
+import { AlertReferences } from './alert-references.service';
+import { AlertRulesRepository } from './alert-rules.repository';
 import { AlertRulesService } from './alert-rules.service';
-import { AlertTeamReferences } from './alert-team-references';
+import { AlertTeamReferences } from './alert-team-references.service';
+import { PlacesZonesRefsRead } from './places-zones-refs.read';
 
 /** Alert rules: the rule actions and getalertfirings (the evaluation lives in `evaluation/`, run by the worker). */
 @Module({
   imports: [MembersModule],
-  providers: [AlertRulesService, AlertFiringsService, AlertReferences, AlertTeamReferences],
+  providers: [
+    AlertRulesRepository,
+    AlertFiringsRepository,
+    PlacesZonesRefsRead,
+    AlertRulesService,
+    AlertFiringsService,
+    AlertReferences,
+    AlertTeamReferences,
+  ],
   exports: [AlertRulesService, AlertFiringsService],
 })
 export class AlertsModule {}

@@ -1,5 +1,5 @@
 import { NotificationsService, OutboxEventInput, OutboxEventKeys, outboxEvent, OutboxService } from '@app/core';
-import { typeErrors } from '@app/core/testing/type-errors';
+import { typeErrors } from '@app/core/testing';
 import { EntityManager } from 'typeorm';
 import { JOB_EVENT_KEYS, JobAction } from './job-events';
 import './job-notifications';

@@ -44,3 +44,4 @@ export * from './tracks/track-rows';
 export * from './tracks/track-builder.service';
 export * from './tracks/tracks-query.service';
 export * from './member-locations.read';
+export * from './location-events';

@@ -1,5 +1,5 @@
 import { NotificationsService } from '@app/core';
-import { typeErrors } from '@app/core/testing/type-errors';
+import { typeErrors } from '@app/core/testing';
 import { EntityManager } from 'typeorm';
 import './member-notifications';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/core/errors/domain-error';
+import { DomainError } from '@app/core/pure';
 import { PDF_MAX_ROWS } from './report-types';
 
 /** The pdf row limit as the client gets it (CONTRACTS.md "Reports"): -1 naming `data.format`. */

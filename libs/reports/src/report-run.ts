@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@app/core/errors/domain-error';
+import type { ErrorKind } from '@app/core/pure';
 import type { ReportResult } from './report-definition';
 import type { ReportFormat, ReportType } from './report-types';
 

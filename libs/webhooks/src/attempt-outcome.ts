@@ -3,7 +3,7 @@
  * rules are tested apart from SQL and HTTP.
  */
 import { retryAfterMs, retryDelayMs } from './retry';
-import { SendResult } from './webhook-sender';
+import { SendResult } from './webhook-sender.client';
 
 /** The attempt's outcome as logged in `webhook_attempts.outcome`. */
 export type AttemptOutcomeName = 'delivered' | 'retry' | 'rescheduled' | 'abandoned' | 'disabled';

@@ -1,7 +1,5 @@
 import { AppConfig, AuthContext, invalid, newId } from '@app/core';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { headersProblem, maskHeaderValue } from './header-rules';
 import { configUrlProblem } from './url-safety';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -53,7 +51,6 @@ export class WebhookConfigService {
   private readonly logger = new Logger('Webhooks');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly config: AppConfig,
@@ -84,8 +81,7 @@ export class WebhookConfigService {
    * masked keeps the stored value.
    */
   async set(ctx: AuthContext, changes: Partial<Record<WebhookKey, EndpointInput>>): Promise<Record<WebhookKey, EndpointView | null>> {
-    // the DataSource only opens the transaction: the SQL is the repositories'
-    await this.dataSource.transaction(async (m) => {
+    await this.endpoints.transaction(async (m) => {
       const now = Date.now();
       for (const [key, input] of Object.entries(changes) as Array<[WebhookKey, EndpointInput]>) {
         const existing = await this.endpoints.lockByKey(m, ctx.companyId, key);

@@ -1,7 +1,7 @@
 import { query, queryOne, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 /**
  * A delivery claimed for one attempt, with what the attempt needs: one row of
@@ -55,24 +55,6 @@ export interface DrainPoint {
   next: number;
 }
 
-/** One delivery of the log (attempts apart). */
-export interface DeliveryRow {
-  id: string;
-  /** the webhook-id */
-  eventId: string;
-  key: string;
-  action: string | null;
-  formId: string | null;
-  state: string;
-  attempts: number;
-  /** ms; only while pending */
-  nextAttemptAt: number | null;
-  createdAt: number;
-  finishedAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
-}
-
 /** One attempt of the log. */
 export interface AttemptRow {
   deliveryId: string;
@@ -84,24 +66,32 @@ export interface AttemptRow {
   outcome: string;
 }
 
-/** What a replay found: the delivery's endpoint and event (null when gone); `replayed` when it was reset to pending. */
-export interface ReplayRow {
+/** A delivery locked for a replay, with its endpoint (`endpoint`/`disabled` null when it was removed) and its event's id. */
+export interface ReplayTarget {
+  id: string;
   endpoint: string | null;
   disabled: boolean | null;
-  event: string | null;
-  replayed: boolean;
+  eventId: string;
 }
 
 /** Rows deleted per statement when pruning. */
-const PRUNE_BATCH = 5000;
+export const PRUNE_BATCH = 5000;
 
 /**
- * The SQL of `webhook_deliveries` and `webhook_attempts` (and the outbox rows whose deliveries are
- * all gone: pruning them is the webhooks lib's job). Times are ms.
+ * The SQL of `webhook_deliveries` and `webhook_attempts` (with `webhook_endpoints` where a statement
+ * needs the endpoint). Times are ms. The outbox rows a delivery names are read by
+ * {@link OutboxEventsRead} (`core-outbox-events.read.ts`) — except inside the drain's one round trip,
+ * the database function `fieldwork_webhook_batch` (migrations `WebhookBatchClaim`,
+ * `AddWebhookBatchSecrets`), which joins `outbox_events` for the payload.
  */
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: (db: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(fn);
+  }
 
   /**
    * One round trip of a drain (`fieldwork_webhook_batch`): records the attempts of the batch just
@@ -201,16 +191,14 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Deletes, in statements of {@link PRUNE_BATCH} rows, attempts started before `before`, then
-   * finished (delivered or abandoned) deliveries made before it, then outbox events written before
-   * it with no delivery left. @returns rows deleted.
+   * finished (delivered or abandoned) deliveries made before it (the pruner then deletes the outbox
+   * events left without a delivery). @returns rows deleted.
    */
   async pruneBefore(before: number): Promise<number> {
     let total = 0;
     for (const sql of [
       `DELETE FROM webhook_attempts WHERE id IN (SELECT id FROM webhook_attempts WHERE started_at < $1 LIMIT $2)`,
       `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state IN ('delivered', 'abandoned') AND created_at < $1 LIMIT $2)`,
-      `DELETE FROM outbox_events WHERE id IN (SELECT o.id FROM outbox_events o WHERE o.created_at < $1
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id) LIMIT $2)`,
     ]) {
       for (;;) {
         const row = await queryOne<{ n: number }>(this.dataSource, `WITH x AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM x`, [
@@ -225,20 +213,6 @@ export class WebhookDeliveriesRepository {
     return total;
   }
 
-  /** A company's deliveries, newest first, by event id and/or key, made at or after `since` (ms), at most `limit`. */
-  async list(companyId: string, q: { eventId?: string; key?: string; since: number; limit: number }): Promise<DeliveryRow[]> {
-    return query<DeliveryRow>(
-      this.dataSource,
-      `SELECT d.id, d.event_id AS "eventId", d.event_key AS key, o.action, o.form_id AS "formId", d.state, d.attempts,
-              CASE WHEN d.state = 'pending' THEN d.next_attempt_at::float8 END AS "nextAttemptAt",
-              d.created_at::float8 AS "createdAt", d.finished_at::float8 AS "finishedAt", d.last_status AS "lastStatus", d.last_error AS "lastError"
-         FROM webhook_deliveries d LEFT JOIN outbox_events o ON o.id = d.event_id
-        WHERE d.company_id = $1 AND ($2::text IS NULL OR d.event_id = $2) AND ($3::text IS NULL OR d.event_key = $3) AND d.created_at >= $4
-        ORDER BY d.created_at DESC, d.id DESC LIMIT $5`,
-      [companyId, q.eventId ?? null, q.key ?? null, q.since, q.limit],
-    );
-  }
-
   /** The attempts of these deliveries of the company, oldest first. */
   async attemptsOf(companyId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
     return query<AttemptRow>(
@@ -250,23 +224,25 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Puts a delivery of the company back to pending, due `now`, with its failures reset — only when
-   * its endpoint still exists and is enabled and its event is still there (one statement, the
-   * delivery's row locked). @returns what was found, or undefined for an unknown (or other company's) delivery.
+   * Locks a delivery of the company for a replay (`FOR UPDATE` of the delivery only) in transaction
+   * `db`, with its endpoint. @returns undefined for an unknown (or other company's) delivery
    */
-  async replay(companyId: string, deliveryId: string, now: number): Promise<ReplayRow | undefined> {
-    return queryOne<ReplayRow>(
-      this.dataSource,
-      `WITH target AS (
-         SELECT d.id, e.id AS endpoint, e.disabled, o.id AS event FROM webhook_deliveries d
-           LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id LEFT JOIN outbox_events o ON o.id = d.event_id
-          WHERE d.id = $1 AND d.company_id = $2 FOR UPDATE OF d),
-       reset AS (
-         UPDATE webhook_deliveries d SET state = 'pending', next_attempt_at = $3, failures = 0, finished_at = NULL, locked_until = NULL
-           FROM target t WHERE d.id = t.id AND t.endpoint IS NOT NULL AND NOT t.disabled AND t.event IS NOT NULL
-         RETURNING d.id)
-       SELECT t.endpoint, t.disabled, t.event, EXISTS (SELECT 1 FROM reset) AS replayed FROM target t`,
-      [deliveryId, companyId, now],
+  lockForReplay(db: EntityManager, companyId: string, deliveryId: string): Promise<ReplayTarget | undefined> {
+    return queryOne<ReplayTarget>(
+      db,
+      `SELECT d.id, e.id AS endpoint, e.disabled, d.event_id AS "eventId" FROM webhook_deliveries d
+         LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.id = $1 AND d.company_id = $2 FOR UPDATE OF d`,
+      [deliveryId, companyId],
+    );
+  }
+
+  /** Puts a delivery back to pending, due `now`, with its failures reset (replay), in transaction `db`. */
+  async resetToPending(db: EntityManager, id: string, now: number): Promise<void> {
+    await query(
+      db,
+      `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $2, failures = 0, finished_at = NULL, locked_until = NULL WHERE id = $1`,
+      [id, now],
     );
   }
 }

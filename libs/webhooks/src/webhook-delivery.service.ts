@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DrainOutcome, WebhookDrain } from './webhook-drain';
-import { WebhookDrainProducer } from './webhook-drain-producer';
-import { WebhookPruner } from './webhook-pruner';
-import { WebhookReconciler } from './webhook-reconciler';
+import { DrainOutcome, WebhookDrain } from './webhook-drain.service';
+import { WebhookDrainProducer } from './webhook-drain-producer.service';
+import { WebhookPruner } from './webhook-pruner.service';
+import { WebhookReconciler } from './webhook-reconciler.service';
 
 /**
  * At-least-once webhook delivery as the worker's `webhook-delivery` queue sees it: one method per

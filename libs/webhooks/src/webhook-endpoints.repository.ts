@@ -12,6 +12,11 @@ export class WebhookEndpointsRepository {
     private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: (db: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(fn);
+  }
+
   /** Every endpoint of the company. */
   async findByCompany(companyId: string): Promise<WebhookEndpoint[]> {
     return this.dataSource.getRepository(WebhookEndpoint).findBy({ companyId });

@@ -1,7 +1,8 @@
 import { AuthContext, invalid, notFound } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { DeliveryRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDrainProducer } from './webhook-drain-producer';
+import { DeliveryRow, OutboxEventsRead } from './core-outbox-events.read';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDrainProducer } from './webhook-drain-producer.service';
 
 /** One attempt as the delivery log answers it. */
 export interface AttemptView {
@@ -23,12 +24,13 @@ export interface DeliveryView extends DeliveryRow {
 export class WebhookLogService {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly events: OutboxEventsRead,
     private readonly drains: WebhookDrainProducer,
   ) {}
 
   /** Deliveries of the company, newest first, by event id or key, from `since` (ms), with their attempts. */
   async list(ctx: AuthContext, q: { eventId?: string; key?: string; since?: number; limit?: number }): Promise<DeliveryView[]> {
-    const rows = await this.deliveries.list(ctx.companyId, { eventId: q.eventId, key: q.key, since: q.since ?? 0, limit: q.limit ?? 100 });
+    const rows = await this.events.deliveryLog(ctx.companyId, { eventId: q.eventId, key: q.key, since: q.since ?? 0, limit: q.limit ?? 100 });
     if (!rows.length) return [];
     const attempts = await this.deliveries.attemptsOf(
       ctx.companyId,
@@ -46,7 +48,7 @@ export class WebhookLogService {
    *   endpoint was removed or is disabled, or its event was pruned.
    */
   async replay(ctx: AuthContext, deliveryId: string): Promise<DeliveryView> {
-    const found = await this.deliveries.replay(ctx.companyId, deliveryId, Date.now());
+    const found = await this.reset(ctx.companyId, deliveryId, Date.now());
     if (!found) throw notFound(`data.deliveryId: delivery ${deliveryId}`);
     if (!found.endpoint) throw invalid('data.deliveryId', 'the endpoint of this delivery was removed');
     if (found.disabled) throw invalid('data.deliveryId', 'the endpoint of this delivery is disabled: set its URL again to re-enable it');
@@ -54,5 +56,27 @@ export class WebhookLogService {
     await this.drains.wake([], [deliveryId]);
     const [view] = (await this.list(ctx, { eventId: found.event })).filter((d) => d.id === deliveryId);
     return view;
+  }
+
+  /**
+   * Puts a delivery of the company back to pending, due `now`, with its failures reset — only when
+   * its endpoint still exists and is enabled and its event is still there — in one transaction under
+   * the delivery's row lock (the pruner cannot delete it, nor so its event, meanwhile).
+   * @returns what was found (`event` its id, null once pruned; `replayed` when reset), or undefined
+   *   for an unknown (or other company's) delivery
+   */
+  private reset(
+    companyId: string,
+    deliveryId: string,
+    now: number,
+  ): Promise<{ endpoint: string | null; disabled: boolean | null; event: string | null; replayed: boolean } | undefined> {
+    return this.deliveries.transaction(async (db) => {
+      const target = await this.deliveries.lockForReplay(db, companyId, deliveryId);
+      if (!target) return undefined;
+      const event = (await this.events.exists(db, target.eventId)) ? target.eventId : null;
+      const replayed = target.endpoint !== null && !target.disabled && event !== null;
+      if (replayed) await this.deliveries.resetToPending(db, target.id, now);
+      return { endpoint: target.endpoint, disabled: target.disabled, event, replayed };
+    });
   }
 }

@@ -1,17 +1,18 @@
 import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
+import { OutboxEventsRead } from './core-outbox-events.read';
 import { WebhookConfigService } from './webhook-config.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
-import { WebhookDrain } from './webhook-drain';
-import { WebhookDrainProducer } from './webhook-drain-producer';
+import { WebhookDrain } from './webhook-drain.service';
+import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookLogService } from './webhook-log.service';
-import { WebhookPruner } from './webhook-pruner';
-import { WebhookReconciler } from './webhook-reconciler';
+import { WebhookPruner } from './webhook-pruner.service';
+import { WebhookReconciler } from './webhook-reconciler.service';
 import { WebhookSecrets } from './webhook-secrets.service';
 import { WebhookSecretsRepository } from './webhook-secrets.repository';
-import { WebhookSigner } from './webhook-signer';
+import { WebhookSigner } from './webhook-signer.service';
 
 /**
  * Webhook configuration and secrets (the api), delivery (the worker: {@link WebhookDeliveryService}
@@ -24,6 +25,7 @@ import { WebhookSigner } from './webhook-signer';
     WebhookDeliveriesRepository,
     WebhookEndpointsRepository,
     WebhookSecretsRepository,
+    OutboxEventsRead,
     WebhookSecrets,
     WebhookSigner,
     WebhookDrainProducer,

@@ -1,4 +1,4 @@
-import { AuthContext } from '@app/core';
+import { AuthContext, EmptyDto } from '@app/core';
 import { MemberLocationsReader } from '@app/locations';
 import {
   CompanyService,
@@ -12,7 +12,6 @@ import {
 } from '@app/members';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';
-import { EmptyDto } from '../envelope/empty.dto';
 
 /**
  * Members and company actions (spec: "Members"; `editcompany` is our extension). The member answers'

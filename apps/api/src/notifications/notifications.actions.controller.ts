@@ -1,11 +1,7 @@
-import { AuthContext, NotificationsService } from '@app/core';
+import { AuthContext, GetNotificationsDto, NotificationsService } from '@app/core';
 import { seesCompanyWideNotifications } from '@app/members';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
-import { SinceLimitDto } from '../envelope/since-limit.dto';
-
-/** getnotifications: `since` (ms, inclusive) and `limit`. */
-export class GetNotificationsDto extends SinceLimitDto {}
 
 /** getnotifications (our extension): the caller's notifications, oldest first from `since`. */
 @Controller('api')

@@ -1,8 +1,11 @@
-import { AuthContext } from '@app/core';
+import { AuthContext, EmptyDto } from '@app/core';
 import {
   EndpointInput,
   EndpointView,
+  GetWebhookDeliveriesDto,
   parseEndpointInput,
+  ReplayWebhookDeliveryDto,
+  SetWebhooksDto,
   WebhookConfigService,
   WebhookKey,
   WebhookLogService,
@@ -10,8 +13,6 @@ import {
 } from '@app/webhooks';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data } from '../envelope/decorators';
-import { EmptyDto } from '../envelope/empty.dto';
-import { GetWebhookDeliveriesDto, ReplayWebhookDeliveryDto, SetWebhooksDto } from './webhooks.dto';
 
 /** One key's endpoint as the action API answers it: `header` (singular), as the spec names it. */
 export type ActionEndpointView = Omit<EndpointView, 'headers'> & { header: EndpointView['headers'] };

@@ -1,9 +1,8 @@
 import { AuthContext, DomainError, invalid, mayCallAction } from '@app/core';
-import { EndpointInput, isWebhookKey, parseEndpointInput, WebhookConfigService, WebhookKey } from '@app/webhooks';
+import { EndpointInput, isWebhookKey, parseEndpointInput, PutWebhooksBody, WebhookConfigService, WebhookKey } from '@app/webhooks';
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ACTION_ROLES } from '../envelope/action-roles';
 import { Caller, ConnectorAuth } from '../envelope/decorators';
-import { PutWebhooksBody } from './webhooks.dto';
 
 /** `/v1/webhooks`: read and set the configuration (`headers`, plural; no secret). */
 @Controller('v1/webhooks')

@@ -6,7 +6,7 @@
  */
 import { setPriority } from 'node:os';
 import { isWorkerThread, workerData } from 'piscina';
-import { CpuTaskName, CpuTasks, spin } from '@app/core/worker-results/cpu-tasks';
+import { CpuTaskName, CpuTasks, spin } from '@app/core/pure';
 import { assignTask, clusterTask, solveTourTask } from '@app/dispatch/pure';
 
 /** What the pool hands each thread (piscina's `workerData`). */

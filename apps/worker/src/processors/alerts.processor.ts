@@ -1,5 +1,5 @@
 import { AppConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
-import { AlertsClock } from '@app/alerts/evaluation';
+import { AlertsClock } from '@app/alerts';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';

@@ -7,7 +7,7 @@
 import { setPriority } from 'node:os';
 import { Pool } from 'pg';
 import { isWorkerThread, workerData } from 'piscina';
-import { DomainError } from '@app/core/errors/domain-error';
+import { DomainError } from '@app/core/pure';
 import { renderJob } from '@app/reports/render/render-job';
 import type { RenderAnswer, RenderJob } from '@app/reports/report-run';
 

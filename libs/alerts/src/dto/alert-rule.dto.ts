@@ -1,4 +1,5 @@
-import { AlertAction, NamedTarget, namedTargets, NullableOptional, Optional, Rule } from '@app/core';
+import { NamedTarget, namedTargets, NullableOptional, Optional, Rule } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,

@@ -1,4 +1,5 @@
-import { AlertAction, bigintMs } from '@app/core';
+import { bigintMs } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** A rule's daily window in the company time zone: ISO weekdays (1 = Monday … 7), start and end HHMM. */

@@ -1,10 +1,11 @@
-import { AlertAction, OutboxService } from '@app/core';
+import { OutboxService } from '@app/core';
+import type { AlertAction } from '../alert-actions';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { AlertRule } from '../entities/alert-rule.entity';
-import { EvaluationCompany, EvaluationRepository } from './evaluation.repository';
-import { FiringInput, FiringWriter } from './firing-writer';
+import { AlertFiringsRepository } from '../alert-firings.repository';
+import { FiringInput, FiringWriter } from './firing-writer.service';
+import { ClockCandidatesRead } from './locations-clock-candidates.read';
+import { EvaluationCompany, RuleTargetsRead } from './members-rule-targets.read';
 import { deadlinesBetween, inWindow } from './window';
 
 /** The time-driven actions the clock evaluates. */
@@ -27,21 +28,22 @@ export class AlertsClock {
   private readonly logger = new Logger('AlertsClock');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly repo: EvaluationRepository,
+    private readonly firings: AlertFiringsRepository,
+    private readonly targets: RuleTargetsRead,
+    private readonly candidates: ClockCandidatesRead,
     private readonly writer: FiringWriter,
     private readonly outbox: OutboxService,
   ) {}
 
   /** Evaluates every live time-driven rule at `now` (ms). @returns how many firings were stored. */
   async tick(now: number): Promise<{ rules: number; fired: number }> {
-    const rules = await this.repo.liveRules(this.dataSource, CLOCK_ACTIONS);
+    const rules = await this.targets.liveRules(CLOCK_ACTIONS);
     let fired = 0;
     for (const { rule, company } of rules) {
       try {
         const found = await this.evaluate(rule, company, now);
         if (!found.length) continue; // the common case: no transaction at all
-        const published = await this.dataSource.transaction((db) => this.writer.write(db, company, found));
+        const published = await this.firings.transaction((db) => this.writer.write(db, company, found));
         fired += published.length;
         this.outbox.wake(published);
       } catch (err) {
@@ -64,7 +66,7 @@ export class AlertsClock {
         const out: FiringInput[] = [];
         for (const period of deadlinesBetween(rule.window, after, now, company.timezone)) {
           const occurrence = String(period.day);
-          for (const memberId of await this.repo.membersWithoutCheck(this.dataSource, rule, check, period, occurrence)) {
+          for (const memberId of await this.candidates.membersWithoutCheck(rule, check, period, occurrence)) {
             out.push({
               rule,
               memberId,
@@ -80,7 +82,7 @@ export class AlertsClock {
       case 'idle': {
         if (!rule.interval || !inWindow(rule.window, now, company.timezone)) return [];
         const interval = rule.interval;
-        return (await this.repo.idleMembers(this.dataSource, rule, now)).map(({ memberId, since }) => ({
+        return (await this.candidates.idleMembers(rule, now)).map(({ memberId, since }) => ({
           rule,
           memberId,
           occurrence: String(since),
@@ -91,7 +93,7 @@ export class AlertsClock {
       case 'no_connection_to_device': {
         if (!rule.interval || !inWindow(rule.window, now, company.timezone)) return [];
         const interval = rule.interval;
-        return (await this.repo.silentMembers(this.dataSource, rule, now)).map(({ memberId, lastTs }) => ({
+        return (await this.candidates.silentMembers(rule, now)).map(({ memberId, lastTs }) => ({
           rule,
           memberId,
           occurrence: String(lastTs),

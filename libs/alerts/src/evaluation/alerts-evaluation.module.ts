@@ -1,12 +1,17 @@
 import { GeofenceModule, LocationsModule } from '@app/locations';
 import { PlacesModule } from '@app/places';
 import { Module } from '@nestjs/common';
+import { AlertFiringsRepository } from '../alert-firings.repository';
+import { AlertRulesRepository } from '../alert-rules.repository';
+import { AlertMemberStatesRepository } from './alert-member-states.repository';
 import { AlertsClock } from './alerts-clock.service';
-import { AlertsFixConsumer } from './alerts-fix-consumer';
-import { AlertsCheckListener } from './check-listener';
-import { EvaluationRepository } from './evaluation.repository';
-import { FiringWriter } from './firing-writer';
-import { RulesCache } from './rules-cache';
+import { AlertsFixConsumer } from './alerts-fix.consumer';
+import { AlertsCheckListener } from './check.listener';
+import { FiringWriter } from './firing-writer.service';
+import { ClockCandidatesRead } from './locations-clock-candidates.read';
+import { RuleTargetsRead } from './members-rule-targets.read';
+import { RulesCache } from './rules-cache.service';
+import { ZoneClassificationRead } from './zones-classification.read';
 
 /**
  * Alert evaluation in the worker (docs/alerts-evaluation.md): the `alerts` fix participant (zones,
@@ -16,7 +21,19 @@ import { RulesCache } from './rules-cache';
  */
 @Module({
   imports: [LocationsModule, GeofenceModule, PlacesModule],
-  providers: [EvaluationRepository, RulesCache, FiringWriter, AlertsFixConsumer, AlertsCheckListener, AlertsClock],
+  providers: [
+    AlertRulesRepository,
+    AlertFiringsRepository,
+    AlertMemberStatesRepository,
+    RuleTargetsRead,
+    ZoneClassificationRead,
+    ClockCandidatesRead,
+    RulesCache,
+    FiringWriter,
+    AlertsFixConsumer,
+    AlertsCheckListener,
+    AlertsClock,
+  ],
   exports: [AlertsClock, FiringWriter],
 })
 export class AlertsEvaluationModule {}

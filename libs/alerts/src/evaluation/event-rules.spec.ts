@@ -1,5 +1,5 @@
 import type { AlertRule } from '../entities/alert-rule.entity';
-import { checkMatches } from './check-listener';
+import { checkMatches } from './check.listener';
 import { rulesForZoneTransition } from './zone-rules';
 
 const rule = (action: AlertRule['action'], f: Partial<AlertRule> = {}): AlertRule =>

@@ -10,7 +10,7 @@ export interface TargetMember {
 
 /**
  * Whether `rule` targets `member` (CONTRACTS.md "Alerts and zones") — the same rule as the SQL
- * `TARGETS_SQL` (evaluation.repository.ts), for rules read from the cache: `members` lists it, or one
+ * `TARGETS_SQL` (locations-clock-candidates.read.ts), for rules read from the cache: `members` lists it, or one
  * of `teams` is among its teams; neither set = every member with role `worker`. Deactivated members
  * never.
  */

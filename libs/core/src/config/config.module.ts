@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { AppConfig, loadConfig } from './env';
+import { AppConfig } from './env';
+import { loadConfig } from './load-config';
 
 /** Provides the validated {@link AppConfig} to every module (validated once, at start-up). */
 @Global()

@@ -1,4 +1,6 @@
-import { AppConfig, ConfigError, loadConfig, trustProxySetting } from './env';
+import { AppConfig } from './env';
+import { ConfigError, loadConfig } from './load-config';
+import { trustProxySetting } from './trust-proxy';
 
 const load = (env: NodeJS.ProcessEnv) => loadConfig(env, { cache: false });
 
@@ -195,7 +197,7 @@ describe('loadConfig', () => {
 
   it('with the cache, keeps the first valid config and ignores later environments', async () => {
     await jest.isolateModulesAsync(async () => {
-      const env = await import('./env');
+      const env = await import('./load-config');
       expect(() => env.loadConfig({ PORT: 'abc' })).toThrow(env.ConfigError); // a failure is not cached
       const first = env.loadConfig({ PORT: '1234' });
       expect(first.PORT).toBe(1234);

@@ -1,6 +1,6 @@
-import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
-import * as ipaddr from 'ipaddr.js';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { trustProxySetting } from './trust-proxy';
 
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
@@ -15,7 +15,7 @@ const toInt = ({ value }: { value: unknown }) => {
 
 /**
  * Every environment variable the service reads, with its default. Validated once at start-up by
- * {@link loadConfig}; a wrong value stops start-up with a message naming the variable.
+ * `loadConfig` (load-config.ts); a wrong value stops start-up with a message naming the variable.
  * `.env.example` documents each one.
  */
 export class AppConfig {
@@ -414,63 +414,4 @@ export class AppConfig {
   /** Log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
-}
-
-const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/**
- * `TRUST_PROXY` as Express's `trust proxy` value: a hop count, `false`, or the list of addresses,
- * subnets and names. `undefined` for a value that is none of these (including `true`).
- */
-export function trustProxySetting(value: string): number | false | string[] | undefined {
-  const v = value.trim();
-  if (v === 'false') return false;
-  if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v) <= 10 ? Number(v) : undefined;
-  const address = (a: string) => ipaddr.IPv4.isValidFourPartDecimal(a) || ipaddr.IPv6.isValid(a);
-  const valid = (item: string) => {
-    if (TRUST_NAMES.has(item)) return true;
-    const [a, bits, ...rest] = item.split('/');
-    if (bits === undefined) return address(a);
-    if (rest.length || !address(a) || !/^\d{1,3}$/.test(bits)) return false;
-    return Number(bits) <= (ipaddr.IPv4.isValidFourPartDecimal(a) ? 32 : 128);
-  };
-  const items = v.split(',').map((item) => item.trim());
-  return items.every(valid) ? items : undefined;
-}
-
-/** Thrown at start-up when the environment is invalid; the message names each bad variable. */
-export class ConfigError extends Error {}
-
-let cached: AppConfig | undefined;
-
-/**
- * Reads, converts and validates the environment once.
- * @throws ConfigError naming every variable with a wrong value.
- */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true } = {}): AppConfig {
-  if (cache && cached) return cached;
-  const known = Object.keys(new AppConfig());
-  const raw: Record<string, unknown> = {};
-  for (const key of [
-    ...known,
-    'QUEUE_DASHBOARD_USER',
-    'QUEUE_DASHBOARD_PASSWORD',
-    'WEBHOOK_DNS_SERVERS',
-    'CORS_ORIGINS',
-    'METRICS_TOKEN',
-    'PUBLIC_BASE_URL',
-    'GEOCODER_URL',
-  ]) {
-    if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
-  }
-  const config = plainToInstance(AppConfig, raw, { exposeDefaultValues: true });
-  const errors = validateSync(config, { skipMissingProperties: false });
-  const lines = errors.map((e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
-  if (config.WORKER_TEST_KINDS === true && config.NODE_ENV === 'production')
-    lines.push('WORKER_TEST_KINDS=true: not allowed when NODE_ENV=production');
-  if (lines.length) {
-    throw new ConfigError(`invalid environment:\n  ${lines.join('\n  ')}`);
-  }
-  if (cache) cached = config;
-  return config;
 }

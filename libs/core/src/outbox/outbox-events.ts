@@ -13,8 +13,8 @@
  * ```
  *
  * An entry is visible wherever the declaring file is part of the program (every build; a file that
- * imports the lib). Events of domains whose lib does not exist yet are declared in core as the
- * contract (`contract-events.ts`) until their lib takes them over.
+ * imports the lib): jobs' `job-events.ts`, locations' `location-events.ts` (place checks, clock),
+ * alerts' `alert-events.ts` (`alerttriggered`).
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation
 export interface OutboxEvents {}

@@ -3,7 +3,7 @@ import { DynamicModule, Injectable, Module, OnApplicationShutdown } from '@nestj
 import Redis from 'ioredis';
 import { AppConfig } from '../config/env';
 import { ALL_QUEUES, TASK_OPTIONS } from './queues';
-import { TASK_PRODUCER_PROVIDER, TaskProducer } from './task-producer';
+import { TASK_PRODUCER_PROVIDER, TaskProducer } from './task-producer.service';
 
 /**
  * The api's ONE Redis connection for all its queues (a producer needs no more): no offline queue and

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { ALL_QUEUES, DEFAULT_TASK_OPTIONS, QueueName, TASK_OPTIONS, taskOptions } from './queues';
-import { TaskProducer } from './task-producer';
+import { TaskProducer } from './task-producer.service';
 
 /** A stand-in for a BullMQ queue that records what is added (the option merging is what is tested here). */
 function recordingQueue(name: string) {

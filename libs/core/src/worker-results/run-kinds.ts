@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CpuTaskName, CpuTasks } from './cpu-tasks';
 
@@ -7,7 +6,7 @@ import { CpuTaskName, CpuTasks } from './cpu-tasks';
  * and handlers are checked by the compiler. A domain lib adds its kinds by augmenting this interface
  * from its own code, e.g.
  * `declare module '@app/core' { interface RunKinds { distributejobs: { params: DistributeParams; result: DistributeAnswer } } }`,
- * and registers their handlers with {@link RunKindRegistry}.
+ * and registers their handlers with `RunKindRegistry`.
  */
 export interface RunKinds {
   /** Test only: answers its params. */
@@ -65,25 +64,4 @@ export interface RunHandler<K extends RunKind, C = RunResult<K>> {
 export interface AnyRunHandler {
   compute(params: unknown, ctx: RunContext): Promise<unknown>;
   write?(manager: EntityManager, computed: unknown, ctx: RunContext): Promise<unknown>;
-}
-
-/**
- * kind → handler, filled at module init by the domain modules (and, with `WORKER_TEST_KINDS=true`,
- * the test kinds: {@link TestRunKinds}). The worker's executor looks kinds up here; the api only needs
- * the types.
- */
-@Injectable()
-export class RunKindRegistry {
-  private readonly handlers = new Map<string, AnyRunHandler>();
-
-  /** Registers `kind`'s handler. @throws Error when the kind is registered twice (a wiring bug). */
-  register<K extends RunKind, C>(kind: K, handler: RunHandler<K, C>): void {
-    if (this.handlers.has(kind)) throw new Error(`run kind ${kind} registered twice`);
-    this.handlers.set(kind, handler as unknown as AnyRunHandler);
-  }
-
-  /** The handler of `kind`, or undefined when none is registered in this process. */
-  get(kind: string): AnyRunHandler | undefined {
-    return this.handlers.get(kind);
-  }
 }

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/domain-error';
-import { loadConfig } from '../config/env';
+import { loadConfig } from '../config/load-config';
 import { spin } from './cpu-tasks';
 import { profileSettings, storedError, unfinishedMessage, waitSliceMs, writeDecision } from './run-rules';
 

@@ -1,24 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/env';
 import { DomainError } from '../errors/domain-error';
 import { newId } from '../ids';
-import { query, queryOne } from '../database/query';
-import { TaskProducer } from '../queue/task-producer';
-import { SQL_NOW_MS } from '../time';
+import { TaskProducer } from '../queue/task-producer.service';
 import { RunKind, RunParams, RunResult } from './run-kinds';
-import { RunListener } from './run-listener';
+import { RunListener } from './run-listener.service';
 import {
   FINISHED_STATES,
   profileSettings,
   RunProfile,
-  RunState,
   RunUnfinishedError,
   StoredRunError,
   unfinishedMessage,
   waitSliceMs,
 } from './run-rules';
+import { RunView, WorkerRunsRepository } from './worker-runs.repository';
+
+export type { RunView } from './worker-runs.repository';
 
 /** Who a run is for. */
 export interface RunOwner {
@@ -31,19 +29,6 @@ export interface RunCallOptions {
   profile: RunProfile;
   /** ms the api waits; default the profile's (`DISPATCH_TIMEOUT_MS` / `REPORT_TIMEOUT_MS`). */
   timeoutMs?: number;
-}
-
-/** A run as the api reads it back. */
-export interface RunView {
-  id: string;
-  kind: string;
-  memberId: string | null;
-  state: RunState;
-  result: unknown;
-  error: StoredRunError | null;
-  /** ms, database clock */
-  createdAt: number;
-  finishedAt: number | null;
 }
 
 /** A run written and queued, not yet waited for. */
@@ -72,7 +57,7 @@ export class WorkerResultsService {
   private readonly logger = new Logger('WorkerResults');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly runs: WorkerRunsRepository,
     private readonly producer: TaskProducer,
     private readonly listener: RunListener,
     private readonly config: AppConfig,
@@ -99,24 +84,26 @@ export class WorkerResultsService {
     const timeoutMs = opts.timeoutMs ?? settings.timeoutMs;
     const deadline = performance.now() + timeoutMs;
     const runId = newId();
-    await query(
-      this.dataSource,
-      `INSERT INTO worker_runs (company_id, id, member_id, kind, params, state, answer_by, write_by, max_run_ms, created_at)
-       VALUES ($1, $2, $3, $4, $5, 'queued', ${SQL_NOW_MS} + $6::bigint, CASE WHEN $7 THEN ${SQL_NOW_MS} + $6::bigint END, $8, ${SQL_NOW_MS})`,
-      [owner.companyId, runId, owner.memberId, kind, JSON.stringify(params), timeoutMs, settings.writeBy === 'answer', settings.maxRunMs],
-    );
+    await this.runs.insertQueued({
+      companyId: owner.companyId,
+      id: runId,
+      memberId: owner.memberId,
+      kind,
+      params,
+      timeoutMs,
+      writeByAnswer: settings.writeBy === 'answer',
+      maxRunMs: settings.maxRunMs,
+    });
     const run: SubmittedRun = { runId, companyId: owner.companyId, deadline, timeoutMs, profile: opts.profile };
     try {
       await this.boundedEnqueue(settings.queue, run);
     } catch (err) {
       // fail the run unless a worker already took it (the add may have landed after our timer)
-      const failed = await query(
-        this.dataSource,
-        `UPDATE worker_runs SET state = 'failed', error = $3, finished_at = ${SQL_NOW_MS}
-          WHERE company_id = $1 AND id = $2 AND state = 'queued' RETURNING id`,
-        [owner.companyId, runId, JSON.stringify({ message: `queue unavailable: ${(err as Error).message}`, kind: 'unavailable' } satisfies StoredRunError)],
-      );
-      if (failed.length) {
+      const failed = await this.runs.failQueued(owner.companyId, runId, {
+        message: `queue unavailable: ${(err as Error).message}`,
+        kind: 'unavailable',
+      } satisfies StoredRunError);
+      if (failed) {
         this.logger.warn(`run ${runId} (${kind}) could not be queued: ${(err as Error).message}`);
         throw new RunUnfinishedError(`${settings.what} could not be queued (queue unavailable); nothing was changed`, runId, 'failed');
       }
@@ -142,12 +129,7 @@ export class WorkerResultsService {
     }
     if (row && !FINISHED_STATES.includes(row.state) && settings.writeBy === 'answer') {
       // our answer is "nothing was changed": make it true before saying it (waits for the worker's row lock)
-      await query(
-        this.dataSource,
-        `UPDATE worker_runs SET state = 'expired', error = $3, finished_at = ${SQL_NOW_MS}
-          WHERE company_id = $1 AND id = $2 AND state IN ('queued', 'running')`,
-        [run.companyId, run.runId, JSON.stringify({ message: 'the api stopped waiting at answer_by' })],
-      );
+      await this.runs.expireOpen(run.companyId, run.runId, { message: 'the api stopped waiting at answer_by' });
       row = await this.find(run.companyId, run.runId);
     }
     if (!row) throw new Error(`run ${run.runId} vanished`);
@@ -174,13 +156,8 @@ export class WorkerResultsService {
   }
 
   /** A run of the company, or undefined (another company's runs are unknown ids). */
-  async find(companyId: string, runId: string): Promise<RunView | undefined> {
-    return queryOne<RunView>(
-      this.dataSource,
-      `SELECT id, kind, member_id AS "memberId", state, result, error, created_at::float8 AS "createdAt", finished_at::float8 AS "finishedAt"
-         FROM worker_runs WHERE company_id = $1 AND id = $2`,
-      [companyId, runId],
-    );
+  find(companyId: string, runId: string): Promise<RunView | undefined> {
+    return this.runs.find(companyId, runId);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { distanceM } from '@app/core/geo/geodesic';
+import { distanceM } from '@app/core/pure';
 import type { GeoPoint } from '../types';
 import { balancedCapacity, balancedKMeans, randomSwap } from './balance';
 import { seedKMeansPlusPlus, sphericalKMeans } from './kmeans';

@@ -1,4 +1,4 @@
-import { MEAN_EARTH_RADIUS_M } from '@app/core/geo/geodesic';
+import { MEAN_EARTH_RADIUS_M } from '@app/core/pure';
 import type { GeoPoint } from '../types';
 import { sphericalMean } from './sphere';
 

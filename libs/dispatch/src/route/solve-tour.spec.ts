@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { DistanceMatrix } from '../types';
 import { iteratedLocalSearch, nearestNeighbourTwoOpt, solveTour, tourLength } from './index';
 import { geodesicMatrix } from './matrix';
-import { distanceM, haversineM } from '@app/core/geo/geodesic';
+import { distanceM, haversineM } from '@app/core/pure';
 
 /** Euclidean matrix of integer-ish points (so ties happen, as in real data). */
 function euclid(points: Array<[number, number]>): DistanceMatrix {

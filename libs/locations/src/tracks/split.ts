@@ -1,5 +1,5 @@
 // deep import: split.ts is pure and also runs in the report threads (no Nest there)
-import { withinM } from '@app/core/geo/geodesic';
+import { withinM } from '@app/core/pure';
 import type { Fix } from '../fix';
 
 /** The split rule's limits (CONTRACTS.md "Tracks"). */

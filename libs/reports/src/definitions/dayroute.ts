@@ -1,4 +1,4 @@
-import { distanceM } from '@app/core/geo/geodesic';
+import { distanceM } from '@app/core/pure';
 import { resolveRouteEnds } from '@app/dispatch/pure';
 import { columnUnit, formatCell } from '../formats/cell-format';
 import type { ReportContext, ReportDefinition } from '../report-definition';

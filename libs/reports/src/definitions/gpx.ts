@@ -1,4 +1,4 @@
-import { boundingBox } from '@app/core/geo/bounding-box';
+import { boundingBox } from '@app/core/pure';
 import type { Fix } from '@app/locations/pure';
 import { gpxDocument } from '@app/locations/pure';
 import type { ReportContext, ReportDefinition, ReportFile, ReportMember } from '../report-definition';

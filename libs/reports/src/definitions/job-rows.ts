@@ -4,7 +4,7 @@
  * a row into the spec's job column values (docs/reports.md "jobs"). Pure apart from the SQL text:
  * safe in the report threads (no Nest, no TypeORM).
  */
-import { zonedDayTimeToMs } from '@app/core/time';
+import { zonedDayTimeToMs } from '@app/core/pure';
 import { progressOf } from '@app/jobs/progress';
 import type { Point } from 'geojson';
 import { formatCell } from '../formats/cell-format';

@@ -1,4 +1,4 @@
-import { dayInZone } from '@app/core/time';
+import { dayInZone } from '@app/core/pure';
 import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 import { MEMBER_SPANS_SQL, memberSpan, readVisits, Visit } from './time-data';

@@ -1,4 +1,4 @@
-import { dayInZone } from '@app/core/time';
+import { dayInZone } from '@app/core/pure';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 

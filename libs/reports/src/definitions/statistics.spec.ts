@@ -1,4 +1,4 @@
-import { zonedDayTimeToMs } from '@app/core/time';
+import { zonedDayTimeToMs } from '@app/core/pure';
 import { countJob, JobCounts, statisticsRow } from './statistics';
 import { clockedIntervals, daysSpan } from './time-accounting';
 import type { TrackSpan, Visit } from './time-data';

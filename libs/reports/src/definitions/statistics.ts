@@ -1,4 +1,4 @@
-import { zonedDayTimeToMs } from '@app/core/time';
+import { zonedDayTimeToMs } from '@app/core/pure';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 import { ClockedTime, Interval, intersect, sameDayGaps, totalMs, union } from './time-accounting';

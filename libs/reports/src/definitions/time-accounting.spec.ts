@@ -1,5 +1,5 @@
-import { addDays } from '@app/core/time';
-import { zonedDayTimeToMs } from '@app/core/time';
+import { addDays } from '@app/core/pure';
+import { zonedDayTimeToMs } from '@app/core/pure';
 import {
   allocateIntervals,
   allocationOf,

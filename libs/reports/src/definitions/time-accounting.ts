@@ -4,7 +4,7 @@
  * clock: "now" is a parameter. Days are calendar days in an IANA zone, so a DST day is 23 or 25 h long
  * and an interval crossing midnight is split at the zone's midnight (docs/reports-time.md).
  */
-import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/time';
+import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/pure';
 
 /** [start, end) in ms since the epoch; empty when end ≤ start. */
 export interface Interval {

@@ -1,4 +1,4 @@
-import { addDays } from '@app/core/time';
+import { addDays } from '@app/core/pure';
 import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 import { allocateIntervals, byDay, Interval, splitByDay } from './time-accounting';

@@ -1,4 +1,4 @@
-import { distanceM } from '@app/core/geo/geodesic';
+import { distanceM } from '@app/core/pure';
 import type { Fix } from '@app/locations/pure';
 import { splitRules, splitTracks } from '@app/locations/pure';
 // eslint-disable-next-line no-restricted-imports -- the real GPX traces' reader is a test helper shared with the e2e suites

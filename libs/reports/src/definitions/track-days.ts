@@ -4,7 +4,7 @@
  * rule of the tracks (libs/locations `findStops`, the same code the track builder runs) and the
  * nearest place of a position. Pure functions and plain SQL: safe in the report threads.
  */
-import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/time';
+import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/pure';
 import type { Fix } from '@app/locations/pure';
 import { findStops, isUsable, splitRules, SplitRules } from '@app/locations/pure';
 import type { ReportContext, ReportDb, ReportMember } from '../report-definition';

@@ -1,4 +1,4 @@
-import { distanceM } from '@app/core/geo/geodesic';
+import { distanceM } from '@app/core/pure';
 import { progressOf } from '@app/jobs/progress';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { CellValue, ColumnSpec } from '../report-table';

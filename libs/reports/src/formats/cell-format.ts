@@ -16,7 +16,7 @@
  */
 import type { CellValue, ColumnKind, ColumnSpec, ReportColumn, ReportLocale } from '../report-table';
 import type { RequestedColumn } from '../report-run';
-import { wallClock, type WallClock } from '@app/core/time';
+import { wallClock, type WallClock } from '@app/core/pure';
 
 /** Metres in one international mile. */
 export const METRES_PER_MILE = 1609.344;
@@ -26,7 +26,7 @@ export const MPS_PER_MPH = METRES_PER_MILE / 3600;
 /** The check mark a `check` cell shows when set. */
 export const CHECK_MARK = '\u2713';
 
-export { wallClock, type WallClock } from '@app/core/time';
+export { wallClock, type WallClock } from '@app/core/pure';
 
 /** A YYYYMMDD day number as calendar fields (time 00:00:00). */
 export function dayFields(yyyymmdd: number): WallClock {

@@ -1,4 +1,4 @@
-import { addDays, zonedDayTimeToMs } from '@app/core/time';
+import { addDays, zonedDayTimeToMs } from '@app/core/pure';
 import type { ReportContext, ReportDb, ReportMember, ReportPlace } from '../report-definition';
 import type { ReportLocale } from '../report-table';
 import type { RenderJob } from '../report-run';

@@ -1,0 +1,4 @@
+import { SinceLimitDto } from '../validation/since-limit.dto';
+
+/** getnotifications: `since` (ms, inclusive) and `limit`. */
+export class GetNotificationsDto extends SinceLimitDto {}
