@@ -37,6 +37,7 @@ export * from './core.module';
 export * from './database/ensure-database';
 export * from './database/pg-errors';
 export * from './database/query';
+export * from './database/bigint-columns';
 export * from './worker-results/cpu-tasks';
 export * from './worker-results/run-executor.service';
 export * from './worker-results/run-kinds';

@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import type { AlertAction } from '../alert-actions';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -51,9 +51,9 @@ export class AlertFiring {
   message: string;
 
   /** ms: when the condition occurred (the fix, check or deadline that fired it) */
-  @Column({ type: 'bigint', transformer: bigintMs })
+  @MsColumn()
   ts: number;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 }

@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import type { AlertAction } from '../alert-actions';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
@@ -49,7 +49,7 @@ export class AlertRule {
   zoneId: string | null;
 
   /** ms (`idle`, `no_connection_to_device`) */
-  @Column({ type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ nullable: true })
   interval: number | null;
 
   /** battery % (`battery_low`) */
@@ -62,13 +62,13 @@ export class AlertRule {
   @Column({ type: 'boolean', default: true })
   active: boolean;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'updated_at', nullable: true })
   updatedAt: number | null;
 
   /** ms of the soft delete (`deletealert`); null = live. */
-  @Column({ name: 'deleted_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'deleted_at', nullable: true })
   deletedAt: number | null;
 }

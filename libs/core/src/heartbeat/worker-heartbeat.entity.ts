@@ -1,5 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { bigintMs } from '../time';
+import { Entity, PrimaryColumn } from 'typeorm';
+import { MsColumn } from '../database/bigint-columns';
 
 /**
  * One row per running worker process, refreshed every `WORKER_HEARTBEAT_MS`. Kept in PostgreSQL
@@ -11,14 +11,14 @@ export class WorkerHeartbeat {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   id: string;
 
-  @Column({ name: 'started_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'started_at' })
   startedAt: number;
 
   /** ms, database clock of the last beat. */
-  @Column({ name: 'beat_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'beat_at' })
   beatAt: number;
 
   /** ms when the worker stopped cleanly; null while running. */
-  @Column({ name: 'stopped_at', type: 'bigint', transformer: bigintMs, nullable: true })
+  @MsColumn({ name: 'stopped_at', nullable: true })
   stoppedAt: number | null;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { bigintMs } from '../time';
+import { MsColumn } from '../database/bigint-columns';
 
 /**
  * A notification for a member's device or the dashboard (invitation sent, route changed, job
@@ -26,6 +26,6 @@ export class Notification {
   jobId: string | null;
 
   /** ms, database clock. */
-  @Column({ type: 'bigint', transformer: bigintMs })
+  @MsColumn()
   ts: number;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { bigintMs } from '../time';
+import { MsColumn } from '../database/bigint-columns';
 
 /**
  * One event recorded by the transactional outbox: written in the same transaction as the change
@@ -33,6 +33,6 @@ export class OutboxEvent {
   payload: string;
 
   /** ms, database clock of the writing transaction. */
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { bigintMs } from '../time';
+import { MsColumn } from '../database/bigint-columns';
 import { RunState, StoredRunError } from './run-rules';
 
 /**
@@ -40,26 +40,26 @@ export class WorkerRun {
   error: StoredRunError | null;
 
   /** ms, database clock: until when the api waits for the answer. */
-  @Column({ name: 'answer_by', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'answer_by' })
   answerBy: number;
 
   /**
    * ms, database clock: the worker writes nothing past it. = `answer_by` for runs that change jobs;
    * null while a start-relative run (a report) is queued, then start + `max_run_ms`.
    */
-  @Column({ name: 'write_by', type: 'bigint', transformer: bigintMs, nullable: true })
+  @MsColumn({ name: 'write_by', nullable: true })
   writeBy: number | null;
 
   /** For start-relative runs: ms the run may take once started (`REPORT_MAX_RUN_MS`). */
   @Column({ name: 'max_run_ms', type: 'integer', nullable: true })
   maxRunMs: number | null;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'started_at', type: 'bigint', transformer: bigintMs, nullable: true })
+  @MsColumn({ name: 'started_at', nullable: true })
   startedAt: number | null;
 
-  @Column({ name: 'finished_at', type: 'bigint', transformer: bigintMs, nullable: true })
+  @MsColumn({ name: 'finished_at', nullable: true })
   finishedAt: number | null;
 }

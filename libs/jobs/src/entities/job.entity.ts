@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { BigintColumn, MsColumn } from '@app/core';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** One custom field of a job, in insertion order. */
@@ -93,7 +93,7 @@ export class Job {
   @Column({ name: 'window_end', type: 'smallint', default: 0 })
   windowEnd: number;
 
-  @Column({ name: 'order_id', type: 'bigint', default: 0, transformer: bigintMs })
+  @BigintColumn({ name: 'order_id', default: 0 })
   orderId: number;
 
   @Column({ name: 'dispatcher_uid', type: 'varchar', length: 64, default: '' })
@@ -122,42 +122,42 @@ export class Job {
   @Column({ type: 'jsonb', default: () => `'{}'` })
   extra: Record<string, string | number>;
 
-  @Column({ name: 'ts_created', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_created', default: 0 })
   tsCreated: number;
 
-  @Column({ name: 'ts_assigned', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_assigned', default: 0 })
   tsAssigned: number;
 
-  @Column({ name: 'ts_accepted', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_accepted', default: 0 })
   tsAccepted: number;
 
-  @Column({ name: 'ts_rejected', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_rejected', default: 0 })
   tsRejected: number;
 
-  @Column({ name: 'ts_done_success', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_done_success', default: 0 })
   tsDoneSuccess: number;
 
-  @Column({ name: 'ts_done_failed', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_done_failed', default: 0 })
   tsDoneFailed: number;
 
-  @Column({ name: 'ts_check_in', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_check_in', default: 0 })
   tsCheckIn: number;
 
-  @Column({ name: 'ts_check_out', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_check_out', default: 0 })
   tsCheckOut: number;
 
-  @Column({ name: 'ts_check_nfc1', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_check_nfc1', default: 0 })
   tsCheckNfc1: number;
 
-  @Column({ name: 'ts_check_nfc2', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ts_check_nfc2', default: 0 })
   tsCheckNfc2: number;
 
   /** Last change, database clock (ms). */
-  @Column({ name: 'ts_saved', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'ts_saved' })
   tsSaved: number;
 
   /** Insert time, database clock (ms): the connector's `createdAt`. */
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
   /** Incremented by every change (our extension). */

@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
@@ -28,13 +28,13 @@ export class CheckIn {
   @Column({ name: 'job_id', type: 'varchar', length: 26, nullable: true })
   jobId: string | null;
 
-  @Column({ name: 'in_ts', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'in_ts' })
   inTs: number;
 
-  @Column({ name: 'out_ts', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'out_ts', nullable: true })
   outTs: number | null;
 
   /** ms; null while open. */
-  @Column({ type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ nullable: true })
   duration: number | null;
 }

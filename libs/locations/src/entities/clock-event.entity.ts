@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { bigintMs, MsColumn } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
@@ -27,6 +27,6 @@ export class ClockEvent {
   @Column({ type: 'double precision', nullable: true })
   lng: number | null;
 
-  @Column({ name: 'received_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'received_at' })
   receivedAt: number;
 }

@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { BigintColumn, MsColumn } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** Where a member's latest fix came from: our app (`pushlocations`) or Traccar Client (`/osmand`). */
@@ -21,7 +21,7 @@ export class MemberLocation {
   memberId: string;
 
   /** ms of the latest fix; null = never located. */
-  @Column({ type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ nullable: true })
   ts: number | null;
 
   @Column({ type: 'double precision', nullable: true })
@@ -54,10 +54,10 @@ export class MemberLocation {
   source: LocationSource | null;
 
   /** ms the latest fix was received. */
-  @Column({ name: 'received_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'received_at', nullable: true })
   receivedAt: number | null;
 
-  @Column({ name: 'anchor_ts', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'anchor_ts', nullable: true })
   anchorTs: number | null;
 
   @Column({ name: 'anchor_lat', type: 'double precision', nullable: true })
@@ -71,7 +71,7 @@ export class MemberLocation {
   trackingStatus: boolean;
 
   /** ms the tracking state last changed (`tracking_ts`, else the receive time); 0 = never reported. */
-  @Column({ name: 'tracking_ts', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'tracking_ts', default: 0 })
   trackingTs: number;
 
   /** Device details (`pushlocations` `device`), answered by `locate` with `withDetails`. */
@@ -88,11 +88,11 @@ export class MemberLocation {
   locNetOn: boolean | null;
 
   /** ms a `locate` ping was asked and not yet delivered; null = none pending. */
-  @Column({ name: 'ping_requested_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'ping_requested_at', nullable: true })
   pingRequestedAt: number | null;
 
   /** ms the device last received a ping (a `pushlocations` answer with `ping: true`); 0 = never. */
-  @Column({ name: 'signal_ts', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'signal_ts', default: 0 })
   signalTs: number;
 
   /**
@@ -100,9 +100,9 @@ export class MemberLocation {
    * builder compares it with the value its open track's build state saw (a late fix inside the track
    * means a rebuild). Counted under this row's lock by both ingest paths.
    */
-  @Column({ name: 'late_fix_count', type: 'bigint', default: 0, transformer: bigintMs })
+  @BigintColumn({ name: 'late_fix_count', default: 0 })
   lateFixCount: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'updated_at' })
   updatedAt: number;
 }

@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { BigintColumn } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
@@ -14,6 +14,6 @@ export class TrackShare {
   @Column({ name: 'company_id', type: 'varchar', length: 26 })
   companyId: string;
 
-  @Column({ name: 'track_id', type: 'bigint', transformer: bigintMs })
+  @BigintColumn({ name: 'track_id' })
   trackId: number;
 }

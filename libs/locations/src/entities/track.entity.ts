@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { bigintMs, MsColumn } from '@app/core';
 import { Column, Entity, Index, LineString, PrimaryColumn } from 'typeorm';
 
 /**
@@ -24,10 +24,10 @@ export class Track {
   @Column({ name: 'member_id', type: 'varchar', length: 26 })
   memberId: string;
 
-  @Column({ name: 'start_ts', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'start_ts' })
   startTs: number;
 
-  @Column({ name: 'end_ts', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'end_ts' })
   endTs: number;
 
   @Column({ name: 'start_lat', type: 'double precision' })
@@ -106,6 +106,6 @@ export class Track {
   @Column({ name: 'share_token', type: 'varchar', length: 32 })
   shareToken: string;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'updated_at' })
   updatedAt: number;
 }

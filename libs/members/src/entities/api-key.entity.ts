@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
@@ -28,9 +28,9 @@ export class ApiKey {
   @Column({ type: 'varchar', length: 100, default: '' })
   label: string;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'revoked_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'revoked_at', nullable: true })
   revokedAt: number | null;
 }

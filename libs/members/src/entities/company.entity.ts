@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** Working hours of one weekday: minutes from midnight; start 0 and end 0 = off. */
@@ -80,9 +80,9 @@ export class Company {
   @Column({ name: 'owner_member_id', type: 'varchar', length: 26, nullable: true })
   ownerMemberId: string | null;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'updated_at' })
   updatedAt: number;
 }

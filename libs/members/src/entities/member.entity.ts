@@ -1,4 +1,4 @@
-import { bigintMs, Role } from '@app/core';
+import { MsColumn, Role } from '@app/core';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { DayHours, WorkingHours } from './company.entity';
 
@@ -63,7 +63,7 @@ export class Member {
   workingHoursOverrides: Record<string, DayHours>;
 
   /** ms; 0 = not set. */
-  @Column({ name: 'ignore_working_hours_until_ts', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'ignore_working_hours_until_ts', default: 0 })
   ignoreWorkingHoursUntilTs: number;
 
   @Column({ name: 'route_start_lat', type: 'double precision', nullable: true })
@@ -138,15 +138,15 @@ export class Member {
   @Column({ name: 'invitation_token_hash', type: 'varchar', length: 64, nullable: true })
   invitationTokenHash: string | null;
 
-  @Column({ name: 'invitation_expires_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'invitation_expires_at', nullable: true })
   invitationExpiresAt: number | null;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'updated_at' })
   updatedAt: number;
 
-  @Column({ name: 'deactivated_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'deactivated_at', nullable: true })
   deactivatedAt: number | null;
 }

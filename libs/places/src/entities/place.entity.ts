@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, Index, Point, PrimaryColumn } from 'typeorm';
 
 /**
@@ -79,13 +79,13 @@ export class Place {
   @Column({ name: 'creator_id', type: 'varchar', length: 26, nullable: true })
   creatorId: string | null;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'updated_at', nullable: true })
   updatedAt: number | null;
 
   /** ms of the soft delete (`deleteplace`); null = live. A deleted place leaves getplaces, geofencing and new job references. */
-  @Column({ name: 'deleted_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'deleted_at', nullable: true })
   deletedAt: number | null;
 }

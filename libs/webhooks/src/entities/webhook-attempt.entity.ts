@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** One HTTP attempt of a delivery (never header values). */
@@ -16,7 +16,7 @@ export class WebhookAttempt {
   companyId: string;
 
   /** ms */
-  @Column({ name: 'started_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'started_at' })
   startedAt: number;
 
   /** ms */

@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
@@ -46,11 +46,11 @@ export class WebhookDelivery {
   failures: number;
 
   /** ms */
-  @Column({ name: 'next_attempt_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'next_attempt_at' })
   nextAttemptAt: number;
 
   /** ms; an in-flight claim past this is considered lost (the worker died) */
-  @Column({ name: 'locked_until', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'locked_until', nullable: true })
   lockedUntil: number | null;
 
   @Column({ name: 'last_status', type: 'integer', nullable: true })
@@ -59,9 +59,9 @@ export class WebhookDelivery {
   @Column({ name: 'last_error', type: 'varchar', length: 500, nullable: true })
   lastError: string | null;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'finished_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'finished_at', nullable: true })
   finishedAt: number | null;
 }

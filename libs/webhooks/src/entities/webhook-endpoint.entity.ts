@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** One configured webhook: (company, key) → URL and custom headers. */
@@ -29,16 +29,16 @@ export class WebhookEndpoint {
   @Column({ name: 'disabled_reason', type: 'varchar', length: 200, nullable: true })
   disabledReason: string | null;
 
-  @Column({ name: 'disabled_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'disabled_at', nullable: true })
   disabledAt: number | null;
 
   /** ms of the first failure since the last success; null while healthy. */
-  @Column({ name: 'failing_since', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'failing_since', nullable: true })
   failingSince: number | null;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'updated_at' })
   updatedAt: number;
 }

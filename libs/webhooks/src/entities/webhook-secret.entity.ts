@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A company's Standard Webhooks signing secret (`whsec_<base64>`), and the previous one while it overlaps. */
@@ -14,9 +14,9 @@ export class WebhookSecret {
   previousSecret: string | null;
 
   /** ms until which the previous secret also signs. */
-  @Column({ name: 'previous_expires_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'previous_expires_at', nullable: true })
   previousExpiresAt: number | null;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 }

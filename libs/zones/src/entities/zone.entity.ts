@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, Index, Polygon, PrimaryColumn } from 'typeorm';
 
 /**
@@ -45,13 +45,13 @@ export class Zone {
   @Column({ type: 'varchar', length: 7, default: '' })
   color: string;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'created_at' })
   createdAt: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'updated_at', nullable: true })
   updatedAt: number | null;
 
   /** ms of the soft delete (`deletezone`); null = live. Firings and reports that name a deleted zone still show it. */
-  @Column({ name: 'deleted_at', type: 'bigint', nullable: true, transformer: bigintMs })
+  @MsColumn({ name: 'deleted_at', nullable: true })
   deletedAt: number | null;
 }

@@ -1,4 +1,4 @@
-import { bigintMs } from '@app/core';
+import { MsColumn } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
@@ -17,12 +17,12 @@ export class AlertMemberState {
   memberId: string;
 
   /** ms of the last fix evaluated; 0 = none yet. */
-  @Column({ name: 'evaluated_ts', type: 'bigint', default: 0, transformer: bigintMs })
+  @MsColumn({ name: 'evaluated_ts', default: 0 })
   evaluatedTs: number;
 
   @Column({ type: 'jsonb', default: () => `'{}'` })
   state: Record<string, unknown>;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintMs })
+  @MsColumn({ name: 'updated_at' })
   updatedAt: number;
 }
