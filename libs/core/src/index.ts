@@ -38,3 +38,4 @@ export * from './worker-results/run-rules';
 export * from './worker-results/worker-results.module';
 export * from './worker-results/worker-results.service';
 export * from './worker-results/worker-run.entity';
+export * from './worker-results/worker-runs-retention.repository';

@@ -8,13 +8,13 @@ import {
   formFieldsText,
   JOB_VALUE_KEYS,
   JobReportRow,
-  jobRowsSql,
   jobValueMapper,
   jobValues,
   onsiteSeconds,
   scheduledWindowText,
   visitsOf,
 } from './job-rows';
+import { jobRowsSql } from '../reads/jobs-rows.read';
 import { JOBS_REPORT } from './jobs';
 import { WORKSHEET_REPORT, worksheetValues } from './worksheet';
 
