@@ -2,6 +2,7 @@ export * from './entities/job.entity';
 export * from './dto/get-jobs.dto';
 export * from './job-input';
 export * from './job-view';
+export * from './places-job-view.read';
 export * from './job-events';
 export * from './job-notifications';
 export * from './job-policy';
