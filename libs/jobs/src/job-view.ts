@@ -1,5 +1,5 @@
 import { zonedDayTimeToMs } from '@app/core';
-import { CustomField } from './entities/job.entity';
+import { CustomField, Job } from './entities/job.entity';
 import { Progress, progressOf } from './progress';
 
 /** The fields a job's row (`JOB_SELECT_SQL`) and its view share, with the same name and type. */
@@ -68,6 +68,88 @@ export interface JobRow extends JobColumns {
   timezone: string;
   /** comma-separated ids of the live zones covering the destination (`LINKED_ZONES_SQL`) */
   linkedZones: string;
+}
+
+/** What a {@link JobRow} holds beyond the job's own columns: the database clock's columns and what the view joins. */
+export type JobRowJoined = Pick<
+  JobRow,
+  | 'tsSaved'
+  | 'createdAt'
+  | 'workerUsername'
+  | 'workerName'
+  | 'workerEmail'
+  | 'workerPhone'
+  | 'dispatcherName'
+  | 'placeName'
+  | 'placeRadius'
+  | 'defaultRadius'
+  | 'timezone'
+  | 'linkedZones'
+>;
+
+/**
+ * A view row of a job just written: its state plus what the view joins (the values a read gives).
+ * Written out field by field: an object built with rest/spread here made `toJobView` several times
+ * slower on 1,000 rows.
+ */
+export function jobRowOf(j: Job, joined: JobRowJoined): JobRow {
+  return {
+    id: j.id,
+    isTemplate: j.isTemplate,
+    archived: j.archived,
+    type: j.type,
+    teamId: j.teamId,
+    destinationName: j.destinationName,
+    destinationLat: j.destinationLat,
+    destinationLng: j.destinationLng,
+    destinationText: j.destinationText,
+    destinationUrl: j.destinationUrl,
+    textDispatcher: j.textDispatcher,
+    textReceiver: j.textReceiver,
+    contactName: j.contactName,
+    contactPhone: j.contactPhone,
+    contactEmail: j.contactEmail,
+    day: j.day,
+    priority: j.priority,
+    number: j.number,
+    onSiteSeconds: j.onSiteSeconds,
+    windowStart: j.windowStart,
+    windowEnd: j.windowEnd,
+    orderId: j.orderId,
+    dispatcherUid: j.dispatcherUid,
+    placeUid: j.placeUid,
+    workerId: j.workerId,
+    itemsToDropoff: j.itemsToDropoff,
+    itemsToPickup: j.itemsToPickup,
+    uidSecondary: j.uidSecondary,
+    customFields: j.customFields,
+    extra: j.extra,
+    tsCreated: j.tsCreated,
+    tsAssigned: j.tsAssigned,
+    tsAccepted: j.tsAccepted,
+    tsRejected: j.tsRejected,
+    tsDoneSuccess: j.tsDoneSuccess,
+    tsDoneFailed: j.tsDoneFailed,
+    tsCheckIn: j.tsCheckIn,
+    tsCheckOut: j.tsCheckOut,
+    tsCheckNFC1: j.tsCheckNfc1,
+    tsCheckNFC2: j.tsCheckNfc2,
+    tsSaved: joined.tsSaved,
+    createdAt: joined.createdAt,
+    version: j.version,
+    createdBy: j.createdBy,
+    createdVia: j.createdVia,
+    workerUsername: joined.workerUsername,
+    workerName: joined.workerName,
+    workerEmail: joined.workerEmail,
+    workerPhone: joined.workerPhone,
+    dispatcherName: joined.dispatcherName,
+    placeName: joined.placeName,
+    placeRadius: joined.placeRadius,
+    defaultRadius: joined.defaultRadius,
+    timezone: joined.timezone,
+    linkedZones: joined.linkedZones,
+  };
 }
 
 /** `extra_number_1_key` … `extra_text_4_val`: the worker-input fields, flattened. */

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { SORT_FIELDS } from './dto/get-jobs.dto';
 import { Job } from './entities/job.entity';
-import { JobRow } from './job-view';
+import { JobRow, JobRowJoined, jobRowOf } from './job-view';
 import { JOB_SELECT_SQL, jobSelectSql, memberIdByUsernameSql } from './places-job-view.read';
 import { Progress, PROGRESS_SQL, progressIndex } from './progress';
 
@@ -28,7 +28,7 @@ interface ColumnMap {
   type: string;
 }
 
-/** The fields of a {@link JobRow} that are not the job's own columns, and the database clock's. */
+/** The fields of a {@link JobRow} that are not the job's own columns, and the database clock's: what an insert answers. */
 const JOINED_FIELDS = [
   'id',
   'tsSaved',
@@ -43,73 +43,7 @@ const JOINED_FIELDS = [
   'defaultRadius',
   'timezone',
   'linkedZones',
-] as const satisfies ReadonlyArray<keyof JobRow>;
-type JoinedFields = Pick<JobRow, (typeof JOINED_FIELDS)[number]>;
-
-/**
- * A view row of a job just written: its state plus what the view joins (the values a read gives).
- * Written out field by field: an object built with rest/spread here made `toJobView` several times
- * slower on 1,000 rows.
- */
-function rowOf(j: Job, joined: JoinedFields): JobRow {
-  return {
-    id: j.id,
-    isTemplate: j.isTemplate,
-    archived: j.archived,
-    type: j.type,
-    teamId: j.teamId,
-    destinationName: j.destinationName,
-    destinationLat: j.destinationLat,
-    destinationLng: j.destinationLng,
-    destinationText: j.destinationText,
-    destinationUrl: j.destinationUrl,
-    textDispatcher: j.textDispatcher,
-    textReceiver: j.textReceiver,
-    contactName: j.contactName,
-    contactPhone: j.contactPhone,
-    contactEmail: j.contactEmail,
-    day: j.day,
-    priority: j.priority,
-    number: j.number,
-    onSiteSeconds: j.onSiteSeconds,
-    windowStart: j.windowStart,
-    windowEnd: j.windowEnd,
-    orderId: j.orderId,
-    dispatcherUid: j.dispatcherUid,
-    placeUid: j.placeUid,
-    workerId: j.workerId,
-    itemsToDropoff: j.itemsToDropoff,
-    itemsToPickup: j.itemsToPickup,
-    uidSecondary: j.uidSecondary,
-    customFields: j.customFields,
-    extra: j.extra,
-    tsCreated: j.tsCreated,
-    tsAssigned: j.tsAssigned,
-    tsAccepted: j.tsAccepted,
-    tsRejected: j.tsRejected,
-    tsDoneSuccess: j.tsDoneSuccess,
-    tsDoneFailed: j.tsDoneFailed,
-    tsCheckIn: j.tsCheckIn,
-    tsCheckOut: j.tsCheckOut,
-    tsCheckNFC1: j.tsCheckNfc1,
-    tsCheckNFC2: j.tsCheckNfc2,
-    tsSaved: joined.tsSaved,
-    createdAt: joined.createdAt,
-    version: j.version,
-    createdBy: j.createdBy,
-    createdVia: j.createdVia,
-    workerUsername: joined.workerUsername,
-    workerName: joined.workerName,
-    workerEmail: joined.workerEmail,
-    workerPhone: joined.workerPhone,
-    dispatcherName: joined.dispatcherName,
-    placeName: joined.placeName,
-    placeRadius: joined.placeRadius,
-    defaultRadius: joined.defaultRadius,
-    timezone: joined.timezone,
-    linkedZones: joined.linkedZones,
-  };
-}
+] as const satisfies ReadonlyArray<keyof JobRowJoined | 'id'>;
 
 /** Builds `WHERE` clauses with numbered parameters (over {@link JOB_SELECT_SQL}'s aliases, `j` the job). */
 class Where {
@@ -224,9 +158,9 @@ export class JobsRepository {
    */
   async insertMany(db: Queryable, jobs: Job[]): Promise<Map<string, JobRow>> {
     if (!jobs.length) return new Map();
-    const joined = await query<JoinedFields>(db, this.insertViewsSql, [JSON.stringify(jobs)]);
+    const joined = await query<JobRowJoined & { id: string }>(db, this.insertViewsSql, [JSON.stringify(jobs)]);
     const byId = new Map(jobs.map((j) => [j.id, j]));
-    return new Map(joined.map((r) => [r.id, rowOf(byId.get(r.id)!, r)]));
+    return new Map(joined.map((r) => [r.id, jobRowOf(byId.get(r.id)!, r)]));
   }
 
   /** Writes the `changed` properties of one job, stamping ts_saved and bumping version. */
