@@ -14,6 +14,7 @@ export * from './validation/validation';
 export * from './validation/rules-check';
 export * from './validation/lat-lng.dto';
 export * from './validation/named-targets';
+export * from './validation/dto-markers';
 export * from './outbox/outbox-event.entity';
 export * from './outbox/outbox-events';
 export * from './outbox/contract-events';

@@ -1,5 +1,6 @@
 export * from './entities/job.entity';
 export * from './dto/get-jobs.dto';
+export * from './dto/jobs.dto';
 export * from './job-input';
 export * from './job-view';
 export * from './places-job-view.read';

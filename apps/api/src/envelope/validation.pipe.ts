@@ -1,28 +1,13 @@
-import { invalidAll, validationIssues } from '@app/core';
+import { CompletesValidation, invalidAll, validationIssues, VERBATIM } from '@app/core';
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
 
-/**
- * A DTO with a step after its rules pass: it turns wire fields it only checked for shape into typed
- * values (createjobs' `jobs` → `JobWrite[]`), so the service takes the typed write and never
- * re-parses. `prefix` is the path its errors name (`data`); it throws DomainError.
- */
-export interface CompletesValidation {
-  completeValidation(prefix: string): void;
-}
+// The DTO markers live in core (`libs/core/src/validation/dto-markers.ts`) so the libs' DTOs can use them.
+export { Verbatim } from '@app/core';
+export type { CompletesValidation } from '@app/core';
 
 const completesValidation = (v: unknown): v is CompletesValidation =>
   typeof v === 'object' && v !== null && typeof (v as Partial<CompletesValidation>).completeValidation === 'function';
-
-const VERBATIM = 'fieldwork:verbatim';
-
-/**
- * The property reaches the DTO as sent instead of deep-copied by class-transformer: for a list the
- * DTO's `completeValidation` parses entry by entry itself (createjobs' 1,000 jobs, whose copy cost
- * about as much as validating them). Its own rules (`IsArray`…) still apply.
- */
-export const Verbatim = (): PropertyDecorator => (target, property) =>
-  Reflect.defineMetadata(VERBATIM, [...((Reflect.getMetadata(VERBATIM, target) as Array<string | symbol>) ?? []), property], target);
 
 /** class-transformer, with {@link Verbatim} properties passed through uncopied. */
 const transformer = {
