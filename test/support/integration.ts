@@ -101,3 +101,14 @@ export async function createIntPlace(
   );
   return id;
 }
+
+/**
+ * Inserts a job of `companyId` with the table's defaults and `columns` (snake_case column → value; e.g.
+ * `{ worker_id, day, destination_name }`), `ts_saved` and `created_at` now unless given; @returns its id.
+ */
+export async function createIntJob(ds: DataSource, companyId: string, columns: Record<string, unknown> = {}): Promise<string> {
+  const id = newId();
+  const now = Date.now();
+  await insertIntRows(ds, 'jobs', [{ id, company_id: companyId, ts_saved: now, created_at: now, ...columns }]);
+  return id;
+}

@@ -1,8 +1,14 @@
 import { Pool, PoolClient } from 'pg';
 import { loadConfig, newId } from '@app/core';
-import { Job, JobsRepository, newJobState } from '@app/jobs';
 import { DataSource } from 'typeorm';
-import { createIntCompany, createIntMember, createIntPlace, insertIntRows, openIntegrationDb } from '@test/support/integration';
+import {
+  createIntCompany,
+  createIntJob,
+  createIntMember,
+  createIntPlace,
+  insertIntRows,
+  openIntegrationDb,
+} from '@test/support/integration';
 import { PgReportDb } from '../render/pg-report-db';
 import type { ReportDb } from '../report-definition';
 import { countActivities, readActivities } from './jobs-activities.read';
@@ -41,7 +47,7 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
   let bor: string;
   let depot: string;
   let gone: string;
-  let jobs: Record<string, Job>;
+  let jobs: Record<string, string>;
   let b: string;
   let stranger: string;
   let theirPlace: string;
@@ -64,24 +70,21 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
     stranger = await createIntMember(ds, b, { name: 'Stranger' });
     theirPlace = await createIntPlace(ds, b, { name: 'Theirs', lat: 46.05, lng: 14.5 });
 
-    const repo = new JobsRepository(ds);
-    const job = (companyId: string, over: Partial<Job>): Job => ({
-      ...newJobState({ id: newId(), companyId, isTemplate: false, createdBy: owner, createdVia: 'api', now: at(6) }),
-      ...over,
-    });
-    const list = [
-      job(a, { destinationName: 'second', workerId: ana, day: D, number: 2, placeUid: depot, teamId: 1 }),
-      job(a, { destinationName: 'first', workerId: ana, day: D, number: 1, tsCheckIn: at(9), tsCheckOut: at(9, 30) }),
-      job(a, { destinationName: 'unnumbered', workerId: ana, day: D, number: 0, tsDoneSuccess: at(8) }),
-      job(a, { destinationName: 'bor', workerId: bor, day: D, destinationLat: 46.1, destinationLng: 14.6 }),
-      job(a, { destinationName: 'next-day', workerId: ana, day: D + 1 }),
-      job(a, { destinationName: 'template', workerId: ana, day: D, isTemplate: true }),
-      job(b, { destinationName: 'theirs', workerId: stranger, day: D }),
+    const list: Array<[string, Record<string, unknown>]> = [
+      [a, { destination_name: 'second', worker_id: ana, day: D, number: 2, place_uid: depot, team_id: 1 }],
+      [a, { destination_name: 'first', worker_id: ana, day: D, number: 1, ts_check_in: at(9), ts_check_out: at(9, 30) }],
+      [a, { destination_name: 'unnumbered', worker_id: ana, day: D, number: 0, ts_done_success: at(8) }],
+      [a, { destination_name: 'bor', worker_id: bor, day: D, destination_lat: 46.1, destination_lng: 14.6 }],
+      [a, { destination_name: 'next-day', worker_id: ana, day: D + 1 }],
+      [a, { destination_name: 'template', worker_id: ana, day: D, is_template: true }],
+      [b, { destination_name: 'theirs', worker_id: stranger, day: D }],
     ];
-    await repo.insertMany(ds, list);
-    jobs = Object.fromEntries(list.map((j) => [j.destinationName, j]));
+    jobs = {};
+    for (const [companyId, columns] of list) {
+      jobs[columns.destination_name as string] = await createIntJob(ds, companyId, { ts_created: at(6), created_by: owner, ...columns });
+    }
     await insertIntRows(ds, 'checkins', [
-      { company_id: a, id: newId(), member_id: ana, job_id: jobs.second.id, in_ts: at(10), out_ts: at(10, 20), duration: 20 * 60_000 },
+      { company_id: a, id: newId(), member_id: ana, job_id: jobs.second, in_ts: at(10), out_ts: at(10, 20), duration: 20 * 60_000 },
       { company_id: a, id: newId(), member_id: ana, place_id: depot, in_ts: at(12), out_ts: null, duration: null },
       { company_id: b, id: newId(), member_id: stranger, place_id: theirPlace, in_ts: at(12), out_ts: at(13), duration: 3_600_000 },
     ]);
@@ -136,7 +139,7 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
       ['checked_out', at(10, 20)],
     ]);
     expect(events.find((e) => e.kind === 'checked_out' && e.ts === at(10, 20))).toMatchObject({
-      job_id: jobs.second.id,
+      job_id: jobs.second,
       duration: 1200,
       place_name: 'Depot',
     });

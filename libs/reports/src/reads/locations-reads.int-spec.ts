@@ -1,8 +1,14 @@
 import { Pool, PoolClient } from 'pg';
 import { loadConfig, newId } from '@app/core';
-import { Job, JobsRepository, newJobState } from '@app/jobs';
 import { DataSource } from 'typeorm';
-import { createIntCompany, createIntMember, createIntPlace, insertIntRows, openIntegrationDb } from '@test/support/integration';
+import {
+  createIntCompany,
+  createIntJob,
+  createIntMember,
+  createIntPlace,
+  insertIntRows,
+  openIntegrationDb,
+} from '@test/support/integration';
 import { PgReportDb } from '../render/pg-report-db';
 import type { ReportDb } from '../report-definition';
 import { countFirings, readFirings } from './alerts-firings.read';
@@ -75,8 +81,7 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
   let depot: string;
   let b: string;
   let stranger: string;
-  let handJob: Job;
-  let geoJob: Job;
+  let geoJob: string;
 
   beforeAll(async () => {
     ds = await openIntegrationDb();
@@ -92,13 +97,21 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
     stranger = await createIntMember(ds, b, { name: 'Stranger' });
     await createIntPlace(ds, b, { name: 'Their depot', lat: 46.05, lng: 14.5 });
 
-    const job = (companyId: string, over: Partial<Job>): Job => ({
-      ...newJobState({ id: newId(), companyId, isTemplate: false, createdBy: ca.ownerId, createdVia: 'api', now: at(6) }),
-      ...over,
+    await createIntJob(ds, a, {
+      destination_name: 'by hand',
+      worker_id: ana,
+      day: DAY,
+      ts_check_in: at(8),
+      ts_check_out: at(8, 30),
+      place_uid: depot,
     });
-    handJob = job(a, { destinationName: 'by hand', workerId: ana, day: DAY, tsCheckIn: at(8), tsCheckOut: at(8, 30), placeUid: depot });
-    geoJob = job(a, { destinationName: 'geofenced', workerId: ana, day: DAY, destinationLat: 46.2, destinationLng: 14.7 });
-    await new JobsRepository(ds).insertMany(ds, [handJob, geoJob]);
+    geoJob = await createIntJob(ds, a, {
+      destination_name: 'geofenced',
+      worker_id: ana,
+      day: DAY,
+      destination_lat: 46.2,
+      destination_lng: 14.7,
+    });
 
     await insertIntRows(ds, 'clock_events', [
       { company_id: a, member_id: ana, ts: DAY0 - 3_600_000, tracking: true, received_at: 0 },
@@ -107,7 +120,7 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
       { company_id: b, member_id: stranger, ts: at(12), tracking: false, received_at: 0 },
     ]);
     await insertIntRows(ds, 'checkins', [
-      { company_id: a, id: newId(), member_id: ana, job_id: geoJob.id, in_ts: at(10), out_ts: at(10, 45), duration: 45 * 60_000 },
+      { company_id: a, id: newId(), member_id: ana, job_id: geoJob, in_ts: at(10), out_ts: at(10, 45), duration: 45 * 60_000 },
       { company_id: a, id: newId(), member_id: ana, place_id: depot, in_ts: at(14), out_ts: null, duration: null },
       { company_id: b, id: newId(), member_id: stranger, place_id: newId(), in_ts: at(10), out_ts: at(11), duration: 3_600_000 },
     ]);
@@ -191,7 +204,7 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
     expect(await readTimelineDrives(db, a, stranger, SPAN.start, SPAN.end)).toEqual([]);
     const visits = await readTimelineVisits(db, a, ana, SPAN.start, SPAN.end);
     expect(visits).toEqual([
-      { in_ts: String(at(10)), out_ts: String(at(10, 45)), job_id: geoJob.id, title: 'geofenced', place: null, lat: 46.2, lng: 14.7 },
+      { in_ts: String(at(10)), out_ts: String(at(10, 45)), job_id: geoJob, title: 'geofenced', place: null, lat: 46.2, lng: 14.7 },
     ]);
   });
 
