@@ -1,7 +1,7 @@
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { Module } from '@nestjs/common';
-import { JobRefs } from './job-refs';
+import { JobRefs } from './job-refs.service';
 import { JobTeamReferences } from './job-team-references.service';
 import { JobsQueryService } from './jobs-query.service';
 import { JobsRepository } from './jobs.repository';
