@@ -20,6 +20,16 @@ const SQL_PENDING = fs.existsSync(PENDING_DIR)
   ? fs.readdirSync(PENDING_DIR).flatMap((f) => fs.readFileSync(path.join(PENDING_DIR, f), 'utf8').split('\n').filter(Boolean))
   : [];
 
+/**
+ * A lib is entered through its index (`@app/<lib>`) or a declared entry: `@app/<lib>/pure` (the
+ * Nest-free part worker threads load) and `@app/core/testing` (test-only helpers that load the
+ * TypeScript compiler). Nothing reaches deeper (docs/architecture.md, "The lib shape").
+ */
+const DEEP_IMPORT = {
+  group: ['@app/*/*', '!@app/*/pure', '!@app/core/testing'],
+  message: "import a lib through its index (@app/<lib>) or its declared entry @app/<lib>/pure (@app/core/testing in specs)",
+};
+
 const INFRASTRUCTURE = [
   'apps/api/src/health/',
   'apps/api/src/metrics/',
@@ -43,7 +53,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../*', '**/libs/*/src/*'], message: 'import other libs through their @app/* alias' }] },
+        { patterns: [{ group: ['../../*', '**/libs/*/src/*'], message: 'import other libs through their @app/* alias' }, DEEP_IMPORT] },
       ],
     },
   },
@@ -56,6 +66,7 @@ export default tseslint.config(
           patterns: [
             { group: ['../../*'], message: 'import other libs through their @app/* alias' },
             { group: ['**/apps/**'], message: 'a lib never imports an app' },
+            DEEP_IMPORT,
           ],
           paths: [{ name: '@nestjs/common', importNames: ['HttpException', 'BadRequestException', 'NotFoundException', 'ForbiddenException'], message: 'libs throw DomainError; the api maps it to HTTP' }],
         },
@@ -72,7 +83,7 @@ export default tseslint.config(
   },
   ...(SQL_PENDING.length ? [{ files: SQL_PENDING, rules: { 'fieldwork/sql-owners': 'off', 'fieldwork/data-source-owners': 'off' } }] : []),
   {
-    files: ['test/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [DEEP_IMPORT] }] },
   },
 );

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { unstorableIssue } from '../apps/api/src/envelope/request-context';
 import { EnvelopeValidationPipe } from '../apps/api/src/envelope/validation.pipe';
-import { CreateJobsDto } from '../apps/api/src/jobs/jobs.dto';
+import { CreateJobsDto } from '@app/jobs';
 import { JobInput } from './fixtures';
 import { mean, median, percentile, post, timed } from './stats';
 

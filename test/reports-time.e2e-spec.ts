@@ -1,9 +1,7 @@
 import { Geodesic } from 'geographiclib-geodesic';
 import * as XLSX from 'xlsx';
 import { zonedDayTimeToMs } from '@app/core/pure';
-import { definitionOf } from '@app/reports/definitions';
-import { loadReportContext } from '@app/reports/render/load-context';
-import type { ReportType } from '@app/reports/report-types';
+import { definitionOf, loadReportContext, type ReportType } from '@app/reports/pure';
 import { action, createCompany, createMember, TestApi, TestCompany } from './support/api';
 import { waitFor } from './support/proc-child';
 import { readCsv, readGeoJson, readPdfText, readZip, reportCall, reportFile } from './support/report-readers';

@@ -59,3 +59,56 @@ export async function createIntMember(
   );
   return id;
 }
+
+/**
+ * Inserts rows into `table` as given (column → value; objects and arrays as jsonb text), one statement
+ * per row: for fixtures of tables without a factory here (`checkins`, `clock_events`, `tracks`,
+ * `alert_rules`, …). Values are parameters, never spliced.
+ */
+export async function insertIntRows(ds: DataSource, table: string, rows: Array<Record<string, unknown>>): Promise<void> {
+  for (const row of rows) {
+    const cols = Object.keys(row);
+    const values = cols.map((c) => {
+      const v = row[c];
+      return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+    });
+    await ds.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+  }
+}
+
+/** Inserts a place of `companyId` (at `lat`/`lng` degrees, or without a location); @returns its id. */
+export async function createIntPlace(
+  ds: DataSource,
+  companyId: string,
+  opts: { name?: string; lat?: number; lng?: number; teams?: number[]; creatorId?: string; address?: string; deletedAt?: number } = {},
+): Promise<string> {
+  const id = newId();
+  const location = opts.lat !== undefined && opts.lng !== undefined ? `SRID=4326;POINT(${opts.lng} ${opts.lat})` : null;
+  await ds.query(
+    `INSERT INTO places (id, company_id, name, location, teams, creator_id, address, created_at, deleted_at)
+     VALUES ($1, $2, $3, $4::geography, $5::jsonb, $6, $7, $8, $9)`,
+    [
+      id,
+      companyId,
+      opts.name ?? `Place ${id}`,
+      location,
+      JSON.stringify(opts.teams ?? []),
+      opts.creatorId ?? null,
+      opts.address ?? '',
+      Date.now(),
+      opts.deletedAt ?? null,
+    ],
+  );
+  return id;
+}
+
+/**
+ * Inserts a job of `companyId` with the table's defaults and `columns` (snake_case column → value; e.g.
+ * `{ worker_id, day, destination_name }`), `ts_saved` and `created_at` now unless given; @returns its id.
+ */
+export async function createIntJob(ds: DataSource, companyId: string, columns: Record<string, unknown> = {}): Promise<string> {
+  const id = newId();
+  const now = Date.now();
+  await insertIntRows(ds, 'jobs', [{ id, company_id: companyId, ts_saved: now, created_at: now, ...columns }]);
+  return id;
+}

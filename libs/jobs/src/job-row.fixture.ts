@@ -1,63 +1,30 @@
-import { JobRow } from './job-view';
+import { newJobState } from './job-write';
+import { JobRow, jobRowOf } from './job-view';
 
-/** For unit specs: a job row as JOB_SELECT_SQL answers it: unassigned, no place, company default radius 100 in Ljubljana. */
+/**
+ * For unit specs: a job row as `JOB_SELECT_SQL` answers it — a new job's state as the write builder
+ * makes it ({@link newJobState}: its defaults, not restated here) created by `M1` through the api at
+ * 1000 and saved at 2000, titled `Boiler`: unassigned, no place, company default radius 100 in
+ * Ljubljana.
+ */
 export function jobRow(over: Partial<JobRow> = {}): JobRow {
-  return {
-    id: 'J1',
-    isTemplate: false,
-    archived: false,
-    type: 0,
-    teamId: 0,
-    destinationName: 'Boiler',
-    destinationLat: null,
-    destinationLng: null,
-    destinationText: '',
-    destinationUrl: '',
-    textDispatcher: '',
-    textReceiver: '',
-    contactName: '',
-    contactPhone: '',
-    contactEmail: '',
-    day: 0,
-    priority: 0,
-    number: 0,
-    onSiteSeconds: 0,
-    windowStart: 0,
-    windowEnd: 0,
-    orderId: 0,
-    dispatcherUid: '',
-    placeUid: '',
-    workerId: null,
-    itemsToDropoff: 0,
-    itemsToPickup: 0,
-    uidSecondary: null,
-    customFields: [],
-    extra: {},
-    tsCreated: 1000,
-    tsAssigned: 0,
-    tsAccepted: 0,
-    tsRejected: 0,
-    tsDoneSuccess: 0,
-    tsDoneFailed: 0,
-    tsCheckIn: 0,
-    tsCheckOut: 0,
-    tsCheckNFC1: 0,
-    tsCheckNFC2: 0,
-    tsSaved: 2000,
-    createdAt: 2000,
-    version: 1,
-    createdBy: 'M1',
-    createdVia: 'api',
-    workerUsername: null,
-    workerName: null,
-    workerEmail: null,
-    workerPhone: null,
-    dispatcherName: null,
-    placeName: null,
-    placeRadius: null,
-    defaultRadius: 100,
-    timezone: 'Europe/Ljubljana',
-    linkedZones: '',
-    ...over,
-  };
+  const state = newJobState({ id: 'J1', companyId: 'C1', isTemplate: false, createdBy: 'M1', createdVia: 'api', now: 1000 });
+  const row = jobRowOf(
+    { ...state, destinationName: 'Boiler' },
+    {
+      tsSaved: 2000,
+      createdAt: 2000,
+      workerUsername: null,
+      workerName: null,
+      workerEmail: null,
+      workerPhone: null,
+      dispatcherName: null,
+      placeName: null,
+      placeRadius: null,
+      defaultRadius: 100,
+      timezone: 'Europe/Ljubljana',
+      linkedZones: '',
+    },
+  );
+  return { ...row, ...over };
 }

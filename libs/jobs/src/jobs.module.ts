@@ -1,8 +1,8 @@
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { Module } from '@nestjs/common';
-import { JobRefs } from './job-refs';
-import { JobTeamReferences } from './job-team-references';
+import { JobRefs } from './job-refs.service';
+import { JobTeamReferences } from './job-team-references.service';
 import { JobsQueryService } from './jobs-query.service';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';

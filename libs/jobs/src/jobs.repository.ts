@@ -2,8 +2,11 @@ import { query, Queryable, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { SORT_FIELDS } from './dto/get-jobs.dto';
 import { Job } from './entities/job.entity';
-import { JOB_SELECT_SQL, jobSelectSql, JobRow } from './job-view';
+import { JobRow, JobRowJoined, jobRowOf } from './job-view';
+import { JOB_SELECT_SQL, jobSelectSql, memberIdByUsernameSql } from './places-job-view.read';
+import { Progress, PROGRESS_SQL, progressIndex } from './progress';
 
 /** Columns the database clock sets on every write. */
 const CLOCK_COLUMNS = new Set(['ts_saved', 'created_at']);
@@ -25,7 +28,7 @@ interface ColumnMap {
   type: string;
 }
 
-/** The fields of a {@link JobRow} that are not the job's own columns, and the database clock's. */
+/** The fields of a {@link JobRow} that are not the job's own columns, and the database clock's: what an insert answers. */
 const JOINED_FIELDS = [
   'id',
   'tsSaved',
@@ -40,78 +43,67 @@ const JOINED_FIELDS = [
   'defaultRadius',
   'timezone',
   'linkedZones',
-] as const satisfies ReadonlyArray<keyof JobRow>;
-type JoinedFields = Pick<JobRow, (typeof JOINED_FIELDS)[number]>;
+] as const satisfies ReadonlyArray<keyof JobRowJoined | 'id'>;
 
-/**
- * A view row of a job just written: its state plus what the view joins (the values a read gives).
- * Written out field by field: an object built with rest/spread here made `toJobView` several times
- * slower on 1,000 rows.
- */
-function rowOf(j: Job, joined: JoinedFields): JobRow {
-  return {
-    id: j.id,
-    isTemplate: j.isTemplate,
-    archived: j.archived,
-    type: j.type,
-    teamId: j.teamId,
-    destinationName: j.destinationName,
-    destinationLat: j.destinationLat,
-    destinationLng: j.destinationLng,
-    destinationText: j.destinationText,
-    destinationUrl: j.destinationUrl,
-    textDispatcher: j.textDispatcher,
-    textReceiver: j.textReceiver,
-    contactName: j.contactName,
-    contactPhone: j.contactPhone,
-    contactEmail: j.contactEmail,
-    day: j.day,
-    priority: j.priority,
-    number: j.number,
-    onSiteSeconds: j.onSiteSeconds,
-    windowStart: j.windowStart,
-    windowEnd: j.windowEnd,
-    orderId: j.orderId,
-    dispatcherUid: j.dispatcherUid,
-    placeUid: j.placeUid,
-    workerId: j.workerId,
-    itemsToDropoff: j.itemsToDropoff,
-    itemsToPickup: j.itemsToPickup,
-    uidSecondary: j.uidSecondary,
-    customFields: j.customFields,
-    extra: j.extra,
-    tsCreated: j.tsCreated,
-    tsAssigned: j.tsAssigned,
-    tsAccepted: j.tsAccepted,
-    tsRejected: j.tsRejected,
-    tsDoneSuccess: j.tsDoneSuccess,
-    tsDoneFailed: j.tsDoneFailed,
-    tsCheckIn: j.tsCheckIn,
-    tsCheckOut: j.tsCheckOut,
-    tsCheckNFC1: j.tsCheckNfc1,
-    tsCheckNFC2: j.tsCheckNfc2,
-    tsSaved: joined.tsSaved,
-    createdAt: joined.createdAt,
-    version: j.version,
-    createdBy: j.createdBy,
-    createdVia: j.createdVia,
-    workerUsername: joined.workerUsername,
-    workerName: joined.workerName,
-    workerEmail: joined.workerEmail,
-    workerPhone: joined.workerPhone,
-    dispatcherName: joined.dispatcherName,
-    placeName: joined.placeName,
-    placeRadius: joined.placeRadius,
-    defaultRadius: joined.defaultRadius,
-    timezone: joined.timezone,
-    linkedZones: joined.linkedZones,
-  };
+/** Builds `WHERE` clauses with numbered parameters (over {@link JOB_SELECT_SQL}'s aliases, `j` the job). */
+class Where {
+  readonly clauses: string[] = [];
+  readonly params: unknown[] = [];
+  add(sql: (p: (value: unknown) => string) => string): void {
+    this.clauses.push(sql((value) => `$${this.params.push(value)}`));
+  }
+  get where(): string {
+    return this.clauses.join(' AND ');
+  }
 }
 
-/** A `WHERE` over {@link JOB_SELECT_SQL}'s aliases (`j` the job), with its `$n` parameters. */
-export interface JobFilter {
-  where: string;
-  params: unknown[];
+/**
+ * getjobs' search, as the query service resolved the request (defaults and the caller's role
+ * applied): each field set narrows the jobs (`AND`).
+ */
+export interface JobSearch {
+  companyId: string;
+  /** templates only (true) or no templates (false) */
+  templates: boolean;
+  /** the jobs with these ids (raw ids: `tpl-` stripped) */
+  ids?: string[];
+  /** the jobs of these order ids */
+  orderIds?: number[];
+  /** YYYYMMDD (0: undated jobs) */
+  day?: number;
+  /** a worker's own jobs only (a worker caller) */
+  ownWorkerId?: string;
+  /** `''` unassigned, `'+'` any assigned, `'*'` all, else the assignee's username (case-insensitive) */
+  worker: string;
+  team?: number;
+  /** only jobs done with success (`tsDoneSuccess > 0`) */
+  doneSuccess?: boolean;
+  /** only jobs neither done with success nor failed */
+  active?: boolean;
+  /** archived jobs too (else hidden) */
+  includeArchived: boolean;
+  /** `sort`: field (a {@link SORT_FIELDS} key), direction, its bounds [from, until) and a progress index */
+  sort?: { field: string; ascending: boolean; from?: number; until?: number; status?: number };
+  limit: number;
+  skip: number;
+}
+
+/** The connector's listing (`GET /v1/jobs`), as the query service resolved it. */
+export interface ConnectorJobSearch {
+  companyId: string;
+  /** a worker's own jobs only (a worker caller) */
+  ownWorkerId?: string;
+  includeArchived: boolean;
+  /** `uidSecondary` */
+  externalId?: string;
+  /** the assignee's username (case-insensitive) */
+  assigneeUsername?: string;
+  progress?: Progress[];
+  /** ms, inclusive, on `createdAt` / `tsSaved` */
+  createdSince?: number;
+  updatedSince?: number;
+  limit: number;
+  skip: number;
 }
 
 /**
@@ -166,9 +158,9 @@ export class JobsRepository {
    */
   async insertMany(db: Queryable, jobs: Job[]): Promise<Map<string, JobRow>> {
     if (!jobs.length) return new Map();
-    const joined = await query<JoinedFields>(db, this.insertViewsSql, [JSON.stringify(jobs)]);
+    const joined = await query<JobRowJoined & { id: string }>(db, this.insertViewsSql, [JSON.stringify(jobs)]);
     const byId = new Map(jobs.map((j) => [j.id, j]));
-    return new Map(joined.map((r) => [r.id, rowOf(byId.get(r.id)!, r)]));
+    return new Map(joined.map((r) => [r.id, jobRowOf(byId.get(r.id)!, r)]));
   }
 
   /** Writes the `changed` properties of one job, stamping ts_saved and bumping version. */
@@ -238,15 +230,84 @@ export class JobsRepository {
   }
 
   /**
-   * The view rows matching a filter (getjobs, `GET /v1/jobs`), outside any transaction.
+   * getjobs' jobs (outside any transaction) as view rows: without `sort` by number, then tsCreated,
+   * then id; with `sort` by its field (ties by id, the same direction), `from`/`until` bounding that
+   * field when it is a timestamp, else tsCreated. `limit` rows from `skip`.
+   */
+  search(s: JobSearch): Promise<JobRow[]> {
+    const w = new Where();
+    w.add((p) => `j.company_id = ${p(s.companyId)}`);
+    w.add((p) => `j.is_template = ${p(s.templates)}`);
+    if (s.ids !== undefined) w.add((p) => `j.id = ANY(${p(s.ids)}::text[])`);
+    if (s.orderIds !== undefined) w.add((p) => `j.order_id = ANY(${p(s.orderIds)}::bigint[])`);
+    if (s.day !== undefined) w.add((p) => `j.day = ${p(s.day)}`);
+    if (s.ownWorkerId !== undefined) w.add((p) => `j.worker_id = ${p(s.ownWorkerId)}`);
+    if (s.worker === '') w.add(() => `j.worker_id IS NULL`);
+    else if (s.worker === '+') w.add(() => `j.worker_id IS NOT NULL`);
+    else if (s.worker !== '*') w.add((p) => `j.worker_id = ${memberIdByUsernameSql(p(s.companyId), p(s.worker))}`);
+    if (s.team !== undefined) w.add((p) => `j.team_id = ${p(s.team)}`);
+    if (s.doneSuccess) w.add(() => `j.ts_done_success > 0`);
+    if (s.active) w.add(() => `j.ts_done_success = 0 AND j.ts_done_failed = 0`);
+    if (!s.includeArchived) w.add(() => `j.archived = false`);
+    let order = `j.number, j.ts_created, j.id`;
+    const sort = s.sort;
+    if (sort) {
+      const field = SORT_FIELDS[sort.field];
+      const dir = sort.ascending ? 'ASC' : 'DESC';
+      order = `${field.column} ${dir}, j.id ${dir}`;
+      const bounded = field.timestamp ? field.column : 'j.ts_created';
+      if (sort.from !== undefined) w.add((p) => `${bounded} >= ${p(sort.from)}`);
+      if (sort.until !== undefined) w.add((p) => `${bounded} < ${p(sort.until)}`);
+      if (sort.status !== undefined) w.add((p) => `${PROGRESS_SQL} = ${p(sort.status)}`);
+    }
+    return this.find(w, order, s.limit, s.skip);
+  }
+
+  /**
+   * The connector's jobs (`GET /v1/jobs`, templates never) as view rows, newest first by the polled
+   * field (`ts_saved` with `updatedSince`, else `created_at`; ties by id); `*Since` inclusive. A `*Since`
+   * search answers only rows whose polled field is below {@link pollingHorizon}, so a change committed
+   * late (stamped with its transaction's start) is never skipped by a poller.
+   */
+  async listForConnector(s: ConnectorJobSearch): Promise<JobRow[]> {
+    const w = new Where();
+    w.add((p) => `j.company_id = ${p(s.companyId)}`);
+    w.add(() => `j.is_template = false`);
+    if (s.ownWorkerId !== undefined) w.add((p) => `j.worker_id = ${p(s.ownWorkerId)}`);
+    if (!s.includeArchived) w.add(() => `j.archived = false`);
+    if (s.externalId !== undefined) w.add((p) => `j.uid_secondary = ${p(s.externalId)}`);
+    if (s.assigneeUsername !== undefined) w.add((p) => `j.worker_id = ${memberIdByUsernameSql(p(s.companyId), p(s.assigneeUsername))}`);
+    if (s.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(s.progress!.map(progressIndex))}::int[])`);
+    const polled = s.updatedSince !== undefined ? 'j.ts_saved' : 'j.created_at';
+    if (s.createdSince !== undefined) w.add((p) => `j.created_at >= ${p(s.createdSince)}`);
+    if (s.updatedSince !== undefined) w.add((p) => `j.ts_saved >= ${p(s.updatedSince)}`);
+    if (s.createdSince !== undefined || s.updatedSince !== undefined) {
+      const horizon = await this.pollingHorizon();
+      w.add((p) => `${polled} < ${p(horizon)}`);
+    }
+    return this.find(w, `${polled} DESC, j.id DESC`, s.limit, s.skip);
+  }
+
+  /**
+   * The view rows matching `w`, outside any transaction.
    * @param order an `ORDER BY` list over `j` (built from a fixed list, never from input)
    */
-  find(filter: JobFilter, order: string, limit: number, offset: number): Promise<JobRow[]> {
+  private find(w: Where, order: string, limit: number, offset: number): Promise<JobRow[]> {
     return query<JobRow>(
       this.dataSource,
-      `${JOB_SELECT_SQL} WHERE ${filter.where} ORDER BY ${order} LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
-      filter.params,
+      `${JOB_SELECT_SQL} WHERE ${w.where} ORDER BY ${order} LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
+      w.params,
     );
+  }
+
+  /** Which of `teamIds` a job of the company that is not archived carries as `teamId` (any order, no repeats). */
+  async teamsInUse(db: Queryable, companyId: string, teamIds: readonly number[]): Promise<number[]> {
+    const rows = await query<{ team: number }>(
+      db,
+      `SELECT DISTINCT team_id AS team FROM jobs WHERE company_id = $1 AND archived = false AND team_id = ANY($2::int[])`,
+      [companyId, [...teamIds]],
+    );
+    return rows.map((r) => r.team);
   }
 
   /**
@@ -255,7 +316,7 @@ export class JobsRepository {
    * joined by rows of that transaction stamped earlier. Needs the `pg_read_all_stats` role (or
    * superuser) to see other sessions' transactions.
    */
-  async pollingHorizon(): Promise<number> {
+  private async pollingHorizon(): Promise<number> {
     const [row] = await query<{ horizon: number }>(
       this.dataSource,
       `SELECT floor(extract(epoch from least(clock_timestamp(), coalesce(

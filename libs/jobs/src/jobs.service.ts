@@ -20,7 +20,7 @@ import { editEvents, JOB_EVENT_KEYS, JobAction, progressChanged } from './job-ev
 import { DispatcherNotificationKind } from './job-notifications';
 import { JobEdit, JobWrite } from './job-input';
 import { workerJobEditDenial } from './job-policy';
-import { JobRefs } from './job-refs';
+import { JobRefs } from './job-refs.service';
 import { JobRow, JobView, toJobView } from './job-view';
 import { applyJobWrite, changedProperties, newJobState } from './job-write';
 import { JobsRepository } from './jobs.repository';

@@ -1,19 +1,21 @@
 import { Readable } from 'node:stream';
-import { query } from '@app/core';
+import { query, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 /** Bytes a file stream buffers ahead of the client: two stored chunks (see CHUNK_BYTES in the worker's chunk sink). */
 const READ_AHEAD_BYTES = 2 * 1024 * 1024;
 
 /**
- * Report files in PostgreSQL (`report_chunks`, written by the worker's report threads): streamed back
- * one chunk (≤ 1 MiB) per query, so any api instance answers any report with at most three chunks in memory; and
- * pruned with their runs after `REPORT_RETENTION_HOURS`.
+ * Report files in PostgreSQL (`report_chunks`, written by the worker's report threads through
+ * `ReportChunksRepository`): streamed back one chunk (≤ 1 MiB) per query, so any api instance
+ * answers any report with at most three chunks in memory; counted by the run's writing transaction; and
+ * pruned after `REPORT_RETENTION_HOURS` (`ReportRetentionService`).
  */
 @Injectable()
 export class ReportFilesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The stored file of report `reportId` as a stream of its chunks in order (empty when none). */
   stream(companyId: string, reportId: string): Readable {
@@ -39,23 +41,26 @@ export class ReportFilesRepository {
     });
   }
 
+  /** How many chunks of report `reportId` are stored (in the caller's transaction `db`). */
+  async countChunks(db: Queryable, companyId: string, reportId: string): Promise<number> {
+    const [{ n }] = await query<{ n: number }>(db, `SELECT count(*)::int AS n FROM report_chunks WHERE company_id = $1 AND report_id = $2`, [
+      companyId,
+      reportId,
+    ]);
+    return n;
+  }
+
   /**
-   * Deletes report files and finished report runs older than `before` (ms), and chunks no run will
-   * ever claim (their run failed, expired or is gone) once they are that old.
-   * @returns chunks and runs deleted
+   * Deletes every chunk stored before `before` (ms): the files of reports past retention, and chunks no
+   * run will ever claim (their run failed, expired or is gone) once they are that old.
+   * @returns chunks deleted
    */
-  async prune(before: number): Promise<{ chunks: number; runs: number }> {
+  async deleteBefore(before: number): Promise<number> {
     const chunks = await query<{ n: string }>(
       this.dataSource,
       `WITH d AS (DELETE FROM report_chunks WHERE created_at < $1 RETURNING 1) SELECT count(*) AS n FROM d`,
       [before],
     );
-    const runs = await query<{ n: string }>(
-      this.dataSource,
-      `WITH d AS (DELETE FROM worker_runs WHERE kind = 'report' AND state IN ('done', 'failed', 'expired')
-                    AND finished_at < $1 RETURNING 1) SELECT count(*) AS n FROM d`,
-      [before],
-    );
-    return { chunks: Number(chunks[0].n), runs: Number(runs[0].n) };
+    return Number(chunks[0].n);
   }
 }

@@ -1,6 +1,7 @@
-import { DomainError, query, RunKindRegistry } from '@app/core';
+import { DomainError, RunKindRegistry } from '@app/core';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ReportResult } from './report-definition';
+import { ReportFilesRepository } from './report-files.repository';
 import { ReportRenderer } from './report-renderer';
 import { REPORT_CONTENT_TYPES, reportFileName } from './report-types';
 
@@ -14,6 +15,7 @@ export class ReportKind implements OnModuleInit {
   constructor(
     private readonly registry: RunKindRegistry,
     private readonly renderer: ReportRenderer,
+    private readonly files: ReportFilesRepository,
   ) {}
 
   onModuleInit(): void {
@@ -35,10 +37,7 @@ export class ReportKind implements OnModuleInit {
         };
       },
       write: async (manager, result: ReportResult, ctx) => {
-        const [{ n }] = await query<{ n: number }>(manager, `SELECT count(*)::int AS n FROM report_chunks WHERE company_id = $1 AND report_id = $2`, [
-          ctx.companyId,
-          ctx.runId,
-        ]);
+        const n = await this.files.countChunks(manager, ctx.companyId, ctx.runId);
         if (n !== result.chunks) throw new Error(`report ${ctx.runId}: ${n} chunks stored, ${result.chunks} written`);
         return result;
       },

@@ -1,15 +1,13 @@
 import { Readable } from 'node:stream';
-import { AuthContext, DomainError, forbidden, invalid, notFound, query, RunState, RunUnfinishedError, WorkerResultsService } from '@app/core';
+import { AuthContext, DomainError, forbidden, invalid, notFound, RunState, RunUnfinishedError, WorkerResultsService } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { CreateReportDto } from './dto/create-report.dto';
 import { PDF_MAX_ROWS, REPORT_RULES } from './report-types';
 import { ReportResult } from './report-definition';
-import { canReadReport, reportAccessDenial } from './report-roles';
+import { canReadReport, reportAccessDenial } from './report-policy';
 import { ReportFilesRepository } from './report-files.repository';
 import { ReportParams } from './report-run';
-import { loadReportContext } from './render/load-context';
-import { definitionOf } from './definitions';
+import { ReportRequestRead } from './reads/members-report-request.read';
 import { tooManyRowsForPdf } from './report-errors';
 
 /** How many unknown accounts an error names at most. */
@@ -35,7 +33,7 @@ export interface ReportPending {
 @Injectable()
 export class ReportsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly reads: ReportRequestRead,
     private readonly runs: WorkerResultsService,
     private readonly files: ReportFilesRepository,
   ) {}
@@ -94,11 +92,7 @@ export class ReportsService {
 
   /** Ids of the company's members named by uid or username (case-insensitive), in request order, without repeats. @throws invalid naming the unknown ones */
   private async memberIds(companyId: string, accounts: readonly string[]): Promise<string[]> {
-    const rows = await query<{ id: string; username: string }>(
-      this.dataSource,
-      `SELECT id, lower(username) AS username FROM members WHERE company_id = $1 AND (id = ANY($2::text[]) OR lower(username) = ANY($3::text[]))`,
-      [companyId, accounts, accounts.map((a) => a.toLowerCase())],
-    );
+    const rows = await this.reads.membersNamed(companyId, accounts);
     const byId = new Map(rows.map((r) => [r.id, r.id]));
     const byName = new Map(rows.map((r) => [r.username, r.id]));
     return this.resolve(accounts, (a) => byId.get(a) ?? byName.get(a.toLowerCase()), 'unknown accounts');
@@ -106,12 +100,7 @@ export class ReportsService {
 
   /** Ids of the company's live places named by uid, in request order, without repeats. @throws invalid naming the unknown ones */
   private async placeIds(companyId: string, accounts: readonly string[]): Promise<string[]> {
-    const rows = await query<{ id: string }>(
-      this.dataSource,
-      `SELECT id FROM places WHERE company_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`,
-      [companyId, accounts],
-    );
-    const known = new Set(rows.map((r) => r.id));
+    const known = new Set(await this.reads.livePlacesNamed(companyId, accounts));
     return this.resolve(accounts, (a) => (known.has(a) ? a : undefined), 'unknown places');
   }
 
@@ -126,19 +115,7 @@ export class ReportsService {
 
   /** The pdf row limit, counted before queueing by the type's `count` (types without one are stopped at the limit while rendering). */
   private async checkPdfRows(ctx: AuthContext, params: ReportParams): Promise<void> {
-    const definition = definitionOf(params.type);
-    if (!definition.count) return;
-    const db = {
-      query: <T>(sql: string, values: unknown[]) => query<T>(this.dataSource, sql, values),
-      cursor: () => {
-        throw new Error('count() reads no cursor');
-      },
-      batches: () => {
-        throw new Error('count() reads no cursor');
-      },
-    };
-    const reportCtx = await loadReportContext(db, { companyId: ctx.companyId, runId: '', memberId: ctx.memberId, params });
-    const rows = await definition.count(reportCtx);
-    if (rows > PDF_MAX_ROWS) throw tooManyRowsForPdf(rows);
+    const rows = await this.reads.countRows({ companyId: ctx.companyId, runId: '', memberId: ctx.memberId, params });
+    if (rows !== null && rows > PDF_MAX_ROWS) throw tooManyRowsForPdf(rows);
   }
 }

@@ -2,11 +2,14 @@ import { CompletesValidation, invalidAll, validationIssues, VERBATIM } from '@ap
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
 
-/** Whether a validated DTO has a {@link CompletesValidation} step. */
+// The DTO markers live in core (`libs/core/src/validation/dto-markers.ts`) so the libs' DTOs can use them.
+export { Verbatim } from '@app/core';
+export type { CompletesValidation } from '@app/core';
+
 const completesValidation = (v: unknown): v is CompletesValidation =>
   typeof v === 'object' && v !== null && typeof (v as Partial<CompletesValidation>).completeValidation === 'function';
 
-/** class-transformer, with `Verbatim` properties (`@app/core`) passed through uncopied. */
+/** class-transformer, with {@link Verbatim} properties passed through uncopied. */
 const transformer = {
   classToPlain,
   plainToInstance<T>(cls: ClassConstructor<T>, plain: unknown, options?: ClassTransformOptions): T {

@@ -1,9 +1,8 @@
 import { AuthContext, invalid } from '@app/core';
 import { AutoassignService } from '@app/dispatch';
-import { GetJobsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
+import { CreateJobsDto, EditJobsDto, GetJobsDto, JobIdsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';
-import { CreateJobsDto, EditJobsDto, JobIdsDto } from './jobs.dto';
 
 /** `data.jobs` of delete/archive/restore: ids with empty-object values. */
 function jobIds(jobs: Record<string, unknown>): string[] {

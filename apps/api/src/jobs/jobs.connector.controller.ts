@@ -9,12 +9,12 @@ import {
   Progress,
   toConnectorError,
   toConnectorJob,
+  ConnectorJobsQueryDto,
 } from '@app/jobs';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { Response } from 'express';
 import { ACTION_ROLES } from '../envelope/action-roles';
 import { Caller, ConnectorAuth } from '../envelope/decorators';
-import { ConnectorJobsQueryDto } from './jobs.dto';
 
 /** Connector polling page size (spec "Limits"): default and maximum. */
 export const CONNECTOR_JOBS_LIMIT = 100;

@@ -1,6 +1,6 @@
 import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
 import { MembersService } from '@app/members';
-import { ReportFilesRepository } from '@app/reports';
+import { ReportRetentionService } from '@app/reports';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
@@ -23,7 +23,7 @@ export class MaintenanceProcessor extends WorkerHost implements OnApplicationBoo
   constructor(
     private readonly members: MembersService,
     private readonly producer: TaskProducer,
-    private readonly reportFiles: ReportFilesRepository,
+    private readonly reportRetention: ReportRetentionService,
     private readonly config: AppConfig,
   ) {
     super();
@@ -45,7 +45,7 @@ export class MaintenanceProcessor extends WorkerHost implements OnApplicationBoo
       }
       case 'prune-reports': {
         const before = task.data.before ?? Date.now() - this.config.REPORT_RETENTION_HOURS * 3_600_000;
-        const pruned = await this.reportFiles.prune(before);
+        const pruned = await this.reportRetention.prune(before);
         if (pruned.chunks || pruned.runs) this.logger.log(`pruned ${pruned.runs} reports (${pruned.chunks} chunks) past retention`);
         return pruned;
       }

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { AppConfig } from '@app/core';
 import { RenderAnswer, RenderJob, ReportRenderer } from '@app/reports';
+import type { ReportThreadData } from '@app/reports/pure';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Piscina } from 'piscina';
-import type { ReportThreadData } from './report-thread';
 
 /** MB of a report thread's young generation (V8 `--max-semi-space-size` × 3 in effect). */
 const REPORT_YOUNG_GEN_MB = 8;

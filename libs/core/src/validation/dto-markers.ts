@@ -1,16 +1,21 @@
+/**
+ * Decorators and the interface a domain's DTOs use beside class-validator's, read by the api (its
+ * validation pipe and its OpenAPI generator): pure metadata and class-transformer transforms, no HTTP,
+ * so the DTOs can live in their libs' `dto/` folders.
+ */
 import 'reflect-metadata';
+import { Transform } from 'class-transformer';
 
 /**
  * A DTO with a step after its rules pass: it turns wire fields it only checked for shape into typed
  * values (createjobs' `jobs` → `JobWrite[]`), so the service takes the typed write and never
- * re-parses. `prefix` is the path its errors name (`data`); it throws DomainError. The api's
- * validation pipe calls it.
+ * re-parses. `prefix` is the path its errors name (`data`); it throws DomainError.
  */
 export interface CompletesValidation {
   completeValidation(prefix: string): void;
 }
 
-/** Metadata key of {@link Verbatim}: the DTO prototype's verbatim property names. */
+/** Metadata key of {@link Verbatim}: the property names, on the DTO's prototype. */
 export const VERBATIM = 'fieldwork:verbatim';
 
 /**
@@ -40,3 +45,10 @@ export interface DocEntries {
 export function EntriesOf(type: DocEntries['type'], otherKeys?: string): PropertyDecorator {
   return (target, property) => Reflect.defineMetadata(DOC_ENTRIES, { type, otherKeys } satisfies DocEntries, target, property);
 }
+
+/** Strict query integer: only a string of digits converts; anything else stays and fails IsInt. */
+export const QueryInt = () => Transform(({ value }) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value));
+
+/** Strict query boolean: only `true|false|1|0` convert; anything else stays and fails IsBoolean. */
+export const QueryBool = () =>
+  Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value));

@@ -1,7 +1,10 @@
-import { progressOf } from '@app/jobs/progress';
+import { progressOf } from '@app/jobs/pure';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { CellValue, ColumnSpec, ReportRow } from '../report-table';
+import { ActivityEvent, ActivityRow, countActivities, readActivities } from '../reads/jobs-activities.read';
 import { jobPosition, pointOf } from './job-rows';
+
+export type { ActivityEvent, ActivityRow } from '../reads/jobs-activities.read';
 
 /** The `activities` report's columns (ours; docs/reports.md "activities"). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -31,75 +34,10 @@ export const ACTIVITY_EVENTS = {
   checked_out: 'Checked out',
   done_success: 'Done (success)',
   done_failed: 'Done (failed)',
-} as const;
-export type ActivityEvent = keyof typeof ACTIVITY_EVENTS;
+} as const satisfies Record<ActivityEvent, string>;
 
 /** Events carrying the worker's reply text (`textReceiver`): the closing ones. */
 const RESPONSE_EVENTS = new Set<ActivityEvent>(['rejected', 'done_success', 'done_failed']);
-
-/**
- * The events of the members ($2) in [$3, $4) ms, company $1:
- * - from each of their jobs (`worker_id`, templates left out): created (`tsCreated`, else the insert
- *   time), assigned, accepted, rejected, the NFC checks, done success/failed — and checked in/out from
- *   `tsCheckIn`/`tsCheckOut` only for a job with no `checkins` row (a check set through editjobs);
- * - from `checkins` rows of a job by the member: checked in at `in_ts`, checked out at `out_ts` with the
- *   visit's duration.
- * `kord` orders events of one instant in their natural sequence.
- */
-const EVENTS_SQL = `
-  SELECT j.worker_id AS member_id, j.id AS job_id, e.kind, e.kord, e.ts, e.duration
-    FROM jobs j
-    CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id) AS has_rows) h
-    CROSS JOIN LATERAL (VALUES
-      ('created', 1, CASE WHEN j.ts_created > 0 THEN j.ts_created ELSE j.created_at END, NULL::float8),
-      ('assigned', 2, j.ts_assigned, NULL), ('accepted', 3, j.ts_accepted, NULL), ('rejected', 4, j.ts_rejected, NULL),
-      ('checked_in', 5, CASE WHEN h.has_rows THEN 0 ELSE j.ts_check_in END, NULL),
-      ('nfc_check', 6, j.ts_check_nfc1, NULL), ('nfc_check', 6, j.ts_check_nfc2, NULL),
-      ('checked_out', 7, CASE WHEN h.has_rows THEN 0 ELSE j.ts_check_out END,
-        CASE WHEN j.ts_check_in > 0 AND j.ts_check_out >= j.ts_check_in THEN (j.ts_check_out - j.ts_check_in) / 1000.0 END),
-      ('done_success', 8, j.ts_done_success, NULL), ('done_failed', 8, j.ts_done_failed, NULL)) AS e(kind, kord, ts, duration)
-   WHERE j.company_id = $1 AND j.worker_id = ANY($2::text[]) AND j.is_template = false AND e.ts >= $3 AND e.ts < $4
-  UNION ALL
-  SELECT k.member_id, k.job_id, 'checked_in', 5, k.in_ts, NULL
-    FROM checkins k WHERE k.company_id = $1 AND k.member_id = ANY($2::text[]) AND k.job_id IS NOT NULL AND k.in_ts >= $3 AND k.in_ts < $4
-  UNION ALL
-  SELECT k.member_id, k.job_id, 'checked_out', 7, k.out_ts, k.duration / 1000.0
-    FROM checkins k WHERE k.company_id = $1 AND k.member_id = ANY($2::text[]) AND k.job_id IS NOT NULL AND k.out_ts >= $3 AND k.out_ts < $4`;
-
-const ROWS_SQL = `
-  SELECT ev.member_id, ev.job_id, ev.kind, ev.ts::float8 AS ts, ev.duration::float8 AS duration,
-         j.day, j.destination_name, j.destination_text, j.destination_lat, j.destination_lng, j.text_receiver,
-         j.ts_accepted::float8 AS ts_accepted, j.ts_rejected::float8 AS ts_rejected, j.ts_done_success::float8 AS ts_done_success,
-         j.ts_done_failed::float8 AS ts_done_failed, j.ts_check_in::float8 AS ts_check_in,
-         p.name AS place_name, ST_Y(p.location::geometry) AS place_lat, ST_X(p.location::geometry) AS place_lng
-    FROM (${EVENTS_SQL}) ev
-    LEFT JOIN jobs j ON j.company_id = $1 AND j.id = ev.job_id
-    LEFT JOIN places p ON p.company_id = j.company_id AND p.id = j.place_uid
-   ORDER BY ev.ts, array_position($2::text[], ev.member_id), ev.job_id, ev.kord`;
-
-/** One event as {@link ROWS_SQL} reads it; the job's columns are null when the job is gone (a check-in row outlives it). */
-export interface ActivityRow {
-  member_id: string;
-  job_id: string;
-  kind: ActivityEvent;
-  ts: number;
-  /** s, the visit's duration on a check-out */
-  duration: number | null;
-  day: number | null;
-  destination_name: string | null;
-  destination_text: string | null;
-  destination_lat: number | null;
-  destination_lng: number | null;
-  text_receiver: string | null;
-  ts_accepted: number | null;
-  ts_rejected: number | null;
-  ts_done_success: number | null;
-  ts_done_failed: number | null;
-  ts_check_in: number | null;
-  place_name: string | null;
-  place_lat: number | null;
-  place_lng: number | null;
-}
 
 /** One event as a row: its time, what happened, the job, a Point at the job (null without coordinates). */
 export function activityRow(r: ActivityRow, memberName: string): ReportRow {
@@ -131,7 +69,7 @@ export function activityRow(r: ActivityRow, memberName: string): ReportRow {
   return { values, geometry: pointOf(position) };
 }
 
-const params = (ctx: ReportContext) => [ctx.companyId, ctx.members.map((m) => m.id), ctx.range!.fromMs, ctx.range!.untilMs];
+const eventsQuery = (ctx: ReportContext) => ({ companyId: ctx.companyId, memberIds: ctx.members.map((m) => m.id), fromMs: ctx.range!.fromMs, untilMs: ctx.range!.untilMs });
 
 /**
  * `activities`: the timeline of the named members' job events in the range (instants, [start of
@@ -145,10 +83,7 @@ export const ACTIVITIES_REPORT: ReportDefinition = {
   columns: COLUMNS,
   async *rows(ctx: ReportContext) {
     const names = new Map(ctx.members.map((m) => [m.id, m.name]));
-    for await (const r of ctx.db.cursor<ActivityRow>(ROWS_SQL, params(ctx))) yield activityRow(r, names.get(r.member_id) ?? '');
+    for await (const r of readActivities(ctx.db, eventsQuery(ctx))) yield activityRow(r, names.get(r.member_id) ?? '');
   },
-  async count(ctx) {
-    const [{ n }] = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${EVENTS_SQL}) ev`, params(ctx));
-    return n;
-  },
+  count: (ctx) => countActivities(ctx.db, eventsQuery(ctx)),
 };

@@ -1,6 +1,9 @@
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
+import { CheckinRow, countCheckins, readCheckins } from '../reads/locations-checkins.read';
 import { jobPosition, pointOf } from './job-rows';
+
+export type { CheckinRow } from '../reads/locations-checkins.read';
 
 /** The `checkins` report's columns (ours; docs/reports.md "checkins"). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -15,46 +18,6 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11, default: false },
   { key: 'target_id', title: 'Place / job id', kind: 'text', width: 28, default: false },
 ];
-
-/** A `checkins` row with its place's or job's name, address and position. */
-export interface CheckinRow {
-  member_id: string;
-  place_id: string | null;
-  job_id: string | null;
-  in_ts: number;
-  out_ts: number | null;
-  /** ms (as stored) */
-  duration: number | null;
-  place_name: string | null;
-  place_address: string | null;
-  place_lat: number | null;
-  place_lng: number | null;
-  job_name: string | null;
-  job_address: string | null;
-  destination_lat: number | null;
-  destination_lng: number | null;
-  job_place_lat: number | null;
-  job_place_lng: number | null;
-}
-
-const WHERE = `k.company_id = $1 AND k.member_id = ANY($2::text[]) AND k.in_ts >= $3 AND k.in_ts < $4`;
-
-/**
- * The members' check-ins (`checkins`, the geofence's place and job visits) that began in the range,
- * by member (request order), then in time. A job's position is its destination, else its place's.
- */
-const ROWS_SQL = `
-  SELECT k.member_id, k.place_id, k.job_id, k.in_ts::float8 AS in_ts, k.out_ts::float8 AS out_ts, k.duration::float8 AS duration,
-         p.name AS place_name, NULLIF(concat_ws(', ', NULLIF(p.address, ''), NULLIF(p.city, '')), '') AS place_address,
-         ST_Y(p.location::geometry) AS place_lat, ST_X(p.location::geometry) AS place_lng,
-         j.destination_name AS job_name, j.destination_text AS job_address, j.destination_lat, j.destination_lng,
-         ST_Y(jp.location::geometry) AS job_place_lat, ST_X(jp.location::geometry) AS job_place_lng
-    FROM checkins k
-    LEFT JOIN places p ON p.company_id = k.company_id AND p.id = k.place_id
-    LEFT JOIN jobs j ON j.company_id = k.company_id AND j.id = k.job_id
-    LEFT JOIN places jp ON jp.company_id = j.company_id AND jp.id = j.place_uid
-   WHERE ${WHERE}
-   ORDER BY array_position($2::text[], k.member_id), k.in_ts, k.id`;
 
 /** One check-in as a row: a Point at its place or job, `geometry: null` without a position. */
 export function checkinRow(r: CheckinRow, memberName: string): ReportRow {
@@ -86,7 +49,7 @@ export function checkinRow(r: CheckinRow, memberName: string): ReportRow {
   };
 }
 
-const params = (ctx: ReportContext) => [ctx.companyId, ctx.members.map((m) => m.id), ctx.range!.fromMs, ctx.range!.untilMs];
+const checkinsQuery = (ctx: ReportContext) => ({ companyId: ctx.companyId, memberIds: ctx.members.map((m) => m.id), fromMs: ctx.range!.fromMs, untilMs: ctx.range!.untilMs });
 
 /**
  * `checkins`: one row per check-in (a place or a job) of the named members that began in the range
@@ -98,10 +61,7 @@ export const CHECKINS_REPORT: ReportDefinition = {
   columns: COLUMNS,
   async *rows(ctx: ReportContext) {
     const names = new Map(ctx.members.map((m) => [m.id, m.name]));
-    for await (const r of ctx.db.cursor<CheckinRow>(ROWS_SQL, params(ctx))) yield checkinRow(r, names.get(r.member_id) ?? '');
+    for await (const r of readCheckins(ctx.db, checkinsQuery(ctx))) yield checkinRow(r, names.get(r.member_id) ?? '');
   },
-  async count(ctx) {
-    const [{ n }] = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM checkins k WHERE ${WHERE}`, params(ctx));
-    return n;
-  },
+  count: (ctx) => countCheckins(ctx.db, checkinsQuery(ctx)),
 };

@@ -3,8 +3,10 @@ import { resolveRouteEnds } from '@app/dispatch/pure';
 import { columnUnit, formatCell } from '../formats/cell-format';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportLocale } from '../report-table';
-import { jobCountSql, jobPosition, JobReportRow, jobRowsSql, jobValues, pointOf, Position } from './job-rows';
-import { JOB_COLUMNS, jobParams } from './jobs';
+import { countJobRows, readJobRows } from '../reads/jobs-rows.read';
+import { readRouteSettings, RouteMemberRow } from '../reads/members-route-settings.read';
+import { jobPosition, jobValues, pointOf, Position } from './job-rows';
+import { JOB_COLUMNS, jobQuery } from './jobs';
 
 /** The spec's `dayroute` keys in the spec's order; the job keys share the `jobs` columns (docs/reports.md "dayroute"). */
 const DAYROUTE_KEYS = (
@@ -77,23 +79,6 @@ export function routeInfoText(leg: Leg | null, locale: ReportLocale): string | n
   return `${formatCell(leg.distance, 'distance', locale)} ${columnUnit('distance', locale)}, ${formatCell(leg.duration, 'duration', locale)}`;
 }
 
-interface RouteMemberRow {
-  id: string;
-  route_start_lat: number | null;
-  route_start_lng: number | null;
-  route_end_lat: number | null;
-  route_end_lng: number | null;
-  teams: number[];
-  travel_mode: string;
-  teams_config: Array<{ id: number; route?: { lat?: number; lng?: number } }>;
-}
-
-/** The members' route settings and the company's teams (for a team's route start). */
-const MEMBERS_SQL = `
-  SELECT m.id, m.route_start_lat, m.route_start_lng, m.route_end_lat, m.route_end_lng, m.teams, m.travel_mode, c.teams_config
-    FROM members m JOIN companies c ON c.id = m.company_id
-   WHERE m.company_id = $1 AND m.id = ANY($2::text[])`;
-
 /** Where a member's route starts, as optimizeroute resolves it for a day that is not today: its own route start, else its first team's. */
 function routeStart(m: RouteMemberRow | undefined): Position | null {
   if (!m) return null;
@@ -123,12 +108,12 @@ export const DAYROUTE_REPORT: ReportDefinition = {
   async *rows(ctx: ReportContext) {
     const names = new Map(ctx.members.map((m) => [m.id, m.name]));
     const settings = new Map(
-      (await ctx.db.query<RouteMemberRow>(MEMBERS_SQL, [ctx.companyId, ctx.members.map((m) => m.id)])).map((m) => [m.id, m]),
+      (await readRouteSettings(ctx.db, ctx.companyId, ctx.members.map((m) => m.id))).map((m) => [m.id, m]),
     );
     let member: string | null = null;
     let prev: Position | null = null;
     let speed = assumedSpeed(null);
-    for await (const r of ctx.db.cursor<JobReportRow>(jobRowsSql(), jobParams(ctx))) {
+    for await (const r of readJobRows(ctx.db, jobQuery(ctx))) {
       if (r.worker_id !== member) {
         member = r.worker_id;
         prev = routeStart(settings.get(member));
@@ -147,8 +132,5 @@ export const DAYROUTE_REPORT: ReportDefinition = {
       };
     }
   },
-  async count(ctx) {
-    const [{ n }] = await ctx.db.query<{ n: number }>(jobCountSql(), jobParams(ctx));
-    return n;
-  },
+  count: (ctx) => countJobRows(ctx.db, jobQuery(ctx)),
 };

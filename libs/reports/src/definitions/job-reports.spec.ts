@@ -1,20 +1,20 @@
 import type { ReportContext, ReportDb } from '../report-definition';
 import type { ReportLocale, ReportRow } from '../report-table';
-import { ACTIVITIES_REPORT, activityRow, ActivityRow } from './activities';
-import { CHECKINS_REPORT, checkinRow, CheckinRow } from './checkins';
+import { ACTIVITIES_REPORT } from './activities';
+import { CHECKINS_REPORT } from './checkins';
 import { assumedSpeed, DAYROUTE_REPORT, routeInfoText, routeLegs } from './dayroute';
 import { REPORT_DEFINITIONS } from './index';
 import {
   formFieldsText,
   JOB_VALUE_KEYS,
   JobReportRow,
-  jobRowsSql,
   jobValueMapper,
   jobValues,
   onsiteSeconds,
   scheduledWindowText,
   visitsOf,
 } from './job-rows';
+import { jobRowsSql } from '../reads/jobs-rows.read';
 import { JOBS_REPORT } from './jobs';
 import { WORKSHEET_REPORT, worksheetValues } from './worksheet';
 
@@ -215,89 +215,6 @@ describe('worksheet values', () => {
       position: null,
     });
     expect(third.values).toMatchObject({ arrived: null, travel: 30 * 60, done: utc(10, 0), status: 'success' });
-  });
-});
-
-describe('activities and checkins rows', () => {
-  const base: ActivityRow = {
-    member_id: 'm1',
-    job_id: 'j1',
-    kind: 'done_failed',
-    ts: utc(9, 0),
-    duration: null,
-    day: 20261120,
-    destination_name: 'Boiler',
-    destination_text: '',
-    destination_lat: null,
-    destination_lng: null,
-    text_receiver: 'Nobody home',
-    ts_accepted: 0,
-    ts_rejected: 0,
-    ts_done_success: 0,
-    ts_done_failed: utc(9, 0),
-    ts_check_in: 0,
-    place_name: null,
-    place_lat: null,
-    place_lng: null,
-  };
-
-  it('an event: its label, the response on closing events only, the visit duration', () => {
-    const done = activityRow(base, 'Ana');
-    expect(done.values).toMatchObject({
-      time: utc(9, 0),
-      event: 'Done (failed)',
-      job: 'Boiler',
-      address: null,
-      response: 'Nobody home',
-      status: 'failed',
-    });
-    expect(done.geometry).toBeNull();
-    const out = activityRow({ ...base, kind: 'checked_out', duration: 1079.6, destination_lat: 46, destination_lng: 14 }, 'Ana');
-    expect(out.values).toMatchObject({ event: 'Checked out', response: null, duration: 1080 });
-    expect(out.geometry).toEqual({ type: 'Point', coordinates: [14, 46] });
-    const gone = activityRow({ ...base, kind: 'checked_in', day: null, destination_name: null }, 'Ana');
-    expect(gone.values).toMatchObject({ event: 'Checked in', job: null, status: null, job_id: 'j1' });
-  });
-
-  it('a check-in: place or job, its position, duration in s (stored in ms), open visits without out', () => {
-    const row: CheckinRow = {
-      member_id: 'm1',
-      place_id: 'p1',
-      job_id: null,
-      in_ts: utc(8, 0),
-      out_ts: utc(8, 30),
-      duration: 1_800_000,
-      place_name: 'Depot',
-      place_address: 'Trg 1, Ljubljana',
-      place_lat: 46.1,
-      place_lng: 14.6,
-      job_name: null,
-      job_address: null,
-      destination_lat: null,
-      destination_lng: null,
-      job_place_lat: null,
-      job_place_lng: null,
-    };
-    expect(checkinRow(row, 'Ana')).toEqual({
-      values: {
-        member: 'Ana',
-        kind: 'place',
-        name: 'Depot',
-        address: 'Trg 1, Ljubljana',
-        in: utc(8, 0),
-        out: utc(8, 30),
-        duration: 1800,
-        latitude: 46.1,
-        longitude: 14.6,
-        target_id: 'p1',
-      },
-      geometry: { type: 'Point', coordinates: [14.6, 46.1] },
-    });
-    const atJob = checkinRow(
-      { ...row, place_id: null, job_id: 'j1', out_ts: null, duration: null, job_name: 'Boiler', job_place_lat: 45, job_place_lng: 13 },
-      'Ana',
-    );
-    expect(atJob.values).toMatchObject({ kind: 'job', name: 'Boiler', out: null, duration: null, latitude: 45, target_id: 'j1' });
   });
 });
 

@@ -1,147 +1,16 @@
 /**
- * What the job-based reports (`jobs`, `dayroute`, `worksheet`) share: one SQL read of a member's jobs
- * of a range of days with their place, team and check-in visits, and the pure functions turning such
- * a row into the spec's job column values (docs/reports.md "jobs"). Pure apart from the SQL text:
- * safe in the report threads (no Nest, no TypeORM).
+ * What the job-based reports (`jobs`, `dayroute`, `worksheet`) share: the pure functions turning a job
+ * row (read by `../reads/jobs-rows.read.ts`) into the spec's job column values (docs/reports.md
+ * "jobs"). Pure: safe in the report threads (no Nest, no TypeORM).
  */
 import { zonedDayTimeToMs } from '@app/core/pure';
-import { progressOf } from '@app/jobs/progress';
+import { progressOf } from '@app/jobs/pure';
 import type { Point } from 'geojson';
 import { formatCell } from '../formats/cell-format';
 import type { CellValue, ReportLocale } from '../report-table';
+import type { JobInput, JobReportRow } from '../reads/jobs-rows.read';
 
-/** A job of a member as {@link jobRowsSql} reads it (bigint columns as numbers, ms). */
-export interface JobReportRow {
-  id: string;
-  worker_id: string;
-  /** YYYYMMDD (company time zone) */
-  day: number;
-  number: number;
-  /** HHMM, 0 unset */
-  window_start: number;
-  /** HHMM, 0 unset */
-  window_end: number;
-  type: number;
-  team_name: string | null;
-  destination_name: string;
-  destination_text: string;
-  destination_lat: number | null;
-  destination_lng: number | null;
-  text_dispatcher: string;
-  text_receiver: string;
-  contact_name: string;
-  contact_phone: string;
-  priority: number;
-  order_id: number;
-  items_to_pickup: number;
-  items_to_dropoff: number;
-  custom_fields: Array<{ key: string; val: string }>;
-  extra: Record<string, string | number>;
-  ts_created: number;
-  ts_assigned: number;
-  ts_accepted: number;
-  ts_rejected: number;
-  ts_done_success: number;
-  ts_done_failed: number;
-  ts_check_in: number;
-  ts_check_out: number;
-  ts_check_nfc1: number;
-  ts_check_nfc2: number;
-  ts_saved: number;
-  /** ms, insert time (database clock) */
-  created_at: number;
-  place_name: string | null;
-  /** the job's place position (degrees), when it has a place with a location */
-  place_lat: number | null;
-  place_lng: number | null;
-  /** the job's `checkins` rows as [in ms, out ms | null], by in_ts; null when none */
-  visits: Array<[number, number | null]> | null;
-}
-
-/**
- * The route order of a member's day: `number` (0 = unnumbered, after the numbered ones), then the
- * window's start (unset after set ones), then id (stable).
- */
-export const ROUTE_ORDER_SQL = `(j.number = 0), j.number, (j.window_start = 0), j.window_start, j.id`;
-
-/** A {@link JobReportRow} field: what {@link jobRowsSql} can select. */
-export type JobInput = keyof JobReportRow;
-
-/** Each {@link JobReportRow} field's SQL (on `j` the job, `p` its place). */
-const JOB_INPUT_SQL: { readonly [K in JobInput]: string } = {
-  id: 'j.id',
-  worker_id: 'j.worker_id',
-  day: 'j.day',
-  number: 'j.number',
-  window_start: 'j.window_start',
-  window_end: 'j.window_end',
-  type: 'j.type',
-  team_name: `(SELECT t->>'name' FROM companies c, jsonb_array_elements(c.teams_config) t
-               WHERE c.id = j.company_id AND j.team_id <> 0 AND (t->>'id')::int = j.team_id LIMIT 1) AS team_name`,
-  destination_name: 'j.destination_name',
-  destination_text: 'j.destination_text',
-  destination_lat: 'j.destination_lat',
-  destination_lng: 'j.destination_lng',
-  text_dispatcher: 'j.text_dispatcher',
-  text_receiver: 'j.text_receiver',
-  contact_name: 'j.contact_name',
-  contact_phone: 'j.contact_phone',
-  priority: 'j.priority',
-  order_id: 'j.order_id::float8 AS order_id',
-  items_to_pickup: 'j.items_to_pickup',
-  items_to_dropoff: 'j.items_to_dropoff',
-  custom_fields: 'j.custom_fields',
-  extra: 'j.extra',
-  ts_created: 'j.ts_created::float8 AS ts_created',
-  ts_assigned: 'j.ts_assigned::float8 AS ts_assigned',
-  ts_accepted: 'j.ts_accepted::float8 AS ts_accepted',
-  ts_rejected: 'j.ts_rejected::float8 AS ts_rejected',
-  ts_done_success: 'j.ts_done_success::float8 AS ts_done_success',
-  ts_done_failed: 'j.ts_done_failed::float8 AS ts_done_failed',
-  ts_check_in: 'j.ts_check_in::float8 AS ts_check_in',
-  ts_check_out: 'j.ts_check_out::float8 AS ts_check_out',
-  ts_check_nfc1: 'j.ts_check_nfc1::float8 AS ts_check_nfc1',
-  ts_check_nfc2: 'j.ts_check_nfc2::float8 AS ts_check_nfc2',
-  ts_saved: 'j.ts_saved::float8 AS ts_saved',
-  created_at: 'j.created_at::float8 AS created_at',
-  place_name: 'p.name AS place_name',
-  place_lat: 'ST_Y(p.location::geometry) AS place_lat',
-  place_lng: 'ST_X(p.location::geometry) AS place_lng',
-  visits: `(SELECT json_agg(json_build_array(k.in_ts::float8, k.out_ts::float8) ORDER BY k.in_ts)
-              FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id) AS visits`,
-};
-
-/** Every {@link JobReportRow} field. */
-export const ALL_JOB_INPUTS = Object.keys(JOB_INPUT_SQL) as JobInput[];
-
-/**
- * The members' jobs (`worker_id` in `$2`, in that order) with `day` in [`$3`, `$4`] (YYYYMMDD), company
- * `$1`, templates left out (archived jobs are kept: archiving hides a job, it still happened), ordered
- * by member (request order), day, then `order` ({@link ROUTE_ORDER_SQL} by default). `extraWhere`
- * narrows further (on `j`). `inputs` are the fields selected (default all; `id` and `worker_id`
- * always): a report of a few columns reads, sends and parses only what they need — the rows have
- * only those fields.
- * Reads `jobs`, `places` (name, location), `companies.teams_config` (team name) and `checkins` (the
- * job's visits) — the documented read model of docs/reports.md.
- */
-export function jobRowsSql(extraWhere = '', order = ROUTE_ORDER_SQL, inputs: Iterable<JobInput> = ALL_JOB_INPUTS): string {
-  const selected = new Set<JobInput>(['id', 'worker_id', ...inputs]);
-  return `
-  SELECT ${ALL_JOB_INPUTS.filter((k) => selected.has(k))
-    .map((k) => JOB_INPUT_SQL[k])
-    .join(',\n         ')}
-    FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
-    JOIN jobs j ON j.company_id = $1 AND j.worker_id = a.id AND j.is_template = false AND j.day BETWEEN $3 AND $4
-    LEFT JOIN places p ON p.company_id = j.company_id AND p.id = j.place_uid
-   WHERE true ${extraWhere}
-   ORDER BY a.ord, j.day, ${order}`;
-}
-
-/** The cheap count of {@link jobRowsSql} with the same `extraWhere`. */
-export function jobCountSql(extraWhere = ''): string {
-  return `SELECT count(*)::int AS n FROM jobs j
-           WHERE j.company_id = $1 AND j.worker_id = ANY($2::text[]) AND j.is_template = false AND j.day BETWEEN $3 AND $4 ${extraWhere}`;
-}
+export type { JobInput, JobReportRow } from '../reads/jobs-rows.read';
 
 /** A position in degrees. */
 export interface Position {
@@ -358,7 +227,7 @@ export const JOB_VALUE_KEYS = Object.keys(JOB_CELLS);
 
 /**
  * A mapper of job rows to the values of the job columns `keys` (unknown keys are left out), and the
- * row fields they read ({@link jobRowsSql}'s `inputs`); `position: true` also reads what
+ * row fields they read (`jobRowsSql`'s `inputs`); `position: true` also reads what
  * {@link jobPosition} needs (a geojson's geometry).
  */
 export function jobValueMapper(

@@ -1,6 +1,7 @@
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
-import { jobCountSql, jobPosition, JobReportRow, jobRowsSql, jobValueMapper, pointOf, ROUTE_ORDER_SQL } from './job-rows';
+import { countJobRows, JobRowsQuery, readJobRowBatches } from '../reads/jobs-rows.read';
+import { jobPosition, jobValueMapper, pointOf } from './job-rows';
 
 /**
  * The spec's `jobs` column keys in the spec's order (docs/reports.md "jobs"); `default: false` ones
@@ -44,10 +45,10 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   { key: 'public_url', title: 'Public link', kind: 'text', width: 24, default: false },
 ];
 
-/** The range's days and the members as the job SQL's parameters ($1 company, $2 member ids, $3..$4 days). */
-export function jobParams(ctx: ReportContext): unknown[] {
+/** The range's days and the members as the job reads' query. */
+export function jobQuery(ctx: ReportContext): JobRowsQuery {
   const { from, until } = ctx.range!;
-  return [ctx.companyId, ctx.members.map((m) => m.id), from, until];
+  return { companyId: ctx.companyId, memberIds: ctx.members.map((m) => m.id), from, until };
 }
 
 /**
@@ -63,10 +64,7 @@ export const JOBS_REPORT: ReportDefinition = {
     for await (const batch of jobBatches(ctx)) yield* batch;
   },
   batches: jobBatches,
-  async count(ctx) {
-    const [{ n }] = await ctx.db.query<{ n: number }>(jobCountSql(), jobParams(ctx));
-    return n;
-  },
+  count: (ctx) => countJobRows(ctx.db, jobQuery(ctx)),
 };
 
 /** The `jobs` rows in the cursor's batches; only the columns written are read. */
@@ -77,7 +75,7 @@ async function* jobBatches(ctx: ReportContext): AsyncIterable<ReportRow[]> {
   const geometry = ctx.output?.geometry ?? true;
   const mapper = jobValueMapper(ctx.output?.keys, { position: geometry });
   const { timezone } = ctx.company;
-  for await (const batch of ctx.db.batches<JobReportRow>(jobRowsSql('', ROUTE_ORDER_SQL, mapper.inputs), jobParams(ctx))) {
+  for await (const batch of readJobRowBatches(ctx.db, jobQuery(ctx), mapper.inputs)) {
     yield batch.map((r) => ({
       values: mapper.values(r, names.get(r.worker_id) ?? '', timezone, ctx.locale),
       geometry: geometry ? pointOf(jobPosition(r)) : null,

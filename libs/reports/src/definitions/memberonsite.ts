@@ -1,7 +1,8 @@
 import { dayInZone } from '@app/core/pure';
 import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
-import { MEMBER_SPANS_SQL, memberSpan, readVisits, Visit } from './time-data';
+import { countMemberVisits } from '../reads/locations-time-data.read';
+import { memberSpan, readVisits, Visit } from './time-data';
 
 /** The `memberonsite` report's columns (ours; docs/reports-time.md). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -65,15 +66,6 @@ export function visitsTotalRow(member: ReportMember, visits: readonly Visit[]): 
   };
 }
 
-/** Exact: the visits starting in each member's span (check-in rows and hand-checked jobs without one) plus a total row per member. */
-const COUNT_SQL = `
-  WITH s AS (${MEMBER_SPANS_SQL})
-  SELECT ((SELECT count(*) FROM s)
-        + (SELECT count(*) FROM checkins c JOIN s ON s.id = c.member_id WHERE c.company_id = $1 AND c.in_ts >= s.start_ms AND c.in_ts < s.end_ms)
-        + (SELECT count(*) FROM jobs j JOIN s ON s.id = j.worker_id
-            WHERE j.company_id = $1 AND NOT j.is_template AND NOT j.archived AND j.ts_check_in >= s.start_ms AND j.ts_check_in < s.end_ms
-              AND NOT EXISTS (SELECT 1 FROM checkins c WHERE c.company_id = j.company_id AND c.job_id = j.id)))::int AS n`;
-
 /**
  * `memberonsite`: per member (request order) each visit — a job or place check-in, or a job checked
  * in by hand — that began in the range (the member's days), in check-in order, then a total row.
@@ -93,7 +85,7 @@ export const MEMBERONSITE_REPORT: ReportDefinition = {
   },
   async count(ctx) {
     if (!ctx.range || !ctx.members.length) return ctx.members.length;
-    const [r] = await ctx.db.query<{ n: number }>(COUNT_SQL, [ctx.companyId, ctx.members.map((m) => m.id), ctx.range.from, ctx.range.until]);
-    return r?.n ?? ctx.members.length;
+    const q = { companyId: ctx.companyId, memberIds: ctx.members.map((m) => m.id), from: ctx.range.from, until: ctx.range.until };
+    return (await countMemberVisits(ctx.db, q)) ?? ctx.members.length;
   },
 };

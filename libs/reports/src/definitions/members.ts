@@ -1,6 +1,6 @@
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
-import { teamNamesSql } from './sql';
+import { MemberRow, readMemberRows } from '../reads/members-list.read';
 
 /** The `members` report's columns (ours; docs/reports.md). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -22,36 +22,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'uid', title: 'Uid', kind: 'text', default: false, width: 28 },
 ];
 
-interface MemberRow {
-  id: string;
-  name: string;
-  username: string;
-  role: string;
-  active_status: string;
-  teams: string | null;
-  phone: string;
-  email: string;
-  timezone: string;
-  vehicle_capacity: number | null;
-  skills: string[];
-  tracking_status: boolean | null;
-  ts: string | null;
-  lat: number | null;
-  lng: number | null;
-  bat: number | null;
-}
-
-const ROWS_SQL = `
-  SELECT m.id, m.name, m.username, m.role, m.active_status, ${teamNamesSql('m.teams', 'm.company_id')} AS teams,
-         m.phone, m.email, m.timezone, m.vehicle_capacity, m.skills,
-         l.tracking_status, l.ts, l.lat, l.lng, l.bat
-    FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
-    JOIN members m ON m.company_id = $1 AND m.id = a.id
-    LEFT JOIN member_locations l ON l.company_id = m.company_id AND l.member_id = m.id
-   ORDER BY a.ord`;
-
 /** One member as a row; its latest location as a Point (none yet: `geometry: null`). */
-function toRow(r: MemberRow, companyZone: string): ReportRow {
+export function memberRow(r: MemberRow, companyZone: string): ReportRow {
   const located = r.lat !== null && r.lng !== null;
   return {
     values: {
@@ -85,8 +57,8 @@ export const MEMBERS_REPORT: ReportDefinition = {
   title: 'Members',
   columns: COLUMNS,
   async *rows(ctx: ReportContext) {
-    for await (const r of ctx.db.cursor<MemberRow>(ROWS_SQL, [ctx.companyId, ctx.members.map((m) => m.id)])) {
-      yield toRow(r, ctx.company.timezone);
+    for await (const r of readMemberRows(ctx.db, ctx.companyId, ctx.members.map((m) => m.id))) {
+      yield memberRow(r, ctx.company.timezone);
     }
   },
   count: async (ctx) => ctx.members.length,

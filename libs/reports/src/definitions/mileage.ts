@@ -1,6 +1,9 @@
 import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
-import { coordinatesText, memberDayOf, memberWindow, nearestPlaceSql } from './track-days';
+import { countTrips, readTrips, TripRow } from '../reads/locations-trips.read';
+import { coordinatesText, memberDayOf, memberWindow } from './track-days';
+
+export type { TripRow } from '../reads/locations-trips.read';
 
 /** The `mileage` columns: exactly the spec's keys, in its order. */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -21,37 +24,6 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'approvedby', title: 'Approved by', kind: 'text', width: 14 },
   { key: 'placesheet', title: 'Place sheet', kind: 'text', width: 12 },
 ];
-
-/** A stored track as the mileage query reads it (bigint columns as text). */
-export interface TripRow {
-  ord: string;
-  id: string;
-  start_ts: string;
-  end_ts: string;
-  start_lat: number;
-  start_lng: number;
-  end_lat: number;
-  end_lng: number;
-  distance: number;
-  speed_avg: number;
-  speed_max: number;
-  from_place: string | null;
-  to_place: string | null;
-}
-
-const ROWS_SQL = `
-  SELECT a.ord, t.id, t.start_ts, t.end_ts, t.start_lat, t.start_lng, t.end_lat, t.end_lng,
-         t.distance, t.speed_avg, t.speed_max, sp.name AS from_place, ep.name AS to_place
-    FROM unnest($2::text[], $3::bigint[], $4::bigint[]) WITH ORDINALITY AS a(id, from_ms, until_ms, ord)
-    JOIN tracks t ON t.company_id = $1 AND t.member_id = a.id AND t.start_ts >= a.from_ms AND t.start_ts < a.until_ms
-    LEFT JOIN LATERAL ${nearestPlaceSql('$1', 't.start_lat', 't.start_lng')} sp ON true
-    LEFT JOIN LATERAL ${nearestPlaceSql('$1', 't.end_lat', 't.end_lng')} ep ON true
-   ORDER BY a.ord, t.start_ts, t.id`;
-
-const COUNT_SQL = `
-  SELECT (count(*) + count(DISTINCT (a.ord, to_char(to_timestamp(t.start_ts / 1000.0) AT TIME ZONE a.tz, 'YYYYMMDD'))))::int AS n
-    FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::text[]) WITH ORDINALITY AS a(id, from_ms, until_ms, tz, ord)
-    JOIN tracks t ON t.company_id = $1 AND t.member_id = a.id AND t.start_ts >= a.from_ms AND t.start_ts < a.until_ms`;
 
 /** The fields we hold no data for: present and empty. */
 const EMPTY = { purpose: null, comment: null, approvalstatus: null, approvedby: null, placesheet: null };
@@ -127,10 +99,16 @@ export class DayTotal {
   }
 }
 
-/** The cursor's parameters: the members' ids and their windows (their own days of the range). */
-function params(ctx: ReportContext): [string, string[], number[], number[]] {
+/** The read's query: the members' ids, their windows (their own days of the range) and zones. */
+function tripsQuery(ctx: ReportContext) {
   const windows = ctx.members.map((m) => memberWindow(ctx, m));
-  return [ctx.companyId, ctx.members.map((m) => m.id), windows.map((w) => w.fromMs), windows.map((w) => w.untilMs)];
+  return {
+    companyId: ctx.companyId,
+    memberIds: ctx.members.map((m) => m.id),
+    fromMs: windows.map((w) => w.fromMs),
+    untilMs: windows.map((w) => w.untilMs),
+    timezones: ctx.members.map((m) => m.timezone),
+  };
 }
 
 /**
@@ -145,7 +123,7 @@ export const MILEAGE_REPORT: ReportDefinition = {
   columns: COLUMNS,
   async *rows(ctx: ReportContext): AsyncIterable<ReportRow> {
     let total: DayTotal | null = null;
-    for await (const t of ctx.db.cursor<TripRow>(ROWS_SQL, params(ctx))) {
+    for await (const t of readTrips(ctx.db, tripsQuery(ctx))) {
       const member = ctx.members[Number(t.ord) - 1];
       const row = tripRow(member, t);
       const day = row.values.date as number;
@@ -159,9 +137,5 @@ export const MILEAGE_REPORT: ReportDefinition = {
     }
     if (total) yield total.row();
   },
-  async count(ctx: ReportContext): Promise<number> {
-    const [companyId, ids, from, until] = params(ctx);
-    const [row] = await ctx.db.query<{ n: number }>(COUNT_SQL, [companyId, ids, from, until, ctx.members.map((m) => m.timezone)]);
-    return row?.n ?? 0;
-  },
+  count: (ctx: ReportContext): Promise<number> => countTrips(ctx.db, tripsQuery(ctx)),
 };

@@ -1,6 +1,7 @@
 import { dayInZone } from '@app/core/pure';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
+import { countPlaceVisits, PlaceVisitRow, readPlaceVisits } from '../reads/places-onsite.read';
 
 /** The `placeonsite` report's columns (ours; docs/reports-time.md). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -18,43 +19,15 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'place_uid', title: 'Place uid', kind: 'text', default: false, width: 28 },
 ];
 
-interface VisitRow {
-  ord: string;
-  place_id: string;
-  place_name: string;
-  address: string;
-  lat: number | null;
-  lng: number | null;
-  member_name: string | null;
-  username: string | null;
-  member_id: string | null;
-  in_ts: string | null;
-  out_ts: string | null;
-}
-
-/**
- * The named places (request order) each with its place check-ins that began in the range (company
- * days), in check-in order; a place without visits comes once with null visit columns.
- */
-const ROWS_SQL = `
-  SELECT a.ord, p.id AS place_id, p.name AS place_name, p.address,
-         ST_Y(p.location::geometry) AS lat, ST_X(p.location::geometry) AS lng,
-         m.name AS member_name, m.username, c.member_id, c.in_ts, c.out_ts
-    FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
-    JOIN places p ON p.company_id = $1 AND p.id = a.id
-    LEFT JOIN checkins c ON c.company_id = $1 AND c.place_id = p.id AND c.job_id IS NULL AND c.in_ts >= $3 AND c.in_ts < $4
-    LEFT JOIN members m ON m.company_id = $1 AND m.id = c.member_id
-   ORDER BY a.ord, c.in_ts, c.member_id`;
-
 /** A place's running total while its visits stream by. */
 interface PlaceTotal {
-  row: VisitRow;
+  row: PlaceVisitRow;
   visits: number;
   seconds: number;
   members: Set<string>;
 }
 
-function placeGeometry(r: VisitRow): ReportRow['geometry'] {
+function placeGeometry(r: PlaceVisitRow): ReportRow['geometry'] {
   return r.lat === null || r.lng === null ? null : { type: 'Point', coordinates: [r.lng, r.lat] };
 }
 
@@ -79,11 +52,6 @@ function totalRow(t: PlaceTotal): ReportRow {
   };
 }
 
-/** Exact: the place check-ins of the named places beginning in the range, plus a total row per place. */
-const COUNT_SQL = `
-  SELECT ((SELECT count(*) FROM places p WHERE p.company_id = $1 AND p.id = ANY($2::text[]))
-        + (SELECT count(*) FROM checkins c WHERE c.company_id = $1 AND c.place_id = ANY($2::text[]) AND c.job_id IS NULL AND c.in_ts >= $3 AND c.in_ts < $4))::int AS n`;
-
 /**
  * `placeonsite` (company-wide; `accounts` are place uids): per place (request order) who was on site —
  * each place check-in that began in the range (company days), with in, out and duration — then the
@@ -97,7 +65,7 @@ export const PLACEONSITE_REPORT: ReportDefinition = {
     if (!ctx.range) return;
     const zone = ctx.company.timezone || 'UTC';
     let current: PlaceTotal | null = null;
-    for await (const r of ctx.db.cursor<VisitRow>(ROWS_SQL, [ctx.companyId, ctx.places.map((p) => p.id), ctx.range.fromMs, ctx.range.untilMs])) {
+    for await (const r of readPlaceVisits(ctx.db, ctx.companyId, ctx.places.map((p) => p.id), ctx.range.fromMs, ctx.range.untilMs)) {
       if (current && current.row.ord !== r.ord) {
         yield totalRow(current);
         current = null;
@@ -132,7 +100,6 @@ export const PLACEONSITE_REPORT: ReportDefinition = {
   },
   async count(ctx) {
     if (!ctx.range) return ctx.places.length;
-    const [r] = await ctx.db.query<{ n: number }>(COUNT_SQL, [ctx.companyId, ctx.places.map((p) => p.id), ctx.range.fromMs, ctx.range.untilMs]);
-    return r?.n ?? ctx.places.length;
+    return (await countPlaceVisits(ctx.db, ctx.companyId, ctx.places.map((p) => p.id), ctx.range.fromMs, ctx.range.untilMs)) ?? ctx.places.length;
   },
 };

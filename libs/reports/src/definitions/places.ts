@@ -1,6 +1,6 @@
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
-import { teamNamesSql } from './sql';
+import { PlaceRow, readPlaceRows } from '../reads/places-list.read';
 
 /** The `places` report's columns (ours; docs/reports.md). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -22,34 +22,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'uid', title: 'Uid', kind: 'text', width: 28, default: false },
 ];
 
-interface PlaceRow {
-  id: string;
-  name: string;
-  address: string;
-  city: string;
-  postalcode: string;
-  state: string;
-  country_code: string;
-  lat: number | null;
-  lng: number | null;
-  radius: number;
-  teams: string | null;
-  phone: string;
-  email: string;
-  color: string;
-  created_at: string;
-  creator: string | null;
-}
-
-const ROWS_SQL = `
-  SELECT p.id, p.name, p.address, p.city, p.postalcode, p.state, p.country_code, ST_Y(p.location::geometry) AS lat, ST_X(p.location::geometry) AS lng, p.radius,
-         ${teamNamesSql('p.teams', 'p.company_id')} AS teams, p.phone, p.email, p.color, p.created_at,
-         (SELECT m.name FROM members m WHERE m.company_id = p.company_id AND m.id = p.creator_id) AS creator
-    FROM unnest($2::text[]) WITH ORDINALITY AS a(id, ord)
-    JOIN places p ON p.company_id = $1 AND p.id = a.id
-   ORDER BY a.ord`;
-
-function toRow(r: PlaceRow): ReportRow {
+/** One place as a row, a Point at its location (null without one). */
+export function placeRow(r: PlaceRow): ReportRow {
   return {
     values: {
       name: r.name,
@@ -79,7 +53,7 @@ export const PLACES_REPORT: ReportDefinition = {
   title: 'Places',
   columns: COLUMNS,
   async *rows(ctx: ReportContext) {
-    for await (const r of ctx.db.cursor<PlaceRow>(ROWS_SQL, [ctx.companyId, ctx.places.map((p) => p.id)])) yield toRow(r);
+    for await (const r of readPlaceRows(ctx.db, ctx.companyId, ctx.places.map((p) => p.id))) yield placeRow(r);
   },
   count: async (ctx) => ctx.places.length,
 };

@@ -2,6 +2,7 @@ import { zonedDayTimeToMs } from '@app/core/pure';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 import { ClockedTime, Interval, intersect, sameDayGaps, totalMs, union } from './time-accounting';
+import { readJobFacts } from '../reads/jobs-rows.read';
 import { memberSpan, readClocked, readTracks, readVisits, TrackSpan, Visit } from './time-data';
 
 /** The `statistics` report's columns: exactly the spec's keys, in its order (docs/reports-time.md defines each). */
@@ -128,19 +129,6 @@ export function statisticsRow(
   };
 }
 
-interface JobRow {
-  day: number;
-  window_start: number;
-  window_end: number;
-  ts_check_in: string;
-  ts_done_success: string;
-  ts_done_failed: string;
-}
-
-const JOBS_SQL = `
-  SELECT day, window_start, window_end, ts_check_in, ts_done_success, ts_done_failed FROM jobs
-   WHERE company_id = $1 AND worker_id = $2 AND NOT is_template AND NOT archived AND day BETWEEN $3 AND $4`;
-
 /**
  * `statistics`: one row per member (request order) over the range — the spec's keys, each defined in
  * docs/reports-time.md. Jobs are those of the range's days (company days); everything else is read
@@ -160,7 +148,7 @@ export const STATISTICS_REPORT: ReportDefinition = {
       const visits = await readVisits(ctx.db, ctx.companyId, member.id, span, now);
       const tracks = await readTracks(ctx.db, ctx.companyId, member.id, span);
       const counts: JobCounts = { jobs: 0, ontime: 0, delays: 0, success: 0, issues: 0 };
-      for await (const j of ctx.db.cursor<JobRow>(JOBS_SQL, [ctx.companyId, member.id, ctx.range.from, ctx.range.until])) {
+      for await (const j of readJobFacts(ctx.db, ctx.companyId, member.id, ctx.range.from, ctx.range.until)) {
         countJob(
           counts,
           {

@@ -1,5 +1,6 @@
 import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
+import { readTimelineDrives, readTimelineVisits } from '../reads/locations-timeline.read';
 import { memberStops } from './stopsreport';
 import { memberDayOf, memberWindow } from './track-days';
 
@@ -71,39 +72,14 @@ export function timelineRow(member: ReportMember, e: TimelineEntry): ReportRow {
   };
 }
 
-const TRACKS_SQL = `
-  SELECT id, start_ts, end_ts, distance FROM tracks
-   WHERE company_id = $1 AND member_id = $2 AND start_ts >= $3 AND start_ts < $4
-   ORDER BY start_ts, id`;
-
-// a job check-in's position: the job's coordinates, else its place's
-const VISITS_SQL = `
-  SELECT c.in_ts, c.out_ts, c.job_id, j.destination_name AS title, p.name AS place,
-         CASE WHEN j.destination_lat IS NOT NULL THEN j.destination_lat ELSE ST_Y(p.location::geometry) END AS lat,
-         CASE WHEN j.destination_lat IS NOT NULL THEN j.destination_lng ELSE ST_X(p.location::geometry) END AS lng
-    FROM checkins c
-    LEFT JOIN jobs j ON j.company_id = c.company_id AND j.id = c.job_id
-    LEFT JOIN places p ON p.company_id = c.company_id AND p.id = j.place_uid
-   WHERE c.company_id = $1 AND c.member_id = $2 AND c.job_id IS NOT NULL AND c.in_ts >= $3 AND c.in_ts < $4
-   ORDER BY c.in_ts`;
-
 /**
  * A member's entries of the range (its own days, ≤ 14 of them: held in memory): its tracks, the
  * stops of its fixes (stopsreport's), its job check-ins.
  */
 async function memberTimeline(ctx: ReportContext, member: ReportMember): Promise<TimelineEntry[]> {
   const w = memberWindow(ctx, member);
-  const args = [ctx.companyId, member.id, w.fromMs, w.untilMs];
-  const tracks = await ctx.db.query<{ id: string; start_ts: string; end_ts: string; distance: number }>(TRACKS_SQL, args);
-  const visits = await ctx.db.query<{
-    in_ts: string;
-    out_ts: string | null;
-    job_id: string;
-    title: string | null;
-    place: string | null;
-    lat: number | null;
-    lng: number | null;
-  }>(VISITS_SQL, args);
+  const tracks = await readTimelineDrives(ctx.db, ctx.companyId, member.id, w.fromMs, w.untilMs);
+  const visits = await readTimelineVisits(ctx.db, ctx.companyId, member.id, w.fromMs, w.untilMs);
   const stops = await memberStops(ctx, member);
   const entries: TimelineEntry[] = [
     ...tracks.map((t) => {

@@ -1,7 +1,8 @@
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 import { TimesheetDay, timesheetDays } from './time-accounting';
-import { MEMBER_SPANS_SQL, memberSpan, readClocked } from './time-data';
+import { countTimesheetRows } from '../reads/locations-time-data.read';
+import { memberSpan, readClocked } from './time-data';
 
 /** The `timesheet` report's columns (ours; docs/reports-time.md). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -61,27 +62,6 @@ export function timesheetTotalRow(member: { name: string; username: string; time
 }
 
 /**
- * Upper bound of the rows: per member its total row plus the member-zone days its clocked-in time
- * touches (events from 31 days before the range: a clock-in left open longer than that is not
- * foreseen here, and the render then stops at the pdf limit instead).
- */
-const COUNT_SQL = `
-  WITH s AS (${MEMBER_SPANS_SQL}),
-  ev AS (
-    SELECT e.member_id, e.ts, e.tracking, lead(e.ts) OVER (PARTITION BY e.member_id ORDER BY e.ts) AS next_ts
-      FROM clock_events e JOIN s ON s.id = e.member_id
-     WHERE e.company_id = $1 AND e.ts >= s.start_ms - 31 * 86400000::bigint AND e.ts < s.end_ms
-  )
-  SELECT (SELECT count(*) FROM s)::int + (
-    SELECT count(*) FROM (
-      SELECT DISTINCT ev.member_id, d
-        FROM ev JOIN s ON s.id = ev.member_id,
-             generate_series((to_timestamp(GREATEST(ev.ts, s.start_ms) / 1000.0) AT TIME ZONE s.tz)::date,
-                             (to_timestamp((LEAST(COALESCE(ev.next_ts, s.end_ms), s.end_ms) - 1) / 1000.0) AT TIME ZONE s.tz)::date,
-                             interval '1 day') d
-       WHERE ev.tracking AND COALESCE(ev.next_ts, s.end_ms) > s.start_ms) x)::int AS n`;
-
-/**
  * `timesheet`: worked time from clock in/out (`clock_events`). Per member (request order) one row
  * per day of its own time zone with clocked-in time, then a total row. A shift over midnight is split
  * at the member's midnight; a clock-in still open at the range's end counts up to the end (or now).
@@ -101,7 +81,7 @@ export const TIMESHEET_REPORT: ReportDefinition = {
   },
   async count(ctx) {
     if (!ctx.range || !ctx.members.length) return ctx.members.length;
-    const [r] = await ctx.db.query<{ n: number }>(COUNT_SQL, [ctx.companyId, ctx.members.map((m) => m.id), ctx.range.from, ctx.range.until]);
-    return r?.n ?? ctx.members.length;
+    const q = { companyId: ctx.companyId, memberIds: ctx.members.map((m) => m.id), from: ctx.range.from, until: ctx.range.until };
+    return (await countTimesheetRows(ctx.db, q)) ?? ctx.members.length;
   },
 };

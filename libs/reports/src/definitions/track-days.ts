@@ -2,12 +2,18 @@
  * What the fix- and track-based report types (`gpx`, `stopsreport`, `mileage`, `timeline`) share:
  * a member's days of the range in its own time zone, its fixes streamed a day at a time, the stop
  * rule of the tracks (libs/locations `findStops`, the same code the track builder runs) and the
- * nearest place of a position. Pure functions and plain SQL: safe in the report threads.
+ * nearest place of a position. Pure functions over the read models' rows
+ * (`../reads/locations-fixes.read.ts`, `../reads/places-nearest.read.ts`): safe in the report threads.
  */
 import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/pure';
 import type { Fix } from '@app/locations/pure';
 import { findStops, isUsable, splitRules, SplitRules } from '@app/locations/pure';
 import type { ReportContext, ReportDb, ReportMember } from '../report-definition';
+import { readFixRows } from '../reads/locations-fixes.read';
+
+export { trackingOffTimes } from '../reads/locations-fixes.read';
+export { NEAREST_PLACE_M, nearestPlaces, nearestPlaceSql } from '../reads/places-nearest.read';
+export type { NearPlace } from '../reads/places-nearest.read';
 
 /** One day of a member: YYYYMMDD and its instants in the member's time zone, [startMs, endMs). */
 export interface MemberDay {
@@ -50,22 +56,6 @@ export function trackRules(env: NodeJS.ProcessEnv = process.env): SplitRules {
   return splitRules(Number.isInteger(minutes) && minutes >= 1 ? minutes : 5);
 }
 
-interface FixRow {
-  ts: string;
-  lat: number;
-  lng: number;
-  acc: number | null;
-  dir: number | null;
-  spd: number | null;
-  elv: number | null;
-  bat: number | null;
-}
-
-const FIXES_SQL = `
-  SELECT ts, lat, lng, acc, dir, spd, elv, bat FROM location_fixes
-   WHERE company_id = $1 AND member_id = $2 AND ts >= $3 AND ts < $4
-   ORDER BY ts`;
-
 /** A member's day and its fixes (oldest first, at least one). */
 export interface FixDay extends MemberDay {
   fixes: Fix[];
@@ -81,7 +71,7 @@ export async function* fixDays(db: ReportDb, companyId: string, member: ReportMe
   if (!days.length) return;
   let k = 0;
   let current: Fix[] = [];
-  for await (const r of db.cursor<FixRow>(FIXES_SQL, [companyId, member.id, days[0].startMs, days[days.length - 1].endMs], 5000)) {
+  for await (const r of readFixRows(db, companyId, member.id, days[0].startMs, days[days.length - 1].endMs)) {
     const ts = Number(r.ts);
     while (ts >= days[k].endMs) {
       if (current.length) yield { ...days[k], fixes: current };
@@ -156,66 +146,6 @@ export function detectStops(fixes: readonly Fix[], trackingOffTimes: readonly nu
     }
   }
   return stops;
-}
-
-/** ms of a member's tracking-off (clock out) events in [fromMs, untilMs), ascending. */
-export async function trackingOffTimes(
-  db: ReportDb,
-  companyId: string,
-  memberId: string,
-  fromMs: number,
-  untilMs: number,
-): Promise<number[]> {
-  const rows = await db.query<{ ts: string }>(
-    `SELECT ts FROM clock_events WHERE company_id = $1 AND member_id = $2 AND NOT tracking AND ts >= $3 AND ts < $4 ORDER BY ts`,
-    [companyId, memberId, fromMs, untilMs],
-  );
-  return rows.map((r) => Number(r.ts));
-}
-
-/** m: how far a position may be from a place's point for that place to be named as where it is. */
-export const NEAREST_PLACE_M = 200;
-
-/** The nearest place of a position. */
-export interface NearPlace {
-  name: string;
-  address: string;
-  /** m, from the position to the place's point (WGS84 spheroid) */
-  distance: number;
-}
-
-/**
- * SQL of a LATERAL subquery giving the nearest live place (`deleted_at IS NULL`) of company
- * `companyExpr` within {@link NEAREST_PLACE_M} of the point (`latExpr`, `lngExpr` degrees): columns
- * `name`, `address`, `distance` (m). A KNN scan (`location <-> point`) of the company's places index,
- * bounded by `ST_DWithin`; ties go to the smaller place id.
- */
-export function nearestPlaceSql(companyExpr: string, latExpr: string, lngExpr: string): string {
-  const point = `ST_SetSRID(ST_MakePoint(${lngExpr}, ${latExpr}), 4326)::geography`;
-  return `(SELECT p.name, p.address, ST_Distance(p.location, ${point}) AS distance
-             FROM places p
-            WHERE p.company_id = ${companyExpr} AND p.deleted_at IS NULL AND p.location IS NOT NULL
-              AND ST_DWithin(p.location, ${point}, ${NEAREST_PLACE_M})
-            ORDER BY p.location <-> ${point}, p.id
-            LIMIT 1)`;
-}
-
-/** The nearest place ({@link nearestPlaceSql}) of each point, in order; null where none is within reach. One query. */
-export async function nearestPlaces(
-  db: ReportDb,
-  companyId: string,
-  points: ReadonlyArray<{ lat: number; lng: number }>,
-): Promise<Array<NearPlace | null>> {
-  const out: Array<NearPlace | null> = points.map(() => null);
-  if (!points.length) return out;
-  const rows = await db.query<{ i: number; name: string; address: string; distance: number }>(
-    `SELECT u.i::int AS i, hit.name, hit.address, hit.distance
-       FROM unnest($2::float8[], $3::float8[]) WITH ORDINALITY AS u(lat, lng, i)
-       CROSS JOIN LATERAL ${nearestPlaceSql('$1', 'u.lat', 'u.lng')} hit`,
-    [companyId, points.map((p) => p.lat), points.map((p) => p.lng)],
-  );
-  for (const r of rows) out[r.i - 1] = { name: r.name, address: r.address, distance: Number(r.distance) };
-  return out;
 }
 
 /** A position as text when no place names it: `lat, lng` to 5 decimals (about 1 m). */

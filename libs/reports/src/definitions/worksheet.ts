@@ -1,9 +1,10 @@
 import { distanceM } from '@app/core/pure';
-import { progressOf } from '@app/jobs/progress';
+import { progressOf } from '@app/jobs/pure';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { CellValue, ColumnSpec } from '../report-table';
-import { jobCountSql, jobPosition, JobReportRow, jobRowsSql, onsiteSeconds, pointOf, Position, visitsOf } from './job-rows';
-import { jobParams } from './jobs';
+import { countWorkedJobRows, readWorkedJobRows } from '../reads/jobs-rows.read';
+import { jobPosition, JobReportRow, onsiteSeconds, pointOf, Position, visitsOf } from './job-rows';
+import { jobQuery } from './jobs';
 
 /** The `worksheet` report's columns (ours; docs/reports.md "worksheet"). */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -27,14 +28,6 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'latitude', title: 'Latitude', kind: 'coordinate', width: 11, default: false },
   { key: 'longitude', title: 'Longitude', kind: 'coordinate', width: 11, default: false },
 ];
-
-/** A job was worked on: checked in or out (by the geofence or editjobs) or marked done (success or failed). */
-const WORKED_SQL = `AND (j.ts_done_success > 0 OR j.ts_done_failed > 0 OR j.ts_check_in > 0 OR j.ts_check_out > 0
-  OR EXISTS (SELECT 1 FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id))`;
-
-/** A member's day in the order it was worked: first arrival, else the done time; then id. */
-const WORK_ORDER_SQL = `COALESCE((SELECT min(k.in_ts) FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id),
-  NULLIF(j.ts_check_in, 0), NULLIF(j.ts_check_out, 0), NULLIF(GREATEST(j.ts_done_success, j.ts_done_failed), 0)), j.id`;
 
 /** What the next job of the same member and day measures its travel from. */
 export interface PreviousJob {
@@ -104,7 +97,7 @@ export const WORKSHEET_REPORT: ReportDefinition = {
     let key = '';
     let seq = 0;
     let prev: PreviousJob | null = null;
-    for await (const r of ctx.db.cursor<JobReportRow>(jobRowsSql(WORKED_SQL, WORK_ORDER_SQL), jobParams(ctx))) {
+    for await (const r of readWorkedJobRows(ctx.db, jobQuery(ctx))) {
       if (`${r.worker_id}|${r.day}` !== key) {
         key = `${r.worker_id}|${r.day}`;
         seq = 0;
@@ -115,8 +108,5 @@ export const WORKSHEET_REPORT: ReportDefinition = {
       yield { values, geometry: pointOf(jobPosition(r)) };
     }
   },
-  async count(ctx) {
-    const [{ n }] = await ctx.db.query<{ n: number }>(jobCountSql(WORKED_SQL), jobParams(ctx));
-    return n;
-  },
+  count: (ctx) => countWorkedJobRows(ctx.db, jobQuery(ctx)),
 };

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { ClientBase } from 'pg';
+import type { ReportChunksRepository } from '../report-chunks.repository';
 
 /** Bytes per stored chunk (one `report_chunks` row). */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -7,7 +7,7 @@ export const CHUNK_BYTES = 1024 * 1024;
 /**
  * A Writable storing what is written to it as `report_chunks` rows of {@link CHUNK_BYTES} (the last
  * one shorter), in order, through its own `pg` client in autocommit: the file streams into PostgreSQL
- * as it is rendered, at most one chunk in memory. The run's writing transaction later checks the
+ * as it is rendered, at most one chunk in memory ({@link ReportChunksRepository.insert}). The run's writing transaction later checks the
  * count ({@link ChunkSink.chunks}); chunks of a run that never finishes are pruned with the retention.
  */
 export class ChunkSink extends Writable {
@@ -19,7 +19,7 @@ export class ChunkSink extends Writable {
   size = 0;
 
   constructor(
-    private readonly client: ClientBase,
+    private readonly chunkStore: ReportChunksRepository,
     private readonly companyId: string,
     private readonly reportId: string,
   ) {
@@ -52,10 +52,7 @@ export class ChunkSink extends Writable {
   }
 
   private async store(data: Buffer): Promise<void> {
-    await this.client.query(
-      `INSERT INTO report_chunks (company_id, report_id, seq, data, created_at) VALUES ($1, $2, $3, $4, $5)`,
-      [this.companyId, this.reportId, this.chunks, data, Date.now()],
-    );
+    await this.chunkStore.insert(this.companyId, this.reportId, this.chunks, data);
     this.chunks++;
   }
 }

@@ -1,29 +1,19 @@
 import { addDays, zonedDayTimeToMs } from '@app/core/pure';
-import type { ReportContext, ReportDb, ReportMember, ReportPlace } from '../report-definition';
+import type { ReportContext, ReportDb } from '../report-definition';
 import type { ReportLocale } from '../report-table';
 import type { RenderJob } from '../report-run';
-
-interface RequesterRow {
-  name: string;
-  timezone: string;
-  unit_time: string;
-  unit_date: string;
-  unit_distance: string;
-}
+import { readReportCompany, readReportMembers, readReportPlaces, readReportRequester } from '../reads/members-report-context.read';
 
 /**
- * Reads what a report needs besides its rows — the company, the requester's preferences (its time
+ * Reads (`../reads/members-report-context.read.ts`) what a report needs besides its rows — the company, the requester's preferences (its time
  * zone, else the company's; `unit_time`, `unit_date`, `unit_distance`), the named members and places
  * in request order — and turns the range's days into instants in the company's time zone.
  * @throws Error when the company or the requester is gone (the run fails as an internal error)
  */
 export async function loadReportContext(db: ReportDb, job: RenderJob): Promise<ReportContext> {
-  const [company] = await db.query<{ name: string; timezone: string }>(`SELECT name, timezone FROM companies WHERE id = $1`, [job.companyId]);
+  const company = await readReportCompany(db, job.companyId);
   if (!company) throw new Error(`company ${job.companyId} not found`);
-  const [requester] = await db.query<RequesterRow>(
-    `SELECT name, timezone, unit_time, unit_date, unit_distance FROM members WHERE company_id = $1 AND id = $2`,
-    [job.companyId, job.memberId],
-  );
+  const requester = await readReportRequester(db, job.companyId, job.memberId);
   if (!requester) throw new Error(`requesting member ${job.memberId} not found`);
   const locale: ReportLocale = {
     timezone: requester.timezone || company.timezone || 'UTC',
@@ -32,15 +22,8 @@ export async function loadReportContext(db: ReportDb, job: RenderJob): Promise<R
     unitDistance: requester.unit_distance === 'US' ? 'US' : 'SI',
   };
   const { params } = job;
-  const memberRows = params.memberIds.length
-    ? await db.query<ReportMember>(
-        `SELECT id, name, username, COALESCE(NULLIF(timezone, ''), $3) AS timezone FROM members WHERE company_id = $1 AND id = ANY($2::text[])`,
-        [job.companyId, params.memberIds, company.timezone],
-      )
-    : [];
-  const placeRows = params.placeIds.length
-    ? await db.query<ReportPlace>(`SELECT id, name FROM places WHERE company_id = $1 AND id = ANY($2::text[])`, [job.companyId, params.placeIds])
-    : [];
+  const memberRows = params.memberIds.length ? await readReportMembers(db, job.companyId, params.memberIds, company.timezone) : [];
+  const placeRows = params.placeIds.length ? await readReportPlaces(db, job.companyId, params.placeIds) : [];
   const range = params.range && {
     ...params.range,
     fromMs: zonedDayTimeToMs(params.range.from, 0, company.timezone),

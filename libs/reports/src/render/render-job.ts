@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import type { RenderJob, RenderOutcome } from '../report-run';
+import { ReportChunksRepository } from '../report-chunks.repository';
 import { ChunkSink } from './chunk-sink';
 import { loadReportContext } from './load-context';
 import { PgReportDb } from './pg-report-db';
@@ -16,7 +17,8 @@ import { renderReport } from './render-report';
 export async function renderJob(pool: Pool, job: RenderJob): Promise<RenderOutcome> {
   const reader = await pool.connect();
   const writer = await pool.connect();
-  const clear = () => writer.query(`DELETE FROM report_chunks WHERE company_id = $1 AND report_id = $2`, [job.companyId, job.runId]);
+  const chunks = new ReportChunksRepository(writer);
+  const clear = () => chunks.deleteReport(job.companyId, job.runId);
   try {
     await clear();
     await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -24,7 +26,7 @@ export async function renderJob(pool: Pool, job: RenderJob): Promise<RenderOutco
     // (measured: 2.2 s of JIT on the 100,000-row jobs report, whose execution took 1.4 s)
     await reader.query('SET LOCAL jit = off');
     const ctx = await loadReportContext(new PgReportDb(reader), job);
-    const sink = new ChunkSink(writer, job.companyId, job.runId);
+    const sink = new ChunkSink(chunks, job.companyId, job.runId);
     const finished = new Promise<void>((resolve, reject) => {
       sink.on('finish', resolve);
       sink.on('error', reject);

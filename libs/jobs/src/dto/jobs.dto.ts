@@ -1,7 +1,8 @@
-import { CompletesValidation, EntriesOf, invalid, Optional, Verbatim } from '@app/core';
-import { JobEdit, JobWrite, JobWriteDto, MAX_JOBS_PER_CALL, parseJobEdits, parseJobWrites, PROGRESS_VALUES } from '@app/jobs';
+import { CompletesValidation, EntriesOf, invalid, Optional, QueryBool, QueryInt, Verbatim } from '@app/core';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { QueryBool, QueryInt } from '../envelope/query';
+import { JobEdit, JobWrite, JobWriteDto, parseJobEdits, parseJobWrites } from '../job-input';
+import { MAX_JOBS_PER_CALL } from '../jobs.service';
+import { PROGRESS_VALUES } from '../progress';
 
 /** Keys of a job write matched by pattern rather than by JobWriteDto (parseJobWrite). */
 const JOB_PATTERN_KEYS =

@@ -1,7 +1,8 @@
 /**
- * SQL fragments the report definitions share. Reports read across the domains' tables through these
- * documented reads (docs/reports.md "Read model"): a report streams from one snapshot in a thread
- * with plain `pg`, where the domains' Nest services are not available.
+ * A SQL fragment the report reads share: a row's team names from `companies.teams_config` (the members
+ * lib's table). Reports read across the domains' tables through documented reads (docs/reports.md
+ * "Read model"): a report streams from one snapshot in a thread with plain `pg`, where the domains'
+ * Nest services are not available.
  */
 
 /**

@@ -1,0 +1,194 @@
+import { newId } from '@app/core';
+import { DataSource } from 'typeorm';
+import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
+import { Job } from './entities/job.entity';
+import { newJobState } from './job-write';
+import { JobsRepository } from './jobs.repository';
+
+/**
+ * JobsRepository against PostgreSQL: each write and lock (company scoping: another company's jobs never
+ * come back and never change), the view rows, team references and the connector listing. getjobs'
+ * filter matrix is in `jobs-search.int-spec.ts`.
+ */
+/** Runs `check` until it passes, for at most `ms` (then its last failure). */
+async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('JobsRepository (PostgreSQL)', () => {
+  let ds: DataSource;
+  let repo: JobsRepository;
+  let a: string;
+  let b: string;
+  let owner: string;
+
+  beforeAll(async () => {
+    ds = await openIntegrationDb();
+    repo = new JobsRepository(ds);
+    const ca = await createIntCompany(ds, { timezone: 'Europe/Ljubljana' });
+    a = ca.companyId;
+    owner = ca.ownerId;
+    b = (await createIntCompany(ds)).companyId;
+  });
+  afterAll(() => ds.destroy());
+
+  /** A new job of `companyId` as createjobs would insert it, with `over` applied. */
+  function job(companyId: string, over: Partial<Job> = {}): Job {
+    return { ...newJobState({ id: newId(), companyId, isTemplate: false, createdBy: owner, createdVia: 'api', now: Date.now() }), ...over };
+  }
+
+  async function insert(...jobs: Job[]): Promise<Job[]> {
+    await repo.insertMany(ds, jobs);
+    return jobs;
+  }
+
+  it('insertMany answers the view rows it wrote, with what the view joins; a taken uidSecondary is skipped', async () => {
+    const worker = await createIntMember(ds, a, { name: 'Ana' });
+    const [j] = [job(a, { destinationName: 'Boiler', workerId: worker, uidSecondary: 'ext-1', orderId: 9_007_199_254_740 })];
+    const rows = await repo.insertMany(ds, [j]);
+    expect(rows.get(j.id)).toMatchObject({
+      id: j.id,
+      destinationName: 'Boiler',
+      workerId: worker,
+      workerName: 'Ana',
+      orderId: 9_007_199_254_740,
+      timezone: 'Europe/Ljubljana',
+      defaultRadius: expect.any(Number),
+      linkedZones: '',
+      version: 1,
+    });
+    expect(rows.get(j.id)!.tsSaved).toBeGreaterThan(0);
+    // the same uidSecondary again (a racing call): nothing inserted, nothing answered
+    const dup = job(a, { uidSecondary: 'ext-1' });
+    expect((await repo.insertMany(ds, [dup])).size).toBe(0);
+    expect(await repo.rowsByIds(ds, a, [dup.id])).toEqual([]);
+    // another company may hold the same uidSecondary
+    expect((await repo.insertMany(ds, [job(b, { uidSecondary: 'ext-1' })])).size).toBe(1);
+    expect(await repo.insertMany(ds, [])).toEqual(new Map());
+  });
+
+  it('rowsByIds, lockByIds and lockByUidSecondary answer the company’s own jobs only', async () => {
+    const [mine, tpl] = await insert(job(a, { uidSecondary: 'lock-1' }), job(a, { isTemplate: true }));
+    const [theirs] = await insert(job(b, { uidSecondary: 'lock-1' }));
+    expect((await repo.rowsByIds(ds, a, [mine.id, tpl.id, theirs.id])).map((r) => r.id).sort()).toEqual([mine.id, tpl.id].sort());
+    expect(await repo.rowsByIds(ds, a, [])).toEqual([]);
+    const locked = await ds.transaction((db) => repo.lockByIds(db, a, [theirs.id, tpl.id, mine.id]));
+    expect(locked.map((j) => j.id)).toEqual([mine.id, tpl.id].sort());
+    expect(locked.find((j) => j.id === mine.id)).toMatchObject({
+      companyId: a,
+      uidSecondary: 'lock-1',
+      version: 1,
+      tsCreated: mine.tsCreated,
+    });
+    const byUid = await ds.transaction((db) => repo.lockByUidSecondary(db, a, ['lock-1', 'none']));
+    expect(byUid.map((j) => j.id)).toEqual([mine.id]);
+  });
+
+  it('updateChanged writes the changed properties, stamps ts_saved and bumps version; another company’s id changes nothing', async () => {
+    const [j] = await insert(job(a, { destinationName: 'before' }));
+    await repo.updateChanged(ds, { ...j, destinationName: 'after', customFields: [{ key: 'k', val: 'v' }] }, [
+      'destinationName',
+      'customFields',
+    ]);
+    await repo.updateChanged(ds, { ...j, companyId: b, destinationName: 'hijacked' }, ['destinationName']);
+    const [row] = await repo.rowsByIds(ds, a, [j.id]);
+    expect(row).toMatchObject({ destinationName: 'after', customFields: [{ key: 'k', val: 'v' }], version: 2 });
+  });
+
+  it('setNumbers renumbers the company’s non-template jobs, answering only those whose number changed', async () => {
+    const [x, y, tpl] = await insert(job(a, { number: 1 }), job(a, { number: 2 }), job(a, { isTemplate: true }));
+    const [theirs] = await insert(job(b));
+    const changed = await repo.setNumbers(ds, a, [x.id, y.id, tpl.id, theirs.id], [1, 5, 7, 9]);
+    expect(changed).toEqual([y.id]);
+    const rows = await repo.rowsByIds(ds, a, [x.id, y.id, tpl.id]);
+    expect(Object.fromEntries(rows.map((r) => [r.id, [r.number, r.version]]))).toEqual({
+      [x.id]: [1, 1],
+      [y.id]: [5, 2],
+      [tpl.id]: [0, 1],
+    });
+    expect((await repo.rowsByIds(ds, b, [theirs.id]))[0].number).toBe(0);
+    expect(await repo.setNumbers(ds, a, [], [])).toEqual([]);
+  });
+
+  it('deleteByIds deletes the company’s own jobs only', async () => {
+    const [mine] = await insert(job(a));
+    const [theirs] = await insert(job(b));
+    await repo.deleteByIds(ds, a, [mine.id, theirs.id]);
+    expect(await repo.rowsByIds(ds, a, [mine.id])).toEqual([]);
+    expect(await repo.rowsByIds(ds, b, [theirs.id])).toHaveLength(1);
+  });
+
+  it('teamsInUse: the teams a job of the company that is not archived carries', async () => {
+    const c = (await createIntCompany(ds)).companyId;
+    await insert(job(c, { teamId: 1 }), job(c, { teamId: 2, archived: true }), job(c, { teamId: 3 }));
+    await insert(job(b, { teamId: 4 }));
+    expect((await repo.teamsInUse(ds, c, [1, 2, 3, 4, 5])).sort()).toEqual([1, 3]);
+  });
+
+  describe('listForConnector (GET /v1/jobs)', () => {
+    let c: string;
+    let w1: string;
+    let ctxBase: { companyId: string; includeArchived: boolean; limit: number; skip: number };
+
+    beforeAll(async () => {
+      c = (await createIntCompany(ds)).companyId;
+      w1 = await createIntMember(ds, c, { username: `w1-${newId().toLowerCase()}@int.test` });
+      ctxBase = { companyId: c, includeArchived: false, limit: 100, skip: 0 };
+    });
+
+    it('newest first by created_at, templates never, archived only when asked; externalId, assignee (case-insensitive), progress', async () => {
+      const [old, mid, archived] = await insert(
+        job(c, { destinationName: 'old', uidSecondary: 'e-old' }),
+        job(c, { destinationName: 'mid', workerId: w1, tsAccepted: 5 }),
+        job(c, { destinationName: 'archived', archived: true, tsDoneSuccess: 7 }),
+      );
+      await insert(job(c, { destinationName: 'tpl', isTemplate: true }), job(b, { destinationName: 'theirs', uidSecondary: 'e-old' }));
+      // created_at comes from the database clock at insert: one statement, so equal; ties go by id, descending
+      const all = await repo.listForConnector(ctxBase);
+      expect(all.map((r) => r.id)).toEqual([old.id, mid.id].sort().reverse());
+      expect((await repo.listForConnector({ ...ctxBase, includeArchived: true })).map((r) => r.id).sort()).toEqual(
+        [old.id, mid.id, archived.id].sort(),
+      );
+      expect((await repo.listForConnector({ ...ctxBase, externalId: 'e-old' })).map((r) => r.id)).toEqual([old.id]);
+      const username = (await ds.query(`SELECT username FROM members WHERE id = $1`, [w1]))[0].username as string;
+      expect((await repo.listForConnector({ ...ctxBase, assigneeUsername: username.toUpperCase() })).map((r) => r.id)).toEqual([mid.id]);
+      expect((await repo.listForConnector({ ...ctxBase, progress: ['accepted'] })).map((r) => r.id)).toEqual([mid.id]);
+      expect(
+        (await repo.listForConnector({ ...ctxBase, includeArchived: true, progress: ['success', 'scheduled'] })).map((r) => r.id).sort(),
+      ).toEqual([old.id, archived.id].sort());
+      expect((await repo.listForConnector({ ...ctxBase, ownWorkerId: w1 })).map((r) => r.id)).toEqual([mid.id]);
+      expect(await repo.listForConnector({ ...ctxBase, limit: 1, skip: 1 })).toHaveLength(1);
+    });
+
+    it('createdSince / updatedSince are inclusive and bounded by the polling horizon; updatedSince orders by ts_saved', async () => {
+      const d = (await createIntCompany(ds)).companyId;
+      const base = { companyId: d, includeArchived: false, limit: 100, skip: 0 };
+      const [first] = await insert(job(d, { destinationName: 'first' }));
+      const [row] = await repo.rowsByIds(ds, d, [first.id]);
+      await new Promise((r) => setTimeout(r, 5));
+      const [second] = await insert(job(d, { destinationName: 'second' }));
+      // another session's open transaction holds the horizon back (the point of it): wait it out
+      await eventually(async () => {
+        const since = await repo.listForConnector({ ...base, createdSince: row.createdAt });
+        expect(since.map((r) => r.destinationName)).toEqual(['second', 'first']);
+      });
+      expect((await repo.listForConnector({ ...base, createdSince: row.createdAt + 1 })).map((r) => r.id)).toEqual([second.id]);
+      await new Promise((r) => setTimeout(r, 5));
+      await repo.updateChanged(ds, { ...first, textDispatcher: 'touched' }, ['textDispatcher']);
+      const [touched] = await repo.rowsByIds(ds, d, [first.id]);
+      await eventually(async () => {
+        const updated = await repo.listForConnector({ ...base, updatedSince: touched.tsSaved });
+        expect(updated.map((r) => r.id)).toEqual([first.id]);
+      });
+      expect(await repo.listForConnector({ ...base, createdSince: Date.now() + 60_000 })).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The job view's read model (docs/places-and-geo.md, docs/zones.md): every job read (getjobs, events,
+ * the connector, the rows an insert answers) selects `jobs` with its company's defaults (`companies`),
+ * its assignee's and dispatcher's names (`members`), its place (`places`: name, radius, location) and
+ * its `linkedZones` (`zones`) — tables of the members, places and zones libs, read here only; their
+ * writes and lookups go through those libs' services. The jobs repository composes these fragments.
+ */
+
+/**
+ * A job's `linkedZones` (CONTRACTS.md "Alerts and zones"; docs/zones.md): the ids of the live zones
+ * of its company that cover its destination — `destination_lat/lng` when both are set, else its
+ * place's `location` — comma-joined in id order (= creation order), '' when none or no position.
+ * Derived on every read, so a zone write changes no job and fires no event. A correlated subquery
+ * answered from the GiST index on `zones (company_id, polygon) WHERE deleted_at IS NULL`
+ * (`ST_Covers(geography)`: the boundary counts as covered).
+ */
+export const LINKED_ZONES_SQL = `COALESCE((SELECT string_agg(z.id, ',' ORDER BY z.id) FROM zones z
+    WHERE z.company_id = j.company_id AND z.deleted_at IS NULL
+      AND ST_Covers(z.polygon, COALESCE(CASE WHEN j.destination_lat IS NOT NULL AND j.destination_lng IS NOT NULL
+        THEN ST_SetSRID(ST_MakePoint(j.destination_lng, j.destination_lat), 4326)::geography END, p.location))), '')`;
+
+/**
+ * The SELECT every job read uses (getjobs, events, the connector): the job with its assignee,
+ * dispatcher, place and company defaults. bigint columns are cast to float8 so `pg` answers numbers.
+ * Append `WHERE …` with `j.company_id = $1` first.
+ *
+ * A documented read model across domains: the join on `places` (owned by `@app/places`) reads only
+ * a place's `name`, `radius` and `location`, for the view; writes and lookups go through
+ * `PlacesService` (docs/places-and-geo.md). `linkedZones` reads `zones` (owned by `@app/zones`):
+ * see {@link LINKED_ZONES_SQL}.
+ */
+export const JOB_SELECT_SQL = jobSelectSql('jobs');
+
+/**
+ * {@link JOB_SELECT_SQL} over `source` (aliased `j`): `jobs`, or a CTE holding `jobs` rows such as an
+ * `INSERT … RETURNING *` (the views of the rows a statement just wrote, without reading them again).
+ */
+export function jobSelectSql(source: string): string {
+  return `SELECT j.id, j.is_template AS "isTemplate", j.archived, j.type, j.team_id AS "teamId",
+  j.destination_name AS "destinationName", j.destination_lat AS "destinationLat", j.destination_lng AS "destinationLng",
+  j.destination_text AS "destinationText", j.destination_url AS "destinationUrl", j.text_dispatcher AS "textDispatcher",
+  j.text_receiver AS "textReceiver", j.contact_name AS "contactName", j.contact_phone AS "contactPhone",
+  j.contact_email AS "contactEmail", j.day, j.priority, j.number, j.on_site_seconds AS "onSiteSeconds",
+  j.window_start AS "windowStart", j.window_end AS "windowEnd", j.order_id::float8 AS "orderId",
+  j.dispatcher_uid AS "dispatcherUid", j.place_uid AS "placeUid", j.worker_id AS "workerId",
+  j.items_to_dropoff AS "itemsToDropoff", j.items_to_pickup AS "itemsToPickup", j.uid_secondary AS "uidSecondary",
+  j.custom_fields AS "customFields", j.extra, j.ts_created::float8 AS "tsCreated", j.ts_assigned::float8 AS "tsAssigned",
+  j.ts_accepted::float8 AS "tsAccepted", j.ts_rejected::float8 AS "tsRejected", j.ts_done_success::float8 AS "tsDoneSuccess",
+  j.ts_done_failed::float8 AS "tsDoneFailed", j.ts_check_in::float8 AS "tsCheckIn", j.ts_check_out::float8 AS "tsCheckOut",
+  j.ts_check_nfc1::float8 AS "tsCheckNFC1", j.ts_check_nfc2::float8 AS "tsCheckNFC2", j.ts_saved::float8 AS "tsSaved",
+  j.created_at::float8 AS "createdAt", j.version, j.created_by AS "createdBy", j.created_via AS "createdVia",
+  w.username AS "workerUsername", w.name AS "workerName", w.email AS "workerEmail", w.phone AS "workerPhone",
+  d.name AS "dispatcherName", p.name AS "placeName", p.radius AS "placeRadius",
+  c.default_radius AS "defaultRadius", c.timezone AS "timezone", ${LINKED_ZONES_SQL} AS "linkedZones"
+FROM ${source} j
+JOIN companies c ON c.id = j.company_id
+LEFT JOIN members w ON w.id = j.worker_id
+LEFT JOIN members d ON d.id = j.dispatcher_uid AND d.company_id = j.company_id
+LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
+}
+
+/**
+ * The id of the company's member whose username is `username` (case-insensitive), as a scalar
+ * subquery over `members`; `company` and `username` are parameter placeholders (`$n`). The company as a
+ * parameter, not the outer row: the subquery runs once and IDX_jobs_company_worker_day applies.
+ */
+export function memberIdByUsernameSql(company: string, username: string): string {
+  return `(SELECT id FROM members m WHERE m.company_id = ${company} AND lower(m.username) = lower(${username}))`;
+}
