@@ -1,6 +1,4 @@
 // Lint the architecture (STYLE.md §15): type-aware rules, @app/* aliases across lib boundaries.
-import fs from 'node:fs';
-import path from 'node:path';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
@@ -10,16 +8,6 @@ import fieldwork from './scripts/lint/eslint-plugin-fieldwork.cjs';
  * Infrastructure that may hold SQL and TypeORM's DataSource outside a repository (docs/architecture.md,
  * "SQL owners"): health, metrics, the worker heartbeat, the CLI, the database lib's own bootstrap.
  */
-/**
- * Files not yet brought under the SQL-owner rules, one list per lib (`scripts/lint/pending/<lib>.txt`):
- * work in progress of issue #24; each list is deleted when its lib is done, and the last one deletes
- * this mechanism.
- */
-const PENDING_DIR = path.join(import.meta.dirname, 'scripts/lint/pending');
-const SQL_PENDING = fs.existsSync(PENDING_DIR)
-  ? fs.readdirSync(PENDING_DIR).flatMap((f) => fs.readFileSync(path.join(PENDING_DIR, f), 'utf8').split('\n').filter(Boolean))
-  : [];
-
 /**
  * A lib is entered through its index (`@app/<lib>`) or a declared entry: `@app/<lib>/pure` (the
  * Nest-free part worker threads load) and `@app/core/testing` (test-only helpers that load the
@@ -81,7 +69,6 @@ export default tseslint.config(
       'fieldwork/data-source-owners': ['error', { allow: INFRASTRUCTURE }],
     },
   },
-  ...(SQL_PENDING.length ? [{ files: SQL_PENDING, rules: { 'fieldwork/sql-owners': 'off', 'fieldwork/data-source-owners': 'off' } }] : []),
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [DEEP_IMPORT] }] },

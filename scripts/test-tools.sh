@@ -14,7 +14,7 @@ have_pdftotext() { command -v pdftotext >/dev/null 2>&1; }
 have_haproxy && have_xmllint && have_pdftotext && exit 0
 
 manual() {
-  echo "haproxy (test/rate-limit-proxy.e2e-spec.ts), xmllint (GPX validation in the tracks and reports tests) and pdftotext (poppler-utils: the reports tests read PDFs with it) are needed by the tests and could not be installed." >&2
+  echo "haproxy (test/platform/rate-limit-proxy.e2e-spec.ts), xmllint (GPX validation in the tracks and reports tests) and pdftotext (poppler-utils: the reports tests read PDFs with it) are needed by the tests and could not be installed." >&2
   echo "Install them with:  sudo apt-get install -y haproxy libxml2-utils poppler-utils" >&2
   exit 1
 }

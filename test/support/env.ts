@@ -11,6 +11,6 @@ process.env.PASSWORD_HASH_TIME_COST ??= '1';
 process.env.LOG_LEVEL ??= 'error';
 // tracks built 0.5 s after their fixes (production waits 10 s to gather a phone's calls into one rebuild)
 process.env.TRACK_BUILD_DELAY_MS ??= '500';
-// limits out of reach: only test/rate-limit.e2e-spec.ts exercises them (with its own api processes)
+// limits out of reach: only test/platform/rate-limit.e2e-spec.ts exercises them (with its own api processes)
 process.env.RATE_LIMIT_PER_MINUTE ??= '1000000';
 process.env.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE ??= '1000000';

@@ -1,5 +1,4 @@
 import { query, Queryable } from '@app/core';
-import { teamsListedIn } from '@app/members';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
@@ -90,7 +89,13 @@ export class AlertRulesRepository {
   }
 
   /** Which of `teamIds` a live (not deleted) rule of the company targets in `teams`. */
-  teamsInUse(db: Queryable, companyId: string, teamIds: readonly number[]): Promise<number[]> {
-    return teamsListedIn(db, 'alert_rules', companyId, teamIds);
+  async teamsInUse(db: Queryable, companyId: string, teamIds: readonly number[]): Promise<number[]> {
+    const rows = await query<{ team: number }>(
+      db,
+      `SELECT DISTINCT t::int AS team FROM alert_rules r, jsonb_array_elements_text(r.teams) t
+        WHERE r.company_id = $1 AND r.deleted_at IS NULL AND t::int = ANY($2::int[])`,
+      [companyId, [...teamIds]],
+    );
+    return rows.map((r) => r.team);
   }
 }

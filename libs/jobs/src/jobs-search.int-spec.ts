@@ -11,7 +11,7 @@ import { newJobState } from './job-write';
 /**
  * getjobs' filter matrix against PostgreSQL, without HTTP: the query service's rules (defaults, a
  * worker's own jobs, lookups) over {@link JobsRepository.search}. Moved down from
- * `test/jobs-getjobs.e2e-spec.ts`, which keeps what needs HTTP (the envelope, validation, the today
+ * `test/jobs/jobs-getjobs.e2e-spec.ts`, which keeps what needs HTTP (the envelope, validation, the today
  * default from the caller's key, compact views) and one case per filter family.
  */
 

@@ -4,6 +4,7 @@ export * from './entities/track.entity';
 export * from './entities/track-share.entity';
 export * from './entities/check-in.entity';
 export * from './entities/clock-event.entity';
+export * from './entities/member-fix-state';
 export * from './entities/geofence-state.entity';
 export * from './dto/push-locations.dto';
 export * from './dto/locate.dto';

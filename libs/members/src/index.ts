@@ -13,5 +13,4 @@ export * from './company.service';
 export * from './members.service';
 export * from './member-views.service';
 export * from './team-references.service';
-export * from './teams-listed-in.read';
 export * from './members.module';

@@ -1,4 +1,3 @@
-import { teamsListedIn } from '@app/members';
 import { LatLng, query, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -171,7 +170,13 @@ export class ZonesRepository {
   }
 
   /** Which of `teamIds` a live zone of the company lists. */
-  teamsInUse(db: Queryable, companyId: string, teamIds: readonly number[]): Promise<number[]> {
-    return teamsListedIn(db, 'zones', companyId, teamIds);
+  async teamsInUse(db: Queryable, companyId: string, teamIds: readonly number[]): Promise<number[]> {
+    const rows = await query<{ team: number }>(
+      db,
+      `SELECT DISTINCT t::int AS team FROM zones r, jsonb_array_elements_text(r.teams) t
+        WHERE r.company_id = $1 AND r.deleted_at IS NULL AND t::int = ANY($2::int[])`,
+      [companyId, [...teamIds]],
+    );
+    return rows.map((r) => r.team);
   }
 }

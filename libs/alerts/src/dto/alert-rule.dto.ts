@@ -1,4 +1,4 @@
-import { NamedTarget, namedTargets, NullableOptional, Optional, Rule } from '@app/core';
+import { IdOrIdsDto, NamedTarget, NullableOptional, Optional, Rule } from '@app/core';
 import type { AlertAction } from '../alert-actions';
 import { Type } from 'class-transformer';
 import {
@@ -212,25 +212,9 @@ export class GetAlertsDto {
 export type AlertTarget = NamedTarget;
 
 /** deletealert: `id | ids`, exactly one. The pipe calls {@link completeValidation} once the rules pass. */
-export class DeleteAlertDto {
-  @Optional()
-  @IsString()
-  @Length(1, 64)
-  id?: string;
-
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(MAX_ALERT_IDS)
-  @IsString({ each: true })
-  @Length(1, 64, { each: true })
-  ids?: string[];
-
-  /** The rules named (not a wire field: set by {@link completeValidation}). */
-  declare targets: AlertTarget[];
-
-  /** @throws DomainError invalid naming `id` or `ids` (both, neither, or an empty `ids`) */
-  completeValidation(prefix: string): void {
-    this.targets = namedTargets(prefix, this.id, this.ids, ['id', 'ids'], 'alert rule');
+export class DeleteAlertDto extends IdOrIdsDto {
+  protected get noun(): string {
+    return 'alert rule';
   }
 }
 

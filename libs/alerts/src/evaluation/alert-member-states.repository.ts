@@ -1,5 +1,5 @@
 import { query, SQL_NOW_MS } from '@app/core';
-import type { FenceState } from '@app/locations';
+import type { FenceState, MemberFixStateSave } from '@app/locations';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { StillPeriod } from './fix-rules';
@@ -15,12 +15,7 @@ export interface AlertFixState {
 }
 
 /** A member's alert state as a pass leaves it: evaluated up to `evaluatedTs` (ms); `state` null = unchanged. */
-export interface AlertStateSave {
-  companyId: string;
-  memberId: string;
-  evaluatedTs: number;
-  state: AlertFixState | null;
-}
+export type AlertStateSave = Omit<MemberFixStateSave<AlertFixState>, 'state'> & { state: AlertFixState | null };
 
 /**
  * Every SQL statement on `alert_member_states` (the evaluation's per-member state; its reads that

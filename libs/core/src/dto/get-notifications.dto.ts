@@ -1,4 +1,4 @@
-import { SinceLimitDto } from '../validation/since-limit.dto';
+import { SinceLimitDto } from './since-limit.dto';
 
 /** getnotifications: `since` (ms, inclusive) and `limit`. */
 export class GetNotificationsDto extends SinceLimitDto {}

@@ -7,7 +7,7 @@ import { RunKindRegistry } from './run-kind-registry.service';
 
 /**
  * The test-only run kinds (`test.*`), registered when `WORKER_TEST_KINDS=true` (refused in
- * production): they prove the mechanism in `test/worker-results.e2e-spec.ts` and time it in the bench
+ * production): they prove the mechanism in `test/platform/worker-results.e2e-spec.ts` and time it in the bench
  * before a real kind exists.
  */
 @Injectable()

@@ -2,7 +2,8 @@ import { newId, query, Queryable, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { FenceState } from './geofence-engine';
+import type { StoredGeofenceState } from '../entities/geofence-state.entity';
+import type { MemberFixStateSave } from '../entities/member-fix-state';
 
 /** Company settings the rule needs: IANA zone, default radius (m), dwell (s). */
 export interface GeofenceCompany {
@@ -25,15 +26,7 @@ export interface LockedState {
 }
 
 /** A member's state as a pass leaves it: evaluated up to `evaluatedTs` (ms). */
-export interface StateSave extends MemberKey {
-  evaluatedTs: number;
-  state: StoredGeofenceState;
-}
-
-/** `geofence_states.state`: the engine's states by fence key. */
-export interface StoredGeofenceState {
-  fences: Record<string, FenceState>;
-}
+export type StateSave = MemberFixStateSave<StoredGeofenceState>;
 
 /**
  * Geofencing's SQL of its own tables (`geofence_states`, `checkins`), every statement in the caller's

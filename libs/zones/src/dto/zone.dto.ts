@@ -1,4 +1,4 @@
-import { ColorOrEmpty, invalid, NamedTarget, namedTargets, Optional } from '@app/core';
+import { ColorOrEmpty, IdOrIdsDto, invalid, NamedTarget, Optional } from '@app/core';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Length } from 'class-validator';
 import { polygonShapeIssue } from '../zone-polygon';
 import type { GeoJsonPolygon } from '../zone-view';
@@ -89,24 +89,8 @@ export class GetZonesDto {
 export type ZoneTarget = NamedTarget;
 
 /** deletezone (our extension): `id | ids`, exactly one. */
-export class DeleteZoneDto {
-  @Optional()
-  @IsString()
-  @Length(1, 64)
-  id?: string;
-
-  @Optional()
-  @IsArray()
-  @ArrayMaxSize(MAX_ZONE_IDS)
-  @IsString({ each: true })
-  @Length(1, 64, { each: true })
-  ids?: string[];
-
-  /** The zones named (not a wire field: set by {@link completeValidation}). */
-  declare targets: ZoneTarget[];
-
-  /** @throws DomainError invalid naming `id` or `ids` when neither or both are sent, or `ids` is empty */
-  completeValidation(prefix: string): void {
-    this.targets = namedTargets(prefix, this.id, this.ids, ['id', 'ids'], 'zone');
+export class DeleteZoneDto extends IdOrIdsDto {
+  protected get noun(): string {
+    return 'zone';
   }
 }
