@@ -7,7 +7,7 @@ import { Logger } from 'nestjs-pino';
 import { ApiModule } from './api.module';
 import { useJsonBodies } from './envelope/body-parser';
 import { answerClientErrorsInShape } from './envelope/client-error';
-import { DrainState } from './health/drain-state';
+import { DrainState } from './health/drain-state.service';
 import { mountOsmAnd, OSMAND_PATH } from './locations/osmand.route';
 import { mountQueueDashboard, QUEUE_DASHBOARD_PATH } from './ops/queue-dashboard';
 

@@ -1,6 +1,6 @@
 import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
-import { ZoneTeamReferences } from './zone-team-references';
+import { ZoneTeamReferences } from './zone-team-references.service';
 import { ZonesRepository } from './zones.repository';
 import { ZonesService } from './zones.service';
 

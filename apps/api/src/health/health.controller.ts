@@ -2,8 +2,8 @@ import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/
 import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DrainState } from './drain-state';
-import { RedisProbe } from './redis-probe';
+import { DrainState } from './drain-state.service';
+import { RedisProbe } from './redis-probe.service';
 
 /**
  * `GET /health/live`: the process is up. `GET /health/ready`: PostgreSQL reachable and the instance

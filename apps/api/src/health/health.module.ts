@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { DrainState } from './drain-state';
+import { DrainState } from './drain-state.service';
 import { HealthController } from './health.controller';
-import { RedisProbe } from './redis-probe';
+import { RedisProbe } from './redis-probe.service';
 
 @Module({
   imports: [TerminusModule.forRoot({ logger: false, errorLogStyle: 'json' })],

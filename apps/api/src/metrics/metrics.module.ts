@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { HttpMetrics } from './http-metrics';
+import { HttpMetrics } from './http.metrics';
 import { MetricsController } from './metrics.controller';
 import { MetricsRegistry } from './metrics.registry';
 import { SharedStateMetrics } from './shared-state.metrics';

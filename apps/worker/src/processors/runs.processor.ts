@@ -2,7 +2,7 @@ import { AppConfig, loadConfig, QueueName, RunExecutor, TaskPayloads } from '@ap
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
-import { cpuPoolThreads } from '../cpu/cpu-pool';
+import { cpuPoolThreads } from '../cpu/cpu.pool';
 
 type RunTask<Q extends typeof QueueName.Dispatch | typeof QueueName.Reports> = {
   [T in keyof TaskPayloads[Q]]: Job<TaskPayloads[Q][T], unknown, T & string>;

@@ -1,5 +1,5 @@
 import type { TeamConfig } from '@app/members';
-import { LocateRow, LocationRecord, teamNames, toLocationRecord } from './location-record';
+import { LocateRow, LocationRecord, teamNames, toLocationRecord } from './location-view';
 
 /**
  * One member as the refresh statement answers it (a JSON object of its `rows` array): the locate row

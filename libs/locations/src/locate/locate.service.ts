@@ -6,7 +6,7 @@ import { CompanySnapshot, SnapshotMember } from './company-snapshot';
 import { LocateSelection, selectMembers } from './locate-selection';
 import { LocateRepository } from './locate.repository';
 import { LocateSnapshots } from './locate-snapshots.service';
-import { LocationRecord } from './location-record';
+import { LocationRecord } from './location-view';
 
 /**
  * A validated `locate` request (spec "Locate: POST /api/locate"). `accounts`: the keys of

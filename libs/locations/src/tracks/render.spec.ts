@@ -11,7 +11,7 @@ import type { Fix } from '../fix';
 import { GPX_CREATOR, TrackPoint, trackGeoJson, trackGpx } from './render';
 import { splitRules } from './split';
 import { trackStats } from './stats';
-import { TrackEntry } from './track-entry';
+import { TrackEntry } from './track-view';
 
 const RULES = splitRules(5);
 

@@ -1,5 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import type { TrackEntry } from './track-entry';
+import type { TrackEntry } from './track-view';
 
 /** A point of a rendered track: degrees, `ts` ms (null when only the polyline survives), `elv` m. */
 export interface TrackPoint {

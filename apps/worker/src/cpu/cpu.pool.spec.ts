@@ -1,6 +1,6 @@
 import { getPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { cpuPoolThreads } from './cpu-pool';
+import { cpuPoolThreads } from './cpu.pool';
 import runCpuTask, { lowerThreadPriority } from './cpu-functions';
 
 describe('cpuPoolThreads', () => {

@@ -1,4 +1,4 @@
-import { LocateRow, teamNames, toLocationRecord } from './location-record';
+import { LocateRow, teamNames, toLocationRecord } from './location-view';
 
 describe('toLocationRecord', () => {
   const names = teamNames([
