@@ -3,7 +3,9 @@
  * models against real PostgreSQL — the run's own migrated database (`scripts/test.sh` sets
  * `DATABASE_URL`), no HTTP, no Nest. Each spec opens one data source with the app's options object and
  * makes companies of its own (fresh ids), so specs never see each other's rows; scoping checks compare
- * two companies of the same spec.
+ * two companies of the same spec. Specs run in parallel workers on one database that outlives a run's
+ * files: a platform-wide statement (retention, sweeps) is checked by what it must and must not return
+ * of the spec's own rows, never by equality with all it returns.
  */
 import { loadConfig, newId } from '@app/core';
 import { dataSourceOptions } from '@app/database';

@@ -3,7 +3,7 @@ import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app
 import { DatabaseModule } from '@app/database';
 import { DispatchAssignModule, DispatchModule } from '@app/dispatch';
 import { JobsModule } from '@app/jobs';
-import { LocationsModule, MemberLocationsReader } from '@app/locations';
+import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { WebhooksModule } from '@app/webhooks';
@@ -77,7 +77,7 @@ import { ReportsController } from './reports/reports.controller';
     ZonesActionsController,
     ReportsController,
   ],
-  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService, LocationsMetrics, MemberLocationsReader],
+  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService, LocationsMetrics],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
 })
 export class ActionsModule {}

@@ -49,4 +49,3 @@ export * from './worker-results/worker-results.module';
 export * from './worker-results/worker-results.service';
 export * from './worker-results/worker-runs.repository';
 export * from './worker-results/worker-run.entity';
-export * from './worker-results/worker-runs-retention.repository';

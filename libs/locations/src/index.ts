@@ -11,6 +11,7 @@ export * from './dto/locate.dto';
 export * from './dto/get-tracks.dto';
 export * from './locations.module';
 export * from './fix-consumers.registry';
+export * from './fix-passes.service';
 export * from './geofence/geofence-engine';
 export * from './geofence/geofence-evaluator.service';
 export * from './geofence/geofence.repository';

@@ -13,12 +13,15 @@ import { LocateRepository } from './locate/locate.repository';
 import { LocateSnapshots } from './locate/locate-snapshots.service';
 import { LocateService } from './locate/locate.service';
 import { MembersLocateRead } from './locate/members-locate.read';
+import { MemberLocationsReader } from './member-locations.read';
+import { FixPasses } from './fix-passes.service';
 import { TrackBuilder } from './tracks/track-builder.service';
 import { TracksQueryService } from './tracks/tracks-query.service';
 import { TracksRepository } from './tracks/tracks.repository';
 
 const EXPORTED = [
   FixConsumerRegistry,
+  FixPasses,
   PushLocationsService,
   OsmandGroupCommit,
   LocationRetentionService,
@@ -26,6 +29,7 @@ const EXPORTED = [
   LocateSnapshots,
   TrackBuilder,
   TracksQueryService,
+  MemberLocationsReader,
 ];
 
 /** Locations: fixes, the latest location, tracks, check-ins and clock events. */

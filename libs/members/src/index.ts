@@ -3,6 +3,7 @@ export * from './entities/member.entity';
 export * from './entities/api-key.entity';
 export * from './dto/member-fields';
 export * from './dto/company.dto';
+export * from './dto/members-query.dto';
 export * from './member-rules';
 export * from './member-policy';
 export * from './member-notifications';

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { loadConfig, newId, WorkerRunsRetentionRepository } from '@app/core';
+import { loadConfig, newId, WorkerRunsRepository } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, openIntegrationDb } from '@test/support/integration';
 import { ReportChunksRepository } from './report-chunks.repository';
@@ -102,7 +102,7 @@ describe('ReportFilesRepository and ReportChunksRepository (PostgreSQL)', () => 
     await run(runningOld, 'report', 'running', null);
     await run(doneNew, 'report', 'done', Date.now());
     await run(otherKind, 'test.echo', 'done', 1000);
-    const retention = new ReportRetentionService(files, new WorkerRunsRetentionRepository(ds));
+    const retention = new ReportRetentionService(files, new WorkerRunsRepository(ds));
     const pruned = await retention.prune(2000);
     expect(pruned.chunks).toBeGreaterThanOrEqual(1);
     expect(pruned.runs).toBeGreaterThanOrEqual(2);

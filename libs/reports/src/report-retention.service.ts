@@ -1,4 +1,4 @@
-import { WorkerRunsRetentionRepository } from '@app/core';
+import { WorkerRunsRepository } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { ReportFilesRepository } from './report-files.repository';
 
@@ -7,7 +7,7 @@ import { ReportFilesRepository } from './report-files.repository';
 export class ReportRetentionService {
   constructor(
     private readonly files: ReportFilesRepository,
-    private readonly runs: WorkerRunsRetentionRepository,
+    private readonly runs: WorkerRunsRepository,
   ) {}
 
   /**

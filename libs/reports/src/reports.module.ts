@@ -1,5 +1,4 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { WorkerRunsRetentionRepository } from '@app/core';
 import { ReportRequestRead } from './reads/members-report-request.read';
 import { ReportFilesRepository } from './report-files.repository';
 import { ReportKind } from './report.kind';
@@ -24,7 +23,6 @@ export class ReportsWorkerModule {
       providers: [
         ReportKind,
         ReportFilesRepository,
-        WorkerRunsRetentionRepository,
         ReportRetentionService,
         renderer,
         { provide: ReportRenderer, useExisting: renderer },

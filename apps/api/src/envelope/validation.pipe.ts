@@ -2,14 +2,11 @@ import { CompletesValidation, invalidAll, validationIssues, VERBATIM } from '@ap
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
 
-// The DTO markers live in core (`libs/core/src/validation/dto-markers.ts`) so the libs' DTOs can use them.
-export { Verbatim } from '@app/core';
-export type { CompletesValidation } from '@app/core';
-
+/** Whether a validated DTO has a `CompletesValidation` step (the DTO markers of `libs/core/src/validation/dto-markers.ts`). */
 const completesValidation = (v: unknown): v is CompletesValidation =>
   typeof v === 'object' && v !== null && typeof (v as Partial<CompletesValidation>).completeValidation === 'function';
 
-/** class-transformer, with {@link Verbatim} properties passed through uncopied. */
+/** class-transformer, with `Verbatim` properties (`@app/core`'s DTO markers) passed through uncopied. */
 const transformer = {
   classToPlain,
   plainToInstance<T>(cls: ClassConstructor<T>, plain: unknown, options?: ClassTransformOptions): T {

@@ -184,4 +184,20 @@ export class WorkerRunsRepository {
     );
     return rows.length;
   }
+
+  /**
+   * Deletes the runs of `kind` that finished (`done`, `failed`, `expired`) before `before` (ms): the
+   * retention of a domain that keeps its own files beside its runs (reports prune both on one
+   * schedule). Platform-wide: every company's runs at once.
+   * @returns runs deleted
+   */
+  async deleteFinished(kind: string, before: number): Promise<number> {
+    const rows = await query<{ n: string }>(
+      this.dataSource,
+      `WITH d AS (DELETE FROM worker_runs WHERE kind = $2 AND state IN ('done', 'failed', 'expired')
+                    AND finished_at < $1 RETURNING 1) SELECT count(*) AS n FROM d`,
+      [before, kind],
+    );
+    return Number(rows[0].n);
+  }
 }

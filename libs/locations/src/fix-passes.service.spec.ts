@@ -1,12 +1,9 @@
-import { FixConsumerRegistry, FixesTask, LocationRetentionService } from '@app/locations';
-import { AppConfig, TaskProducer } from '@app/core';
-import { Job } from 'bullmq';
-import { LocationsProcessor } from './locations.processor';
+import { AppConfig } from '@app/core';
+import { FixConsumerRegistry, FixesTask } from './fix-consumers.registry';
+import { FixPasses } from './fix-passes.service';
 
-describe('LocationsProcessor', () => {
+describe('FixPasses (the Locations queue\'s fixes tasks)', () => {
   const task: FixesTask = { companyId: 'C', memberId: 'M', fromTs: 1, toTs: 2 };
-  const job = { name: 'fixes', data: task } as unknown as Job<FixesTask, unknown, 'fixes'>;
-  const jobOf = (data: FixesTask) => ({ name: 'fixes', data }) as unknown as Job<FixesTask, unknown, 'fixes'>;
   const config = { LOCATIONS_CONCURRENCY: 1, LOCATIONS_BATCH_SIZE: 10 } as AppConfig;
 
   it('runs every registered consumer with the task, at once (none waits for another)', async () => {
@@ -16,8 +13,8 @@ describe('LocationsProcessor', () => {
     const gate = new Promise<void>((r) => (release = r));
     registry.register({ name: 'geofence', onFixes: async (t) => (await gate, void seen.push(`geofence:${t.fromTs}-${t.toTs}`)) });
     registry.register({ name: 'alerts', onFixes: async (t) => (seen.push(`alerts:${t.memberId}`), release()) });
-    const processor = new LocationsProcessor(registry, {} as LocationRetentionService, {} as TaskProducer, config);
-    await processor.process(job);
+    const fixPasses = new FixPasses(registry, config);
+    expect(await fixPasses.run(task)).toBe(2);
     expect(seen).toEqual(['alerts:M', 'geofence:1-2']);
   });
 
@@ -26,8 +23,8 @@ describe('LocationsProcessor', () => {
     const seen: string[] = [];
     registry.register({ name: 'a', onFixes: () => Promise.reject(new Error('db down')) });
     registry.register({ name: 'b', onFixes: async () => (await new Promise((r) => setTimeout(r, 20)), void seen.push('b')) });
-    const processor = new LocationsProcessor(registry, {} as LocationRetentionService, {} as TaskProducer, config);
-    await expect(processor.process(job)).rejects.toThrow('db down');
+    const fixPasses = new FixPasses(registry, config);
+    await expect(fixPasses.run(task)).rejects.toThrow('db down');
     expect(seen).toEqual(['b']);
   });
 
@@ -44,9 +41,9 @@ describe('LocationsProcessor', () => {
         if (passes.length === 1) await gate;
       },
     });
-    const processor = new LocationsProcessor(registry, {} as LocationRetentionService, {} as TaskProducer, config);
-    const first = processor.process(jobOf({ ...task, memberId: 'A' }));
-    const later = ['B', 'C', 'D'].map((memberId) => processor.process(jobOf({ ...task, memberId })));
+    const fixPasses = new FixPasses(registry, config);
+    const first = fixPasses.run({ ...task, memberId: 'A' });
+    const later = ['B', 'C', 'D'].map((memberId) => fixPasses.run({ ...task, memberId }));
     release();
     await Promise.all([first, ...later]);
     expect(passes).toEqual([['A'], ['B', 'C', 'D']]);
