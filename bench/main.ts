@@ -49,6 +49,8 @@ const CONFIG = {
 const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 /** `BENCH_ONLY=createjobs` runs only the createjobs part (set-up, timed pairs, split). */
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
+/** `BENCH_ONLY=jobs` runs createjobs, getjobs, the webhooks and the worker-results round trip, and nothing after them. */
+const ONLY_JOBS = process.env.BENCH_ONLY === 'jobs';
 /** `BENCH_ONLY=places` runs only getplaces (10,000 places, nearest 500) against its raw-pg baseline. */
 const ONLY_PLACES = process.env.BENCH_ONLY === 'places';
 /** `BENCH_ONLY=locate` runs only locate (1,000 and 5,000 members); otherwise it runs after the others. */
@@ -437,8 +439,8 @@ async function main(): Promise<number> {
       ? undefined
       : await benchRuns({ api, pool, owner: { companyId: a.companyUid, memberId: a.ownerUid }, log });
 
-    const ingest = ONLY_CREATEJOBS ? undefined : ingestReport(await benchIngest({ api, pool, log }));
-    const tracks = ONLY_CREATEJOBS ? undefined : tracksReport(await benchTracks({ api, pool, log }));
+    const ingest = ONLY_CREATEJOBS || ONLY_JOBS ? undefined : ingestReport(await benchIngest({ api, pool, log }));
+    const tracks = ONLY_CREATEJOBS || ONLY_JOBS ? undefined : tracksReport(await benchTracks({ api, pool, log }));
 
     const { text, failed: reportFailed } = report(create, get, hooks, runs, serverVersion);
     const ingestText = ingest
@@ -447,15 +449,15 @@ async function main(): Promise<number> {
     const tracksText = tracks
       ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], tracks.rows)}\n\n${tracks.notes.join('\n')}\n`
       : '';
-    const locate = ONLY_CREATEJOBS ? undefined : await locateReport(api, pool, serverVersion);
-    const route = ONLY_CREATEJOBS ? undefined : optimizeRouteReport(await benchOptimizeRoute({ api, pool, log }));
+    const locate = ONLY_CREATEJOBS || ONLY_JOBS ? undefined : await locateReport(api, pool, serverVersion);
+    const route = ONLY_CREATEJOBS || ONLY_JOBS ? undefined : optimizeRouteReport(await benchOptimizeRoute({ api, pool, log }));
     if (route) await closeOptimizeRoute();
     const routeText = route
       ? `\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], route.rows)}\n\n${route.notes.join('\n')}\n`
       : '';
     let failed = reportFailed + (ingest?.failed ?? 0) + (tracks?.failed ?? 0) + (locate?.failed ?? 0) + (route?.failed ?? 0);
     process.stdout.write(`\n${text}${ingestText}${tracksText}${locate ? `\n${locate.text}` : ''}${routeText}`);
-    if (!ONLY_CREATEJOBS) {
+    if (!ONLY_CREATEJOBS && !ONLY_JOBS) {
       // the dispatch algorithms alone (no database; each prints its own table)
       failed += (await import('./tsp')).benchTsp(log, (t) => process.stdout.write(`\n${t}`));
       failed += (await import('./distribute')).distributeOnly(log);
