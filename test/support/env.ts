@@ -4,6 +4,12 @@
  * for running jest directly after `npm run migrate` with the same DATABASE_URL.
  */
 process.env.NODE_ENV = 'test';
+// e2e specs in parallel jest workers (scripts/test.sh): each worker its own database, migrated
+// beforehand, and its own queue prefix, so two suites never share rows or queues
+if (process.env.TEST_PER_WORKER === '1' && process.env.JEST_WORKER_ID) {
+  process.env.DATABASE_URL = `${process.env.DATABASE_URL}_w${process.env.JEST_WORKER_ID}`;
+  process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX}-w${process.env.JEST_WORKER_ID}`;
+}
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/fieldwork_test';
 process.env.QUEUE_PREFIX ??= 'fieldwork-test';
 process.env.PASSWORD_HASH_MEMORY_KIB ??= '1024';
