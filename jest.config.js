@@ -16,6 +16,7 @@ const moduleNameMapper = {
   '^@app/zones(|/.*)$': '<rootDir>/libs/zones/src$1',
   '^@app/alerts(|/.*)$': '<rootDir>/libs/alerts/src$1',
   '^@app/reports(|/.*)$': '<rootDir>/libs/reports/src$1',
+  '^@app/live(|/.*)$': '<rootDir>/libs/live/src$1',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 const common = { rootDir: __dirname, moduleFileExtensions: ['ts', 'js', 'json'], testEnvironment: 'node', transform, moduleNameMapper };

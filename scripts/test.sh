@@ -8,7 +8,12 @@ cd "$(dirname "$0")/.."
 bash scripts/services.sh
 bash scripts/test-tools.sh
 bash scripts/install.sh
-npm run -s build
+# build unless dist/ is newer than every source and config file (CI has just built it)
+if [ -f dist/.built ] && [ -z "$(find apps libs package.json package-lock.json tsconfig.json tsconfig.build.json -newer dist/.built -print -quit)" ]; then
+  echo "dist/ is up to date"
+else
+  npm run -s build
+fi
 
 run_id="$(date +%s)_$$"
 base_url="${TEST_DATABASE_SERVER_URL:-postgres://postgres@127.0.0.1:5432}"

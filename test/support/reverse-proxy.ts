@@ -8,9 +8,10 @@ import { Child, childEnv, freePort, waitFor } from './proc-child';
  * A real reverse proxy for tests: the Debian package's `haproxy` (installed by
  * `scripts/test-tools.sh`), started in the foreground (`-db`) with a config of the test's own in a
  * temp dir, on a free loopback port: round-robin over the given backends, each request balanced on
- * its own, `option forwardfor` (haproxy appends the client address it sees to `X-Forwarded-For`).
- * No health checks, so the backends get only the traffic sent through the proxy. Tracked like every
- * other child, so `stopAllChildren()` stops it too; `stop()` also removes the temp dir.
+ * its own, `option forwardfor` (haproxy appends the client address it sees to `X-Forwarded-For`),
+ * a refused connection retried on another backend (`option redispatch`). No health checks, so the
+ * backends get only the traffic sent through the proxy. Tracked like every other child, so
+ * `stopAllChildren()` stops it too; `stop()` also removes the temp dir.
  */
 export interface ReverseProxy {
   child: Child;
@@ -42,6 +43,9 @@ function haproxyConfig(port: number, backends: string[], statsSocket: string): s
     '  timeout connect 5s',
     '  timeout client 60s',
     '  timeout server 60s',
+    // a backend that refuses the connection (stopped) is retried on another: a client never sees it
+    '  retries 3',
+    '  option redispatch 1',
     'frontend fe',
     `  bind 127.0.0.1:${port}`,
     '  default_backend apis',

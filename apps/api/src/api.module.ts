@@ -3,6 +3,7 @@ import { ConfigModule, CoreModule, QueueModule, WorkerResultsModule } from '@app
 import { DatabaseModule } from '@app/database';
 import { DispatchAssignModule, DispatchModule } from '@app/dispatch';
 import { JobsModule } from '@app/jobs';
+import { LiveModule } from '@app/live';
 import { LocationsModule } from '@app/locations';
 import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
@@ -40,6 +41,10 @@ import { ClusterMapShareController, DistributeController } from './dispatch/dist
 import { AlertsActionsController } from './alerts/alerts.controller';
 import { ZonesActionsController } from './zones/zones.controller';
 import { ReportsController } from './reports/reports.controller';
+import { LiveActionsController } from './live/live.actions.controller';
+import { LiveMetrics } from './live/live.metrics';
+import { StreamAuthGuard } from './live/stream-auth.guard';
+import { StreamController } from './live/stream.controller';
 
 /** Action and connector controllers over the domain modules. */
 @Module({
@@ -55,6 +60,7 @@ import { ReportsController } from './reports/reports.controller';
     ZonesModule,
     ReportsModule,
     AlertsModule,
+    LiveModule,
   ],
   controllers: [
     MembersActionsController,
@@ -76,8 +82,10 @@ import { ReportsController } from './reports/reports.controller';
     AlertsActionsController,
     ZonesActionsController,
     ReportsController,
+    LiveActionsController,
+    StreamController,
   ],
-  providers: [ActionAuthGuard, ConnectorAuthGuard, RateLimitService, LocationsMetrics],
+  providers: [ActionAuthGuard, ConnectorAuthGuard, StreamAuthGuard, RateLimitService, LocationsMetrics, LiveMetrics],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],
 })
 export class ActionsModule {}

@@ -1,4 +1,5 @@
 import { AppConfig, loadConfig, trustProxySetting } from '@app/core';
+import { StreamHub } from '@app/live';
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -48,9 +49,9 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
 }
 
 /**
- * Graceful stop on SIGTERM/SIGINT: readiness turns not-ready at once, the instance keeps serving
- * for `SHUTDOWN_DRAIN_MS` (so the load balancer notices), then stops accepting connections and
- * lets in-flight requests finish before closing.
+ * Graceful stop on SIGTERM/SIGINT: readiness turns not-ready at once and live streams end (their
+ * clients reconnect elsewhere), the instance keeps serving for `SHUTDOWN_DRAIN_MS` (so the load
+ * balancer notices), then stops accepting connections and lets in-flight requests finish before closing.
  */
 export function drainOnSignals(app: INestApplication): void {
   const config = app.get(AppConfig);
@@ -59,6 +60,9 @@ export function drainOnSignals(app: INestApplication): void {
     if (stopping) return;
     stopping = true;
     app.get(DrainState).draining = true;
+    // live streams end now, each with a retry: spread over a few seconds, so their clients reconnect
+    // to other instances while this one drains (docs/live.md, "Shutdown")
+    app.get(StreamHub).closeAll();
     console.log(`${signal}: draining for ${config.SHUTDOWN_DRAIN_MS} ms`);
     await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
     await app.close();

@@ -1,4 +1,4 @@
-import { AppConfig, Notification, OutboxEvent, WorkerHeartbeat, WorkerRun } from '@app/core';
+import { AppConfig, Notification, OutboxEvent, OutboxSequence, WorkerHeartbeat, WorkerRun } from '@app/core';
 import { Job } from '@app/jobs';
 import { CheckIn, ClockEvent, GeofenceState, MemberLocation, Track, TrackShare } from '@app/locations';
 import { ApiKey, Company, Member } from '@app/members';
@@ -15,6 +15,7 @@ export const ENTITIES = [
   Member,
   ApiKey,
   OutboxEvent,
+  OutboxSequence,
   Notification,
   WorkerHeartbeat,
   WorkerRun,

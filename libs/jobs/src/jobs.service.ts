@@ -153,7 +153,7 @@ export class JobsService {
           if (created[i]) events.push(this.event(ctx, 'jobcreated', views.get(id)!));
         });
         for (const { before, after } of changes)
-          for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!));
+          for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!, before));
         published.push(...(await this.outbox.appendMany(db, events)));
       }
       if (input.sendRouteChange) {
@@ -213,7 +213,8 @@ export class JobsService {
         current.map((j) => j.id),
       );
       for (const { before, after } of changes) {
-        if (!after.isTemplate) for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!));
+        if (!after.isTemplate)
+          for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!, before));
         if (notify && progressChanged(before, after)) await this.notifyDispatcher(db, ctx, after, 'job_progress');
         if (input.sendRouteChange) await this.routeChanged(db, ctx, before, after, today);
       }
@@ -285,7 +286,7 @@ export class JobsService {
     const actions = editEvents(before, after);
     const ids = await this.outbox.appendMany(
       db,
-      actions.map((action) => outboxEvent(JOB_EVENT_KEYS, action, { companyId, formId: jobId, data: [views.get(jobId)!] })),
+      actions.map((action) => jobEvent(companyId, action, views.get(jobId)!, before)),
     );
     await this.notifications.add(db, { companyId, memberId: after.dispatcherUid || null, kind: 'job_progress', jobId });
     return ids;
@@ -313,7 +314,7 @@ export class JobsService {
     const views = await this.views(db, companyId, ids);
     const eventIds = await this.outbox.appendMany(
       db,
-      changed.map((id) => outboxEvent(JOB_EVENT_KEYS, 'jobupdated', { companyId, formId: id, data: [views.get(id)!] })),
+      changed.map((id) => jobEvent(companyId, 'jobupdated', views.get(id)!)),
     );
     return { views, changed, eventIds };
   }
@@ -368,8 +369,8 @@ export class JobsService {
     return new Map(rows.map((r) => [r.id, toJobView(r)]));
   }
 
-  private event(ctx: AuthContext, action: JobAction, view: JobView): OutboxEventInput<JobAction> {
-    return outboxEvent(JOB_EVENT_KEYS, action, { companyId: ctx.companyId, formId: view.id, data: [view] });
+  private event(ctx: AuthContext, action: JobAction, view: JobView, before?: Job): OutboxEventInput<JobAction> {
+    return jobEvent(ctx.companyId, action, view, before);
   }
 
   /** sendRouteChange: the assignee of a job (newly) assigned for today is notified. */
@@ -388,4 +389,18 @@ export class JobsService {
       jobId: job.isTemplate ? `tpl-${job.id}` : job.id,
     });
   }
+}
+
+/**
+ * A job event: the job's view as its payload, seen on the live stream by staff and by the job's
+ * assignee before and after the change (a job reassigned away still reaches its old worker).
+ * @param before the job before the change, when it changed
+ */
+function jobEvent(companyId: string, action: JobAction, view: JobView, before?: Job): OutboxEventInput<JobAction> {
+  return outboxEvent(JOB_EVENT_KEYS, action, {
+    companyId,
+    formId: view.id,
+    data: [view],
+    audience: { members: [before?.workerId, view.receiverUid] },
+  });
 }

@@ -74,24 +74,50 @@ export class ApiKeysService {
     // compare even when the prefix is unknown, so timing doesn't tell prefixes apart
     const stored = Buffer.from(row?.key_hash ?? '0'.repeat(64), 'hex');
     const equal = timingSafeEqual(presented, stored);
-    if (!row || !equal || row.revoked_at !== null) throw new DomainError('unauthenticated', 'invalid or revoked API key');
-    if (row.active_status !== 'active') throw new DomainError('unauthenticated', 'the member of this API key is deactivated');
+    if (!row || !equal) throw new DomainError('unauthenticated', 'invalid or revoked API key');
+    assertLive(row);
     if (usr !== undefined && usr.toLowerCase() !== row.username.toLowerCase()) {
       throw new DomainError('auth_mismatch', 'auth.usr does not match the API key');
     }
-    return {
-      companyId: row.company_id,
-      memberId: row.member_id,
-      username: row.username,
-      role: normalizeRole(row.role)!,
-      isOwner: row.owner_member_id === row.member_id,
-      keyPrefix: match[1],
-      timezone: row.timezone,
-      settings: {
-        workers_edit_job: row.workers_edit_job,
-        workers_create_places: row.workers_create_places,
-        workers_view_places: row.workers_view_places,
-      },
-    };
+    return contextOf(row, match[1]);
   }
+
+  /**
+   * The caller of a key already proven by other means (a stream token made with it, which holds only
+   * the key's public prefix): the key must still be live and its member active.
+   * @throws DomainError unauthenticated for an unknown or revoked key or a deactivated member.
+   */
+  async authenticatePrefix(prefix: string): Promise<AuthContext> {
+    const row = await this.keys.authRowByPrefix(prefix);
+    if (!row) throw new DomainError('unauthenticated', 'invalid or revoked API key');
+    assertLive(row);
+    return contextOf(row, prefix);
+  }
+}
+
+/** A key's row as authentication reads it. */
+type AuthRow = NonNullable<Awaited<ReturnType<ApiKeysRepository['authRowByPrefix']>>>;
+
+/** @throws DomainError unauthenticated for a revoked key or a deactivated member. */
+function assertLive(row: AuthRow): void {
+  if (row.revoked_at !== null) throw new DomainError('unauthenticated', 'invalid or revoked API key');
+  if (row.active_status !== 'active') throw new DomainError('unauthenticated', 'the member of this API key is deactivated');
+}
+
+/** The caller of a live key's row, `prefix` its public prefix. */
+function contextOf(row: AuthRow, prefix: string): AuthContext {
+  return {
+    companyId: row.company_id,
+    memberId: row.member_id,
+    username: row.username,
+    role: normalizeRole(row.role)!,
+    isOwner: row.owner_member_id === row.member_id,
+    keyPrefix: prefix,
+    timezone: row.timezone,
+    settings: {
+      workers_edit_job: row.workers_edit_job,
+      workers_create_places: row.workers_create_places,
+      workers_view_places: row.workers_view_places,
+    },
+  };
 }

@@ -9,6 +9,7 @@ import { PLACE_ACTION_ROLES } from '@app/places';
 import { WEBHOOK_ACTION_ROLES } from '@app/webhooks';
 import { ZONE_ACTION_ROLES } from '@app/zones';
 import { REPORT_ACTION_ROLES } from '@app/reports';
+import { LIVE_ACTION_ROLES } from '@app/live';
 import { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { RateLimitService } from '../ops/rate-limit.service';
@@ -59,6 +60,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
     // every role; a worker only about itself (reportAccessDenial, checked by the service)
     ['createreport', true, true, true],
     ['getreport', true, true, true],
+    ['createstreamtoken', true, true, true],
   ];
 
   it.each(table)('%s: administrator %p, operator %p, worker %p', (action, a, o, w) => {
@@ -85,6 +87,7 @@ describe('ACTION_ROLES (the api’s merged table, CONTRACTS.md "Roles")', () => 
       ...ALERT_ACTION_ROLES,
       ...ZONE_ACTION_ROLES,
       ...REPORT_ACTION_ROLES,
+      ...LIVE_ACTION_ROLES,
     };
     expect(ACTION_ROLES).toEqual(slices);
   });

@@ -2,6 +2,7 @@ import { mergeActionRoles } from '@app/core';
 import { ALERT_ACTION_ROLES } from '@app/alerts';
 import { DISPATCH_ACTION_ROLES, DISPATCH_ASSIGN_ACTION_ROLES } from '@app/dispatch';
 import { JOB_ACTION_ROLES } from '@app/jobs';
+import { LIVE_ACTION_ROLES } from '@app/live';
 import { INGEST_ACTION_ROLES, LOCATE_ACTION_ROLES, TRACK_ACTION_ROLES } from '@app/locations';
 import { MEMBER_ACTION_ROLES } from '@app/members';
 import { PLACE_ACTION_ROLES } from '@app/places';
@@ -28,6 +29,7 @@ export const ACTION_ROLES = mergeActionRoles(
   ALERT_ACTION_ROLES,
   ZONE_ACTION_ROLES,
   REPORT_ACTION_ROLES,
+  LIVE_ACTION_ROLES,
 );
 
 /** The name of an action the api serves. */

@@ -6,6 +6,10 @@ describe('request log lines', () => {
     expect(loggedUrl('/osmand/?lat=1&deviceid=x%20y&lon=2')).toBe('/osmand/?lat=1&deviceid=[redacted]&lon=2');
     expect(loggedUrl('/osmand?ID=a')).toBe('/osmand?ID=[redacted]');
     expect(loggedUrl('/api/getjobs?id=1')).toBe('/api/getjobs?id=1');
+    expect(loggedUrl('/v1/stream?events=jobcreated&token=st_abc&lastEventId=3')).toBe(
+      '/v1/stream?events=jobcreated&token=[redacted]&lastEventId=3',
+    );
+    expect(loggedUrl('/v1/stream?TOKEN=x')).toBe('/v1/stream?TOKEN=[redacted]');
   });
 
   it('keep the id, method, URL, address and user agent of a request, no other header', () => {

@@ -25,9 +25,13 @@ export const REDACTED_PATHS = [
 /** `/osmand`'s query parameters that carry the device id — the device's credential (CONTRACTS.md "Traccar Client / OsmAnd"). */
 const DEVICE_ID_PARAMS = /([?&](?:id|deviceid)=)[^&#]*/gi;
 
-/** A request URL for the log: `/osmand`'s device id replaced by `[redacted]`, others as they are. */
+/** The live stream's `?token=` (CONTRACTS.md "Wave 3: live stream": redacted like keys), on any path. */
+const TOKEN_PARAMS = /([?&]token=)[^&#]*/gi;
+
+/** A request URL for the log: `/osmand`'s device id and any `token` parameter replaced by `[redacted]`. */
 export function loggedUrl(url: string): string {
-  return url.startsWith('/osmand') ? url.replace(DEVICE_ID_PARAMS, '$1[redacted]') : url;
+  const noToken = url.replace(TOKEN_PARAMS, '$1[redacted]');
+  return noToken.startsWith('/osmand') ? noToken.replace(DEVICE_ID_PARAMS, '$1[redacted]') : noToken;
 }
 
 /** What a request log line says of its request (a pino-http `req` as pino-std-serializers gives it). */

@@ -91,7 +91,7 @@ export class FiringWriter {
           ...(r.f.zone ? { zone: { id: r.f.zone.id, name: r.f.zone.name } } : {}),
           ...(r.f.checkType ? { checkType: r.f.checkType } : {}),
         };
-        return outboxEvent(ALERT_EVENT_KEYS, 'alerttriggered', { companyId, formId: r.id, data });
+        return outboxEvent(ALERT_EVENT_KEYS, 'alerttriggered', { companyId, formId: r.id, data, audience: { members: [r.f.memberId] } });
       });
     return this.outbox.appendMany(db, events);
   }

@@ -20,20 +20,32 @@ export interface NotificationView {
 export class NotificationsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Inserts one notification (`memberId` null = company-wide) with a new id, at the database's now, in `db` (the caller's transaction). */
-  async insert(db: Queryable, n: { companyId: string; memberId: string | null; kind: string; jobId: string | null }): Promise<void> {
-    await query(
+  /**
+   * Inserts one notification (`memberId` null = company-wide) with a new id, at the database's now, in
+   * `db` (the caller's transaction). @returns it as `getnotifications` answers it.
+   */
+  async insert(
+    db: Queryable,
+    n: { companyId: string; memberId: string | null; kind: string; jobId: string | null },
+  ): Promise<NotificationView> {
+    const [row] = await query<NotificationView>(
       db,
-      `INSERT INTO notifications (id, company_id, member_id, kind, job_id, ts) VALUES ($1, $2, $3, $4, $5, ${SQL_NOW_MS})`,
+      `INSERT INTO notifications (id, company_id, member_id, kind, job_id, ts) VALUES ($1, $2, $3, $4, $5, ${SQL_NOW_MS})
+       RETURNING id, kind, member_id AS "memberUid", job_id AS "jobId", ts::float8 AS ts`,
       [newId(), n.companyId, n.memberId, n.kind, n.jobId],
     );
+    return row;
   }
 
   /**
    * The company's notifications to `memberId` — and, with `includeCompanyWide`, the company-wide ones
    * (member null) — with `ts` ≥ `since` (ms, inclusive), oldest first (ties by id), at most `limit`.
    */
-  list(companyId: string, memberId: string, opts: { since: number; limit: number; includeCompanyWide: boolean }): Promise<NotificationView[]> {
+  list(
+    companyId: string,
+    memberId: string,
+    opts: { since: number; limit: number; includeCompanyWide: boolean },
+  ): Promise<NotificationView[]> {
     return query<NotificationView>(
       this.dataSource,
       `SELECT id, kind, member_id AS "memberUid", job_id AS "jobId", ts::float8 AS ts

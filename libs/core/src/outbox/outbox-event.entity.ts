@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { MsColumn } from '../database/bigint-columns';
+import { BigintColumn, MsColumn } from '../database/bigint-columns';
 
 /**
  * One event recorded by the transactional outbox: written in the same transaction as the change
@@ -8,6 +8,8 @@ import { MsColumn } from '../database/bigint-columns';
  */
 @Entity('outbox_events')
 @Index('IDX_outbox_events_company_created', ['companyId', 'createdAt'])
+@Index('UQ_outbox_events_company_seq', ['companyId', 'seq'], { unique: true })
+@Index('IDX_outbox_events_unstamped', ['companyId'], { where: '"seq" IS NULL' })
 export class OutboxEvent {
   /** `msg_<ulid>`; the Standard Webhooks `webhook-id`. */
   @PrimaryColumn({ type: 'varchar', length: 40 })
@@ -35,4 +37,19 @@ export class OutboxEvent {
   /** ms, database clock of the writing transaction. */
   @MsColumn({ name: 'created_at' })
   createdAt: number;
+
+  /**
+   * The company's event sequence (1, 2, 3, …): stamped after commit, in commit order, by one stamper
+   * per company at a time (docs/live.md); null until stamped. The live stream's `id:`.
+   */
+  @BigintColumn({ nullable: true })
+  seq: number | null;
+
+  /** Audience: the company's administrators and operators see the event on the live stream. */
+  @Column({ name: 'audience_staff', type: 'boolean', default: true })
+  audienceStaff: boolean;
+
+  /** Audience: the members (ids) who see the event besides staff (a job's assignees, a notification's addressee). */
+  @Column({ name: 'audience_members', type: 'varchar', length: 26, array: true, default: () => "'{}'" })
+  audienceMembers: string[];
 }

@@ -16,8 +16,44 @@
  * imports the lib): jobs' `job-events.ts`, locations' `location-events.ts` (place checks, clock),
  * alerts' `alert-events.ts` (`alerttriggered`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by module augmentation
-export interface OutboxEvents {}
+export interface OutboxEvents {
+  /**
+   * A notification (core's own event, CONTRACTS.md "Wave 3: live stream"): written with the
+   * `notifications` row, carried by the live stream to its addressee, never by a webhook (its key is
+   * {@link STREAM_ONLY_KEY}, which no endpoint can be configured with).
+   */
+  notification: { key: typeof STREAM_ONLY_KEY; id: string; data: NotificationEventData };
+}
+
+/** The webhook key of events only the live stream carries (no webhook configuration has it). */
+export const STREAM_ONLY_KEY = 'notification';
+
+/** A `notification` event's `data`: the notification as `getnotifications` answers it. */
+export interface NotificationEventData {
+  id: string;
+  kind: string;
+  /** the addressee's id; null = company-wide */
+  memberUid: string | null;
+  jobId: string | null;
+  /** ms, database clock */
+  ts: number;
+}
+
+/**
+ * Who sees an event on the live stream (CONTRACTS.md "Wave 3: live stream", "Audience"), written
+ * with the event: the company's administrators and operators (`staff`, default true) and the
+ * `members` listed (a job's assignees before and after the change, a notification's addressee, the
+ * member a check-in, clock or alert event concerns). Empty entries are dropped, repeats kept once.
+ */
+export interface EventAudience {
+  staff?: boolean;
+  members?: ReadonlyArray<string | null | undefined>;
+}
+
+/** The members of an audience: non-empty ids, each once, in the order given. */
+export function audienceMembers(audience: EventAudience | undefined): string[] {
+  return [...new Set((audience?.members ?? []).filter((m): m is string => typeof m === 'string' && m !== ''))];
+}
 
 /** What every entry of {@link OutboxEvents} gives. */
 export interface OutboxEventSpec {
@@ -53,6 +89,8 @@ export interface OutboxEventOf<A extends OutboxAction> {
   formId: (OutboxEvents[A] & OutboxEventSpec)['id'];
   /** form field `data`, serialised by the outbox with `JSON.stringify` */
   data: (OutboxEvents[A] & OutboxEventSpec)['data'];
+  /** who sees it on the live stream; default: staff only */
+  audience?: EventAudience;
 }
 
 /** Every event input by action: indexed with a union of actions it gives the union of their inputs. */
@@ -74,9 +112,16 @@ export type OutboxEventInput<A extends OutboxAction = OutboxAction> = OutboxEven
 export function outboxEvent<A extends OutboxAction>(
   keys: OutboxEventKeys<NoInfer<A>>,
   action: A,
-  event: { companyId: string; formId: OutboxEventOf<A>['formId']; data: OutboxEventOf<A>['data'] },
+  event: { companyId: string; formId: OutboxEventOf<A>['formId']; data: OutboxEventOf<A>['data']; audience?: EventAudience },
 ): OutboxEventInput<A> {
-  const input: OutboxEventOf<A> = { companyId: event.companyId, eventKey: keys[action], action, formId: event.formId, data: event.data };
+  const input: OutboxEventOf<A> = {
+    companyId: event.companyId,
+    eventKey: keys[action],
+    action,
+    formId: event.formId,
+    data: event.data,
+    audience: event.audience,
+  };
   // for a union A the compiler can't pair each action with its own key (a correlated union); the key
   // table's type pairs them, so this is the one place the pairing is asserted
   return input as unknown as OutboxEventInput<A>;

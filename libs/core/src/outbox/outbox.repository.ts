@@ -3,7 +3,19 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { query } from '../database/query';
 import { SQL_NOW_MS } from '../time';
-import { OutboxEventInput } from './outbox-events';
+import { audienceMembers, OutboxEventInput } from './outbox-events';
+
+/** The NOTIFY channel outbox writes signal at commit (payload: the company id); the live stream's stamper listens. */
+export const OUTBOX_CHANNEL = 'fieldwork_outbox';
+
+/** The NOTIFY channel a stamping signals on at its commit (payload: `<company id>:<last seq>`); every api instance's stream hub listens. */
+export const STREAM_CHANNEL = 'fieldwork_stream';
+
+/** What one stamping did: how many events it numbered and the company's last seq after it. */
+export interface StampResult {
+  stamped: number;
+  lastSeq: number;
+}
 
 /**
  * Every SQL statement on `outbox_events` (core's table; the rows a delivery reads are read by the
@@ -16,16 +28,24 @@ export class OutboxRepository {
   /**
    * Inserts `events` with their `ids` (same order) in the caller's transaction, in one statement:
    * the payloads travel as one json array whose elements `json_array_elements` hands back verbatim
-   * (`JSON.stringify(e.data)` byte for byte), instead of as strings escaped a second time.
-   * `created_at` is the database's clock.
+   * (`JSON.stringify(e.data)` byte for byte), instead of as strings escaped a second time; each
+   * event's audience (staff flag, member ids) is written with it. `created_at` is the database's
+   * clock; `seq` stays null until the stamper numbers the events after commit. The same statement
+   * `pg_notify`s {@link OUTBOX_CHANNEL} once per company written (payload: the company id), which
+   * PostgreSQL delivers at commit — and never for a transaction that rolls back.
    */
   async insertMany(manager: EntityManager, ids: readonly string[], events: readonly OutboxEventInput[]): Promise<void> {
     await query(
       manager,
-      `INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at)
-       SELECT u.id, u.company_id, u.event_key, u.action, u.form_id, p.payload::text, ${SQL_NOW_MS}
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(id, company_id, event_key, action, form_id, n)
-         JOIN json_array_elements($6::json) WITH ORDINALITY AS p(payload, n) ON p.n = u.n`,
+      `WITH ins AS (
+         INSERT INTO outbox_events (id, company_id, event_key, action, form_id, payload, created_at, audience_staff, audience_members)
+         SELECT u.id, u.company_id, u.event_key, u.action, u.form_id, p.payload::text, ${SQL_NOW_MS}, u.staff,
+                ARRAY(SELECT json_array_elements_text(a.members))::varchar[]
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::boolean[]) WITH ORDINALITY AS u(id, company_id, event_key, action, form_id, staff, n)
+           JOIN json_array_elements($6::json) WITH ORDINALITY AS p(payload, n) ON p.n = u.n
+           JOIN json_array_elements($8::json) WITH ORDINALITY AS a(members, n) ON a.n = u.n
+         RETURNING company_id)
+       SELECT pg_notify('${OUTBOX_CHANNEL}', c) FROM (SELECT DISTINCT company_id AS c FROM ins) d`,
       [
         [...ids],
         events.map((e) => e.companyId),
@@ -33,8 +53,59 @@ export class OutboxRepository {
         events.map((e) => e.action),
         events.map((e) => e.formId),
         `[${events.map((e) => JSON.stringify(e.data)).join(',')}]`,
+        events.map((e) => e.audience?.staff ?? true),
+        JSON.stringify(events.map((e) => audienceMembers(e.audience))),
       ],
     );
+  }
+
+  /**
+   * Stamps the company's committed events that have no `seq` yet with its next numbers, in one
+   * transaction of two statements (docs/live.md, "Stamping"):
+   * 1. creates or locks the company's `outbox_sequences` row — a second stamper of the company waits
+   *    here until the first commits, so stampings of a company are serial;
+   * 2. with a snapshot taken after that lock (READ COMMITTED: one per statement), so it sees every
+   *    event committed before — and every seq the previous stamping wrote — numbers ALL of them that
+   *    are unstamped `last_seq + 1, + 2, …` in id order (no limit: leaving some for later would let
+   *    events committed meanwhile overtake them), moves `last_seq`, and `pg_notify`s
+   *    {@link STREAM_CHANNEL} `<company>:<last seq>` (delivered at commit) when it numbered any.
+   * An event whose transaction has not committed is invisible to both, so it is numbered by a later
+   * stamping, after every number already given: seqs are handed out in commit order, and a reader
+   * never sees seq n+1 committed before seq n.
+   */
+  async stamp(companyId: string): Promise<StampResult> {
+    return this.dataSource.transaction('READ COMMITTED', async (m) => {
+      const [locked] = await query<{ lastSeq: number }>(
+        m,
+        `INSERT INTO outbox_sequences (company_id, last_seq, stamped_at) VALUES ($1, 0, ${SQL_NOW_MS})
+         ON CONFLICT (company_id) DO UPDATE SET last_seq = outbox_sequences.last_seq
+         RETURNING last_seq::float8 AS "lastSeq"`,
+        [companyId],
+      );
+      const [done] = await query<StampResult>(
+        m,
+        `WITH todo AS (
+           SELECT id, $2::bigint + row_number() OVER (ORDER BY id) AS seq
+             FROM outbox_events WHERE company_id = $1 AND seq IS NULL),
+         upd AS (UPDATE outbox_events o SET seq = todo.seq FROM todo WHERE o.id = todo.id RETURNING o.seq),
+         mx AS (SELECT count(*)::int AS n, max(seq) AS m FROM upd),
+         s AS (UPDATE outbox_sequences q SET last_seq = mx.m, stamped_at = ${SQL_NOW_MS} FROM mx
+                WHERE q.company_id = $1 AND mx.n > 0 RETURNING q.last_seq),
+         nt AS (SELECT pg_notify('${STREAM_CHANNEL}', $1 || ':' || last_seq) FROM s)
+         SELECT (SELECT n FROM mx) AS stamped, coalesce((SELECT last_seq FROM s), $2)::float8 AS "lastSeq", (SELECT count(*) FROM nt)::int AS notified`,
+        [companyId, locked.lastSeq],
+      );
+      return { stamped: done.stamped, lastSeq: done.lastSeq };
+    });
+  }
+
+  /** The companies with committed events not yet stamped (the stamper's periodic pass; a partial index serves it). */
+  async unstampedCompanies(): Promise<string[]> {
+    const rows = await query<{ companyId: string }>(
+      this.dataSource,
+      `SELECT DISTINCT company_id AS "companyId" FROM outbox_events WHERE seq IS NULL`,
+    );
+    return rows.map((r) => r.companyId);
   }
 
   /**
@@ -43,7 +114,9 @@ export class OutboxRepository {
    */
   async deleteByIds(ids: readonly string[]): Promise<number> {
     if (!ids.length) return 0;
-    const rows = await query<{ id: string }>(this.dataSource, `DELETE FROM outbox_events WHERE id = ANY($1::text[]) RETURNING id`, [[...ids]]);
+    const rows = await query<{ id: string }>(this.dataSource, `DELETE FROM outbox_events WHERE id = ANY($1::text[]) RETURNING id`, [
+      [...ids],
+    ]);
     return rows.length;
   }
 }

@@ -16,6 +16,7 @@ import { CreateAlertMemberStates1795750000000 } from './1795750000000-CreateAler
 import { CreateReportChunks1795800000000 } from './1795800000000-CreateReportChunks';
 import { AddMemberLateFixCount1795820000000 } from './1795820000000-AddMemberLateFixCount';
 import { TrackLinesLz41795830000000 } from './1795830000000-TrackLinesLz4';
+import { AddOutboxSequence1795900000000 } from './1795900000000-AddOutboxSequence';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   CreateReportChunks1795800000000,
   AddMemberLateFixCount1795820000000,
   TrackLinesLz41795830000000,
+  AddOutboxSequence1795900000000,
 ];

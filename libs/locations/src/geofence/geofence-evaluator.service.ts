@@ -166,6 +166,7 @@ export class GeofenceEvaluator implements FixConsumer, OnModuleInit {
             companyId,
             formId: `${memberId}-${target.placeId}-${t.ts}`,
             data: { place, who, ts: t.ts },
+            audience: { members: [memberId] },
           }),
         );
       } else {

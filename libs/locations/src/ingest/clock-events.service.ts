@@ -51,8 +51,8 @@ export class ClockEventsService {
     const data = { who, tracking: action === 'clockin', ts, ...(location ? { location } : {}) };
     const event: OutboxEventInput =
       action === 'clockin'
-        ? outboxEvent(CLOCK_KEYS, 'clockin', { companyId, formId: `${memberId}-${ts}-clockin`, data })
-        : outboxEvent(CLOCK_KEYS, 'clockout', { companyId, formId: `${memberId}-${ts}-clockout`, data });
+        ? outboxEvent(CLOCK_KEYS, 'clockin', { companyId, formId: `${memberId}-${ts}-clockin`, data, audience: { members: [memberId] } })
+        : outboxEvent(CLOCK_KEYS, 'clockout', { companyId, formId: `${memberId}-${ts}-clockout`, data, audience: { members: [memberId] } });
     return this.outbox.appendMany(db, [event]);
   }
 }
