@@ -283,7 +283,7 @@ describe('job write validation', () => {
   async function written(companyId = company.companyUid) {
     const [jobs, outbox, notifications] = await Promise.all([
       db.query(`SELECT * FROM jobs WHERE company_id = $1 ORDER BY id`, [companyId]),
-      db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE company_id = $1`, [companyId]),
+      db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE company_id = $1 AND action <> 'notification'`, [companyId]),
       db.query(`SELECT count(*)::int AS n FROM notifications WHERE company_id = $1`, [companyId]),
     ]);
     return { jobCount: jobs.length, jobs, outbox: outbox[0].n, notifications: notifications[0].n };

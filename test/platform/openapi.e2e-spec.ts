@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv from 'ajv';
-import type { OpenAPIObject, OperationObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
+import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas30';
 import { ACTION_ROLES } from '../../apps/api/src/envelope/action-roles';
 import { action, connector, createCompany, startApi, TestApi } from '../support/api';
 
@@ -145,7 +145,8 @@ describe('OpenAPI docs', () => {
 
   it('gives every operation its answer schema, generated from the handler’s return type (none is envelope-only)', () => {
     const operations = Object.entries(doc.paths)
-      .filter(([path]) => path !== '/osmand') // the device route answers an empty body (its own test below)
+      // the device route answers an empty body, the live stream Server-Sent Events (their own tests below)
+      .filter(([path]) => path !== '/osmand' && path !== '/v1/stream')
       .flatMap(([path, item]) =>
         Object.entries(item as Record<string, OperationObject>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
       );
@@ -158,6 +159,19 @@ describe('OpenAPI docs', () => {
       expect(doc.components!.schemas![component!]).toBeDefined();
     }
     expect(doc.info.description).toContain('generated at build time from the handlers');
+  });
+
+  it('documents the live stream: text/event-stream, the key or a token, events, lastEventId and Last-Event-ID, connector errors', () => {
+    const op = doc.paths['/v1/stream'].get as OperationObject;
+    expect(Object.keys((op.responses['200'] as ResponseObject).content!)).toEqual(['text/event-stream']);
+    expect(op.parameters!.map((p) => [(p as ParameterObject).name, (p as ParameterObject).in])).toEqual([
+      ['token', 'query'],
+      ['events', 'query'],
+      ['lastEventId', 'query'],
+      ['Last-Event-ID', 'header'],
+    ]);
+    expect(op.security).toEqual([{ ApiKey: [] }, {}]);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
   });
 
   it('documents the public share routes: no key, GeoJSON or GPX, errors as the action API’s', () => {

@@ -155,6 +155,7 @@ function actionOperation(route: DocRoute, schemas: DtoSchemas, answer?: Referenc
 }
 
 function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: ReferenceObject): OperationObject {
+  if (route.stream) return streamOperation(route);
   const parameters: ParameterObject[] = route.pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
   if (route.query) {
     const query = schemas.schemaOf(route.query);
@@ -181,6 +182,44 @@ function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: Refer
   };
   if (route.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schemas.ref(route.body) } } };
   return operation;
+}
+
+/**
+ * A connector route answering a stream (`@ConnectorStream`): its query parameters and headers as the
+ * doc names them, the stream's media type as the success answer, the connector's errors (answered
+ * before the stream starts). Authenticated by the `API-Key` header or a `token` query parameter.
+ */
+function streamOperation(route: DocRoute): OperationObject {
+  const doc = route.stream!;
+  return {
+    operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    tags: [`${tagOf(route)} (/v1)`],
+    summary: doc.summary,
+    security: [{ ApiKey: [] }, {}],
+    parameters: [
+      ...Object.entries(doc.query).map(([name, description]): ParameterObject => ({
+        name,
+        in: 'query',
+        required: false,
+        schema: { type: 'string' },
+        description,
+      })),
+      ...Object.entries(doc.headers).map(([name, description]): ParameterObject => ({
+        name,
+        in: 'header',
+        required: false,
+        schema: { type: 'string' },
+        description,
+      })),
+    ],
+    responses: {
+      [`${route.successStatus}`]: {
+        description: doc.produces.description,
+        content: { [doc.produces.type]: { schema: { type: 'string' } } },
+      },
+      ...connectorErrorResponses(),
+    },
+  };
 }
 
 /** Errors of a public route: the action API's `{status, error}` JSON, for the kinds such a route answers. */

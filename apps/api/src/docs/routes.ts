@@ -5,7 +5,15 @@ import { MetadataScanner } from '@nestjs/core';
 import { ActionName } from '../envelope/action-roles';
 import { ConnectorAuthGuard } from '../envelope/connector-auth.guard';
 import { readActionData } from '../envelope/decorators';
-import { ACTION_FILES, ACTION_NAME, ActionFilesDoc, PUBLIC_ROUTE, PublicRouteDoc } from '../envelope/request-context';
+import {
+  ACTION_FILES,
+  ACTION_NAME,
+  ActionFilesDoc,
+  CONNECTOR_STREAM,
+  ConnectorStreamDoc,
+  PUBLIC_ROUTE,
+  PublicRouteDoc,
+} from '../envelope/request-context';
 
 type Class = abstract new (...args: never[]) => unknown;
 
@@ -39,6 +47,8 @@ export interface DocRoute {
   publicDoc?: PublicRouteDoc;
   /** `@ActionFiles(doc)`: the files an action answers besides JSON */
   files?: ActionFilesDoc;
+  /** `@ConnectorStream(doc)`: a connector route answering a stream */
+  stream?: ConnectorStreamDoc;
 }
 
 const METHODS: Partial<Record<RequestMethod, DocRoute['method']>> = {
@@ -87,7 +97,8 @@ export function routesOf(controllers: Class[]): DocRoute[] {
       const guards = [...controllerGuards, ...((Reflect.getMetadata(GUARDS_METADATA, fn) ?? []) as unknown[])];
       const publicDoc = Reflect.getMetadata(PUBLIC_ROUTE, fn) as PublicRouteDoc | undefined;
       const files = Reflect.getMetadata(ACTION_FILES, fn) as ActionFilesDoc | undefined;
-      const surface = action ? 'action' : guards.includes(ConnectorAuthGuard) ? 'connector' : publicDoc ? 'public' : undefined;
+      const stream = Reflect.getMetadata(CONNECTOR_STREAM, fn) as ConnectorStreamDoc | undefined;
+      const surface = action ? 'action' : guards.includes(ConnectorAuthGuard) || stream ? 'connector' : publicDoc ? 'public' : undefined;
       if (!surface) continue;
 
       const route: DocRoute = {
@@ -103,6 +114,7 @@ export function routesOf(controllers: Class[]): DocRoute[] {
         pathParams: [],
         ...(publicDoc ? { publicDoc } : {}),
         ...(files ? { files } : {}),
+        ...(stream ? { stream } : {}),
       };
       const types = (Reflect.getMetadata('design:paramtypes', proto, handler) ?? []) as unknown[];
       const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler) ?? {}) as Record<string, RouteArg>);

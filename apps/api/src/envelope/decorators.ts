@@ -3,7 +3,16 @@ import { applyDecorators, createParamDecorator, ExecutionContext, HttpCode, Post
 import { ActionAuthGuard } from './action-auth.guard';
 import { ActionName } from './action-roles';
 import { ConnectorAuthGuard } from './connector-auth.guard';
-import { ACTION_FILES, ACTION_NAME, ActionFilesDoc, ApiRequest, PUBLIC_ROUTE, PublicRouteDoc } from './request-context';
+import {
+  ACTION_FILES,
+  ACTION_NAME,
+  ActionFilesDoc,
+  ApiRequest,
+  CONNECTOR_STREAM,
+  ConnectorStreamDoc,
+  PUBLIC_ROUTE,
+  PublicRouteDoc,
+} from './request-context';
 
 /**
  * `POST /api/<name>` answering 200: authenticated, `ver` checked, the caller's role checked against
@@ -25,6 +34,13 @@ export const PublicRoute = (doc: PublicRouteDoc) => SetMetadata(PUBLIC_ROUTE, do
  * its JSON answer, which then covers the other successes, e.g. a report still running).
  */
 export const ActionFiles = (doc: ActionFilesDoc) => SetMetadata(ACTION_FILES, doc);
+
+/**
+ * Documents a connector route that answers a stream instead of JSON (`GET /v1/stream`): the OpenAPI
+ * document lists it under `/v1` with `doc.produces` as its success answer and `doc.query` /
+ * `doc.headers` as its parameters. The route brings its own guard (the stream's: a token or the key).
+ */
+export const ConnectorStream = (doc: ConnectorStreamDoc) => SetMetadata(CONNECTOR_STREAM, doc);
 
 /** Marks a controller as connector (`/v1`): `API-Key` header authentication. */
 export const ConnectorAuth = () => UseGuards(ConnectorAuthGuard);

@@ -66,6 +66,19 @@ export interface ActionFilesDoc {
   description: string;
 }
 
+/** Metadata key holding a connector stream's documentation ({@link ConnectorStreamDoc}). */
+export const CONNECTOR_STREAM = 'fieldwork:connector-stream';
+
+/** How a connector route that answers a stream (`GET /v1/stream`) is documented. */
+export interface ConnectorStreamDoc {
+  summary: string;
+  /** the stream's media type and what it carries */
+  produces: { type: string; description: string };
+  /** query parameters and headers the handler reads without a DTO, with what they mean */
+  query: Record<string, string>;
+  headers: Record<string, string>;
+}
+
 /** Metadata key holding a public (keyless) route's documentation ({@link PublicRouteDoc}). */
 export const PUBLIC_ROUTE = 'fieldwork:public-route';
 

@@ -2,7 +2,7 @@ import { AuthContext } from '@app/core';
 import { parseEventsFilter, StreamHub } from '@app/live';
 import { Controller, Get, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { Caller } from '../envelope/decorators';
+import { Caller, ConnectorStream } from '../envelope/decorators';
 import { StreamAuthGuard } from './stream-auth.guard';
 
 /** `Last-Event-ID` / `lastEventId`: a seq (decimal digits); anything else can't be resumed from (→ `reset`, then a snapshot). */
@@ -24,6 +24,24 @@ export class StreamController {
 
   @Get('stream')
   @UseGuards(StreamAuthGuard)
+  @ConnectorStream({
+    summary: "GET /v1/stream: the company's events and members' positions as Server-Sent Events",
+    produces: {
+      type: 'text/event-stream',
+      description:
+        '`retry:` first; a `snapshot` (fresh) or the events after `Last-Event-ID`, then live: one event per stamped event the caller may see ' +
+        '(`event:` its action, `id:` its seq, `data:` `{id, seq, action, ts, data}`), `position` events, a comment line every 15 s. See CONTRACTS.md "Wave 3: live stream" and docs/live.md.',
+    },
+    query: {
+      token: 'a token from `createstreamtoken` (valid 60 s), instead of the `API-Key` header',
+      events: 'comma-separated actions to send (e.g. `jobcreated,position`); an unknown name is 400',
+      lastEventId: 'resume after this seq (as the `Last-Event-ID` header)',
+    },
+    headers: {
+      'Last-Event-ID':
+        'resume after this seq: every event after it, then current positions; unknown or older than 24 h → `reset`, then a snapshot',
+    },
+  })
   stream(
     @Caller() ctx: AuthContext,
     @Query('events') events: unknown,

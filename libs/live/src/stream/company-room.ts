@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { PositionRow, toPositionRecord } from '../positions/position-record';
 import { PositionsRead } from '../positions/locations-positions.read';
 import { OutboxStreamRead } from './core-outbox-stream.read';
+import { sseEvent } from './sse-frames';
 import { StoredEvent, StreamClient } from './stream-client';
 
 /** Events one read of the outbox takes at most (live reads and replay pages). */
@@ -23,6 +24,8 @@ interface HeldPosition {
   ts: number;
   tracking: boolean;
   json: string;
+  /** its `position` frame */
+  frame: string;
   /** ms (this process's clock) the member's last position event went out; 0 = never */
   sentAt: number;
   /** `json` has not been sent yet */
@@ -121,7 +124,7 @@ export class CompanyRoom {
 
   /** Sends `client` every member's position it may see (after a resume; the snapshot carries them on a fresh connection). */
   sendPositions(client: StreamClient): void {
-    for (const [memberId, p] of this.positions) client.position(memberId, p.json);
+    for (const [memberId, p] of this.positions) client.position(memberId, p.frame);
   }
 
   /** The position records `include` lets through, newest known (the snapshot's `members`), as JSON texts. */
@@ -156,7 +159,14 @@ export class CompanyRoom {
     const held = this.positions.get(row.uid);
     if (held && held.ts >= row.ts && held.tracking === row.trackingStatus) return;
     const json = JSON.stringify(toPositionRecord(row, now));
-    this.positions.set(row.uid, { ts: row.ts, tracking: row.trackingStatus, json, sentAt: held?.sentAt ?? 0, pending: true });
+    this.positions.set(row.uid, {
+      ts: row.ts,
+      tracking: row.trackingStatus,
+      json,
+      frame: sseEvent('position', json),
+      sentAt: held?.sentAt ?? 0,
+      pending: true,
+    });
     this.sendDue(row.uid);
   }
 
@@ -171,7 +181,7 @@ export class CompanyRoom {
     for (const c of this.clients) {
       if (c.mode !== 'live') continue;
       const before = c.sent;
-      c.position(memberId, p.json);
+      c.position(memberId, p.frame);
       frames += c.sent - before;
     }
     if (frames) this.observer.sent(frames);

@@ -1,4 +1,5 @@
 import { createParser, EventSourceMessage } from 'eventsource-parser';
+import { sseEvent } from './sse-frames';
 import { StreamViewer } from './stream-audience';
 import { SseSink, StoredEvent, StreamClient, StreamEnd } from './stream-client';
 
@@ -49,6 +50,8 @@ const ev = (seq: number, over: Partial<StoredEvent> = {}): StoredEvent => ({
   audienceMembers: [],
   ...over,
 });
+
+const pos = (data: string) => sseEvent('position', data);
 
 function client(sock: FakeSocket, v = staffViewer, filter: ReadonlySet<string> | null = null, limits = { maxEvents: 3, maxBytes: 1e6 }) {
   const ends: StreamEnd[] = [];
@@ -111,9 +114,9 @@ describe('StreamClient', () => {
     const sock = new FakeSocket(1);
     const { c, ends } = client(sock);
     c.mode = 'live';
-    c.position('M1', '{"v":1}'); // fills the socket
-    for (let i = 2; i <= 50; i++) c.position('M1', `{"v":${i}}`);
-    c.position('M2', '{"v":"m2"}');
+    c.position('M1', pos('{"v":1}')); // fills the socket
+    for (let i = 2; i <= 50; i++) c.position('M1', pos(`{"v":${i}}`));
+    c.position('M2', pos('{"v":"m2"}'));
     expect(ends).toEqual([]);
     sock.drain();
     sock.drain();
@@ -123,10 +126,10 @@ describe('StreamClient', () => {
   it('a worker sees only its own position; ?events= without position sends none', () => {
     const sock = new FakeSocket();
     const { c } = client(sock, viewer);
-    c.position('W2', '{}');
-    c.position('W1', '{"me":1}');
+    c.position('W2', pos('{}'));
+    c.position('W1', pos('{"me":1}'));
     const other = new FakeSocket();
-    client(other, staffViewer, new Set(['jobcreated'])).c.position('W1', '{}');
+    client(other, staffViewer, new Set(['jobcreated'])).c.position('W1', pos('{}'));
     expect(sock.events().map((e) => e.data)).toEqual(['{"me":1}']);
     expect(other.frames).toEqual([]);
   });

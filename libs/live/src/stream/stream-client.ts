@@ -21,6 +21,22 @@ export interface StoredEvent extends StoredAudience {
   payload: string;
 }
 
+/**
+ * Each stamped event's frame, built once and shared by every client it goes to (a room hands the
+ * same event objects to all its clients; 1,000 clients would otherwise build 1,000 equal strings).
+ */
+const FRAMES = new WeakMap<StoredEvent, string>();
+
+/** The `event:`/`id:`/`data:` frame of a stamped event. */
+export function frameOf(e: StoredEvent): string {
+  let frame = FRAMES.get(e);
+  if (frame === undefined) {
+    frame = sseEvent(e.action, eventData(e), e.seq);
+    FRAMES.set(e, frame);
+  }
+  return frame;
+}
+
 /** When a client that does not drain is dropped (CONTRACTS.md "Wave 3: live stream", "Flow"). */
 export interface BacklogLimits {
   /** live events waiting behind the socket (default 1,000) */
@@ -107,7 +123,7 @@ export class StreamClient {
       if (e.seq <= this.lastSeq) continue;
       this.lastSeq = e.seq;
       if (!this.wants(e.action) || !maySeeEvent(this.viewer, e)) continue;
-      const frame = sseEvent(e.action, eventData(e), e.seq);
+      const frame = frameOf(e);
       n++;
       if (!this.full) {
         this.write(frame);
@@ -131,18 +147,19 @@ export class StreamClient {
     if (!this.open || e.seq <= this.lastSeq) return;
     this.lastSeq = e.seq;
     if (!this.wants(e.action) || !maySeeEvent(this.viewer, e)) return;
-    this.write(sseEvent(e.action, eventData(e), e.seq));
+    this.write(frameOf(e));
     if (this.full) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
   /**
-   * A member's position (`data` JSON text): sent when the viewer may see it and asked for positions;
-   * while the socket is full it waits, replaced by a newer one of the same member.
+   * A member's position (its `position` frame, built once by the room): sent when the viewer may see
+   * it and asked for positions; while the socket is full it waits, replaced by a newer one of the
+   * same member.
    */
-  position(memberId: string, data: string): void {
+  position(memberId: string, frame: string): void {
     if (!this.open || !this.wants('position') || !maySeePosition(this.viewer, memberId)) return;
-    if (this.full) this.positions.set(memberId, sseEvent('position', data));
-    else this.write(sseEvent('position', data));
+    if (this.full) this.positions.set(memberId, frame);
+    else this.write(frame);
   }
 
   /**
