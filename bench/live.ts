@@ -40,6 +40,8 @@ const CONFIG = {
   pushStreams: envInt('BENCH_LIVE_PUSH_STREAMS', 200),
   pushSeconds: envInt('BENCH_LIVE_PUSH_SECONDS', 8),
 };
+/** Clients connected before memory is measured (and kept): the process is warm, its pools open. */
+const WARM_CLIENTS = envInt('BENCH_LIVE_WARM_CLIENTS', 100);
 const TARGETS = { p99Ms: 500, p99Ratio: 2, kbPerStream: 50, crossP99Ms: 1000, pushRatio: 0.9 };
 
 /** The baseline: a bare node:http SSE broadcaster, woken by the stamper's NOTIFY, reading the outbox by seq, writing every frame to every client. */
@@ -219,6 +221,12 @@ export async function runLiveOnly(opts: {
 
     // 1 + 2: fan-out on instance 1, memory per idle stream
     log(`fan-out: ${CONFIG.clients} clients on one api, ${CONFIG.eventsPerSecond} events/s for ${CONFIG.seconds} s`);
+    // memory: the growth from a warm process (WARM clients connected, its pools, caches and heap grown)
+    // to the same with CONFIG.clients more; the warm clients stay, and receive the events too
+    const warm = new StreamClients();
+    opened.clients.push(warm);
+    await warm.connect(`${one.url}/v1/stream`, headers, WARM_CLIENTS);
+    await new Promise((r) => setTimeout(r, 2000));
     const rssBefore = rssKb(one.child.pid);
     const ours = new StreamClients();
     opened.clients.push(ours);
@@ -230,6 +238,7 @@ export async function runLiveOnly(opts: {
     await new Promise((r) => setTimeout(r, 1500));
     ours.recording = false;
     ours.close();
+    warm.close();
     const oursFanout = figures(ours.latencies);
     const expected = CONFIG.clients * CONFIG.eventsPerSecond * CONFIG.seconds;
     log(`ours: ${ours.latencies.length}/${expected} deliveries, p50 ${fmt(oursFanout.p50)} ms, p99 ${fmt(oursFanout.p99)} ms`);
@@ -246,15 +255,22 @@ export async function runLiveOnly(opts: {
     );
     opened.children.push(baseline);
     await waitFor('baseline ready', async () => baseline.stdout.includes('baseline ready'), { timeoutMs: 10_000, intervalMs: 50 });
+    const bareWarm = new StreamClients();
+    opened.clients.push(bareWarm);
+    await bareWarm.connect(`http://127.0.0.1:${port}/`, {}, WARM_CLIENTS);
+    await new Promise((r) => setTimeout(r, 2000));
+    const bareRssBefore = rssKb(baseline.pid);
     const bare = new StreamClients();
     opened.clients.push(bare);
     await bare.connect(`http://127.0.0.1:${port}/`, {}, CONFIG.clients);
     await new Promise((r) => setTimeout(r, 2000));
+    const bareKbPerStream = (rssKb(baseline.pid) - bareRssBefore) / CONFIG.clients;
     bare.recording = true;
     await paced(CONFIG.eventsPerSecond, CONFIG.seconds, (i) => write(100_000 + i));
     await new Promise((r) => setTimeout(r, 1500));
     bare.recording = false;
     bare.close();
+    bareWarm.close();
     await baseline.stop('SIGTERM');
     const bareFanout = figures(bare.latencies);
     log(`baseline: ${bare.latencies.length}/${expected} deliveries, p50 ${fmt(bareFanout.p50)} ms, p99 ${fmt(bareFanout.p99)} ms`);
@@ -327,10 +343,10 @@ export async function runLiveOnly(opts: {
       oursFanout.p99 <= TARGETS.p99Ms && fanRatio <= TARGETS.p99Ratio && ours.latencies.length === expected,
     );
     row(
-      'memory per idle stream (api RSS growth ÷ clients)',
+      `memory per idle stream (api RSS growth ÷ clients, ${CONFIG.clients} on top of ${WARM_CLIENTS})`,
       `${fmt(kbPerStream)} KB`,
-      '—',
-      '—',
+      `${fmt(bareKbPerStream)} KB (bare)`,
+      `${fmt(kbPerStream / bareKbPerStream, 2)}×`,
       `≤ ${TARGETS.kbPerStream} KB`,
       kbPerStream <= TARGETS.kbPerStream,
     );
@@ -362,7 +378,7 @@ export async function runLiveOnly(opts: {
       `Fieldwork bench (live) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${opts.serverVersion}, ` +
       `${os.cpus().length} CPUs, load average ${opts.loadAtStart} at start / ${os.loadavg()[0].toFixed(2)} at end (1 min)`;
     const notes = [
-      `- fan-out: ${ours.latencies.length} of ${expected} deliveries recorded (ours), ${bare.latencies.length} (baseline); the baseline writes each frame to every client with no audience, filter or flow control.`,
+      `- fan-out: ${ours.latencies.length} of ${expected} deliveries recorded (ours), ${bare.latencies.length} (baseline), at the ${CONFIG.clients} measured clients; ${WARM_CLIENTS} more were connected to each (the memory row's warm-up). The baseline writes each frame to every client with no audience, filter or flow control.`,
       `- across instances: ${cross.samples} deliveries on instance 3, ${same.samples} on instance 1 (createjobs through instance 1, 20 jobs/s for 10 s).`,
       `- pushlocations without streams: ${fmt(pushNone1)} and ${fmt(pushNone2)} requests/s (before and after); with streams the ${CONFIG.pushStreams} clients received ${positionsSeen} position events.`,
     ];
