@@ -239,7 +239,13 @@ describe('alert evaluation', () => {
   function geofencePassWithAlerts(): GeofenceEvaluator {
     const participants = new FixParticipantRegistry();
     const rulesCache = new RulesCache(new AlertRulesRepository(db), new RuleTargetsRead(db));
-    new AlertsFixConsumer(participants, new ZoneClassificationRead(), new AlertMemberStatesRepository(), writer(), rulesCache).onModuleInit();
+    new AlertsFixConsumer(
+      participants,
+      new ZoneClassificationRead(),
+      new AlertMemberStatesRepository(),
+      writer(),
+      rulesCache,
+    ).onModuleInit();
     return new GeofenceEvaluator(
       new FixConsumerRegistry(),
       new GeofenceRepository(db),
@@ -312,6 +318,14 @@ describe('alert evaluation', () => {
     ]);
     const entry = deliveredFor(path, enters)[0];
     expect(entry.form).toMatchObject({ account: c.username, action: 'alerttriggered', reason: 'alerttriggered' });
+    // the live stream's audience, written with each firing: staff and the member concerned (docs/live.md)
+    const audiences = await db.query(
+      `SELECT audience_staff AS staff, audience_members AS members, payload::json -> 'member' ->> 'uid' AS uid
+         FROM outbox_events WHERE company_id = $1 AND action = 'alerttriggered'`,
+      [c.companyUid],
+    );
+    expect(audiences.length).toBeGreaterThan(0);
+    for (const a of audiences) expect(a).toEqual({ staff: true, members: [a.uid], uid: expect.any(String) });
     const hhmm = (ms: number) =>
       new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
     const payload = data(deliveredFor(path, leaves)[0]);

@@ -152,6 +152,14 @@ describe('live stream (GET /v1/stream)', () => {
     const all = [...ids, ...ws.of('notification').map((e) => Number(e.id))].sort((a, b) => a - b);
     expect(all).toEqual(all.map((_, i) => all[0] + i));
     expect(s.comments).toBeGreaterThan(0);
+
+    // this process's stream figures on /metrics
+    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(value('fieldwork_stream_open')).toBeGreaterThanOrEqual(2);
+    expect(value('fieldwork_stream_frames_sent_total')).toBeGreaterThan(10);
+    expect(value('fieldwork_stream_dropped_total')).toBe(0);
+    expect(value('fieldwork_stream_delay_seconds_count')).toBeGreaterThan(0);
   });
 
   it('role visibility: a worker sees its own jobs (also one reassigned away) and its own position; an operator sees the company', async () => {

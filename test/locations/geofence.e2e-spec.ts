@@ -173,6 +173,12 @@ describe('geofencing', () => {
       ts: inTs,
     });
     expect(data(byAction.placecheckout)).toMatchObject({ place: { uid: place.id }, who: { uid: w.uid }, ts: outTs });
+    // the live stream's audience, written with the events: staff and the member concerned (docs/live.md)
+    const audiences = await db.query(
+      `SELECT DISTINCT audience_staff AS staff, audience_members AS members FROM outbox_events WHERE company_id = $1 AND action LIKE 'placecheck%'`,
+      [c.companyUid],
+    );
+    expect(audiences).toEqual([{ staff: true, members: [w.uid] }]);
     expect(await checkins(c)).toEqual([{ placeId: place.id, jobId: null, inTs, outTs, duration: outTs - inTs }]);
 
     // (f) idempotency: the consumer run again for the same fixes writes nothing new

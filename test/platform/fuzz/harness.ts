@@ -225,6 +225,12 @@ export class AnswerChecker {
   /** @returns a sentence naming what is wrong with the answer, or null when it is right. */
   problemOf(o: FuzzOperation, http: number, contentType: string | null, text: string): string | null {
     if (http >= 500) return `HTTP ${http}: ${text.slice(0, 300)}`;
+    // a stream (GET /v1/stream) answers its documented media type; `send` read its first frame, `retry:`
+    if (http >= 200 && http < 300 && (contentType ?? '').startsWith('text/event-stream')) {
+      const types = Object.keys(o.op.responses[String(http)]?.content ?? {});
+      if (!types.includes('text/event-stream')) return `content-type ${contentType} is not the documented ${types.join(', ')}`;
+      return /^retry: \d+\n\n/.test(text) ? null : `the stream did not start with retry: (${JSON.stringify(text.slice(0, 80))})`;
+    }
     if (o.surface === 'public' && http >= 200 && http < 300) {
       const types = Object.keys(o.op.responses[String(http)]?.content ?? {});
       return types.some((t) => (contentType ?? '').startsWith(t)) ? null : `content-type ${contentType} is not the documented ${types.join(', ')}`;
@@ -266,8 +272,27 @@ export function describeRequest(r: FuzzRequest): string {
 
 /** Sends one request over real HTTP; a request that gets no answer within `timeoutMs` is a hang. */
 export async function send(baseUrl: string, r: FuzzRequest, timeoutMs = 15_000) {
-  const res = await fetch(`${baseUrl}${r.url}`, { method: r.method, headers: r.headers, body: r.body, signal: AbortSignal.timeout(timeoutMs) });
-  return { http: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  try {
+    const res = await fetch(`${baseUrl}${r.url}`, { method: r.method, headers: r.headers, body: r.body, signal: abort.signal });
+    const contentType = res.headers.get('content-type');
+    if (res.status === 200 && contentType?.startsWith('text/event-stream')) {
+      // a stream never ends: its first frame, then hang up
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('\n\n')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString('utf8');
+      }
+      abort.abort();
+      return { http: res.status, contentType, text };
+    }
+    return { http: res.status, contentType, text: await res.text() };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A stable 31-bit seed per operation from the run's seed, so adding a route does not change the others' requests. */
