@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { AddressInfo, createConnection, createServer } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 
@@ -114,13 +114,29 @@ export function spawnNode(label: string, script: string, env: Record<string, str
   return new Child(label, process.execPath, [resolve(ROOT, script)], childEnv(env));
 }
 
-/** A loopback port free right now (the OS picks it). */
+/** Ports handed out by this process, not handed out again. */
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port free right now, for a child to listen on. Chosen at random in a range of this jest
+ * worker's own (`JEST_WORKER_ID` n: 10000 + 4000·(n−1) … + 3999, below Linux's ephemeral range
+ * 32768–60999): e2e suites run in parallel workers, and a port the OS picked for one (`listen(0)`) could
+ * be picked again for another, or taken by an outgoing connection, before the child binds it.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r, j) => server.once('error', j).listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
+  const worker = Math.max(1, Number(process.env.JEST_WORKER_ID ?? 1));
+  const base = 10_000 + ((worker - 1) % 5) * 4_000;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = base + Math.floor(Math.random() * 4_000);
+    if (handedOut.has(port)) continue;
+    const server = createServer();
+    const ok = await new Promise<boolean>((r) => server.once('error', () => r(false)).listen(port, '127.0.0.1', () => r(true)));
+    if (!ok) continue;
+    await new Promise<void>((r) => server.close(() => r()));
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port in ${base}–${base + 3999}`);
 }
 
 /**
