@@ -15,7 +15,7 @@
  * "commit → received" is the receive time minus the event's `ts` (its writing transaction's
  * database clock, the same host's clock).
  */
-import { request as httpRequest, IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
@@ -91,7 +91,6 @@ class StreamClients {
   events = 0;
   positions = 0;
   recording = false;
-  private readonly open = new Set<IncomingMessage>();
   private readonly requests: Array<ReturnType<typeof httpRequest>> = [];
 
   /** Opens `n` streams of `url`; resolves when all have their snapshot. */
@@ -99,7 +98,6 @@ class StreamClients {
     const target = this.snapshots + n;
     for (let i = 0; i < n; i++) {
       const req = httpRequest(url, { agent: false, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
-        this.open.add(res);
         res.setEncoding('utf8');
         let buffer = '';
         res.on('data', (chunk: string) => {
@@ -110,7 +108,6 @@ class StreamClients {
             buffer = buffer.slice(cut + 2);
           }
         });
-        res.on('close', () => this.open.delete(res));
       });
       req.on('error', () => undefined);
       req.end();

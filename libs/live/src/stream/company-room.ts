@@ -108,13 +108,12 @@ export class CompanyRoom {
   async catchUp(client: StreamClient): Promise<void> {
     while (client.open) {
       const page = await this.events.eventsAfter(this.companyId, client.lastSeq, READ_PAGE);
-      let before = client.sent;
+      const before = client.sent;
       for (const e of page) {
         await client.replay(e);
         if (!client.open) return;
       }
       if (client.sent > before) this.observer.sent(client.sent - before);
-      before = client.sent;
       if (page.length < READ_PAGE && client.lastSeq >= this.lastSeq) {
         client.mode = 'live';
         return;
