@@ -2,16 +2,20 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { dayInZone } from '@app/core';
+import { dayInZone, distanceM, wallClock } from '@app/core';
+import { REPORT_RULES, REPORT_TYPES } from '@app/reports';
+import { DEMO_SITES, DEMO_TIMEZONE, DEMO_WORKER_USERNAME } from '../../apps/cli/src/demo';
 import { getJson, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
-import { gpxSchemaErrors, readZip, reportFile } from '../support/report-readers';
+import { gpxSchemaErrors, readCsv, readXlsx, readZip, reportFile } from '../support/report-readers';
 import { startWorker } from '../support/worker';
 
 /**
  * `npm run dev`'s demo on a fresh database (README): the built CLI migrates and seeds an empty
  * database, the built api and worker start on it, and `demo-live` — through the api like any client —
- * adds places at the demo jobs and replays the real recorded drive through pushlocations. Then a new
- * user's first locate, gettracks and getplaces answer with that real data.
+ * adds places at the demo jobs and the yard, a zone and an alert rule, and replays the demo worker's
+ * day (the real recorded drive, parked at his two jobs and the yard) through pushlocations. Then the
+ * day's events are there, a new user's first locate, gettracks and getplaces answer with that data,
+ * and every report type comes back with content for him and today.
  */
 const run = promisify(execFile);
 const CLI = resolve(__dirname, '../../dist/apps/cli/src/main.js');
@@ -59,24 +63,46 @@ describe('the demo on a fresh database (npm run dev)', () => {
     await admin.end();
   });
 
-  it('seeds, replays a real drive through the api, and locate, gettracks and getplaces show it', async () => {
+  it('seeds, replays the worker’s day through the api: check-ins, a completed job, stops, an alert, clock-in/out; every report type is non-empty', async () => {
     expect(await cli('migrate')).toMatchObject({ migrated: expect.any(Number) });
-    const seeded = await cli('seed-demo');
+    // the day (about an hour) must start after the company's midnight: in the first hours of the
+    // day in Zagreb, the demo company lives in Tokyo instead (8 hours ahead)
+    const zone = wallClock(Date.now(), DEMO_TIMEZONE).hour >= 2 ? DEMO_TIMEZONE : 'Asia/Tokyo';
+    const seeded = await cli('seed-demo', '--timezone', zone);
     expect(seeded).toMatchObject({ seeded: true, username: 'dispatch@demo.fieldwork.test' });
     await db.connect();
     const api = await startApiProcess(env);
     await startWorker('demo-worker', env, (sql, params) => db.query(sql, params));
 
     const replayed = await cli('demo-live', '--url', api.url, '--key', seeded.apiKey);
-    // 8 demo jobs + the drive's yard and stop; the trace's 104 timed points (apps/cli/demo-data/README.md)
-    expect(replayed).toEqual({ places: 10, fixes: 104 });
+    // 8 demo jobs + the yard; the trace's 104 timed points and 110 parked ones (10 + 50 + 30 + 20: 55 min at one per 30 s)
+    expect(replayed).toMatchObject({ places: 9, zones: 1, alerts: 1, fixes: 214 });
+    const today = dayInZone(Date.now(), zone);
+    expect(dayInZone(replayed.from, zone)).toBe(today);
 
     const located = await call(api.url, seeded.apiKey, 'locate', { teams: true, withAddress: true });
     expect(located.status).toBe(0);
-    const luka = located.accounts.find((a: { usr: string }) => a.usr === 'luka.novak@demo.fieldwork.test');
-    // the drive's last fix (45.2733349521, 13.7139970623), inside the yard's 60 m
-    expect(luka).toMatchObject({ lat: 45.2733349521, lng: 13.7139970623, address: 'Višnjan yard' });
+    const luka = located.accounts.find((a: { usr: string }) => a.usr === DEMO_WORKER_USERNAME);
+    // parked at the yard at the end of the day
+    expect(luka).toMatchObject({ address: 'Višnjan yard' });
+    expect(distanceM(luka, DEMO_SITES.yard)).toBeLessThan(30);
     expect(Date.now() - luka.ts).toBeLessThan(5 * 60_000);
+
+    // the day's events, written by the api and the worker (geofences, alerts)
+    const actions = async () =>
+      new Set(
+        (await db.query<{ action: string }>(`SELECT DISTINCT action FROM outbox_events`)).rows.map((r) => r.action),
+      );
+    const wanted = ['placecheckin', 'placecheckout', 'jobcheckin', 'jobcheckout', 'jobcompleted', 'alerttriggered', 'clockin', 'clockout'];
+    await waitFor('the day’s events', async () => {
+      const seen = await actions();
+      return wanted.every((a) => seen.has(a)) ? true : undefined;
+    }, {
+      timeoutMs: 30_000,
+      intervalMs: 500,
+    }).catch(async (e) => {
+      throw new Error(`${(e as Error).message}: seen ${[...(await actions())].join(', ')}`);
+    });
 
     const now = Date.now();
     const tracks = await waitFor(
@@ -84,34 +110,47 @@ describe('the demo on a fresh database (npm run dev)', () => {
       async () => {
         const answer = await call(api.url, seeded.apiKey, 'gettracks', { uids: [luka.uid], from: now - 86_400_000, until: now + 60_000 });
         const fixes = answer.tracks?.reduce((n: number, t: { waypoint_count: number }) => n + t.waypoint_count, 0);
-        return answer.status === 0 && answer.tracks.length > 0 && fixes > 50 ? answer.tracks : undefined;
+        return answer.status === 0 && answer.tracks.length > 1 && fixes > 50 ? answer.tracks : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 250 },
     );
     expect(tracks[0]).toMatchObject({ owner_uid: luka.uid, kind: 'track_entry', short_encoded: expect.any(String) });
-    expect(tracks[0].distance).toBeGreaterThan(500);
     const shared = await getJson(tracks[0].share_url);
     expect(shared.status).toBe(200);
     expect(shared.body).toMatchObject({ type: 'Feature', geometry: { type: 'LineString' } });
 
-    const places = await call(api.url, seeded.apiKey, 'getplaces', { max: 5 });
-    expect(places.status).toBe(0);
-    expect(places.places).toHaveLength(5);
     const all = await call(api.url, seeded.apiKey, 'getplaces', {});
-    expect(all.places.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['Boiler service', 'Višnjan yard', 'Višnjan customer']),
-    );
-
-    // the jobs now name their places
+    expect(all.places.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['Boiler service', 'Leaking radiator', 'Višnjan yard']));
+    const boiler = all.places.find((p: { name: string }) => p.name === 'Boiler service');
+    // the jobs now name their places; Luka's route is numbered from 1
     const jobs = await call(api.url, seeded.apiKey, 'getjobs', {});
     expect(jobs.jobs.every((j: { placeUid: string }) => typeof j.placeUid === 'string' && j.placeUid.length > 0)).toBe(true);
+    const own = jobs.jobs.filter((j: { worker?: string }) => j.worker === DEMO_WORKER_USERNAME);
+    expect(own.map((j: { number: number }) => j.number).sort()).toEqual([1, 2]);
+    expect(own.find((j: { destinationName: string }) => j.destinationName === 'Boiler service')).toMatchObject({
+      tsCheckIn: expect.any(Number),
+      tsCheckOut: expect.any(Number),
+      tsDoneSuccess: expect.any(Number),
+    });
 
-    // the printed report line: today's drive as GPX files (the demo company is in Europe/Ljubljana)
-    const today = dayInZone(Date.now(), 'Europe/Ljubljana');
-    const gpx = await reportFile(api, { reporttype: 'gpx', format: 'zip', day: today, accounts: ['luka.novak@demo.fieldwork.test'] }, seeded.apiKey);
-    const files = [...(await readZip(gpx.body)).values()];
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(gpxSchemaErrors(file)).toBeNull();
-    expect(files.map((f) => (f.toString('utf8').match(/<trkpt /g) ?? []).length).reduce((a, b) => a + b, 0)).toBeGreaterThan(50);
-  }, 120_000);
+    // every report type, for the demo worker (or his first job's place) and today
+    for (const type of REPORT_TYPES) {
+      const rule = REPORT_RULES[type];
+      const format = rule.formats.includes('csv') ? 'csv' : rule.formats.includes('xlsx') ? 'xlsx' : 'zip';
+      const accounts = rule.subjects === 'places' ? [boiler.uid] : rule.subjects === 'members' ? [DEMO_WORKER_USERNAME] : undefined;
+      const dates = rule.range === 'none' ? {} : { day: today };
+      const file = await reportFile(api, { reporttype: type, format, ...dates, ...(accounts ? { accounts } : {}) }, seeded.apiKey);
+      const rows = format === 'csv' ? readCsv(file.body) : format === 'xlsx' ? readXlsx(file.body) : [];
+      if (format === 'zip') {
+        const files = [...(await readZip(file.body)).values()];
+        expect(files.length).toBeGreaterThan(0);
+        for (const f of files) expect(gpxSchemaErrors(f)).toBeNull();
+        expect(files.map((f) => (f.toString('utf8').match(/<trkpt /g) ?? []).length).reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+        continue;
+      }
+      // a row of content: one that is not only a name and zeros / a "total" label
+      const content = rows.slice(1).filter((r) => r.some((c) => c !== null && c !== '' && c !== 0 && c !== '0' && !/^(0:00:00|0(\.0+)?|total)$/i.test(String(c)) && c !== luka.name));
+      if (content.length === 0) throw new Error(`${type}: no content rows in ${JSON.stringify(rows)}`);
+    }
+  }, 180_000);
 });

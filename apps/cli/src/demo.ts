@@ -7,64 +7,80 @@ export const DEMO_USERNAME = 'dispatch@demo.fieldwork.test';
 /** The demo worker whose phone replays a real recorded drive (`demo-live`). */
 export const DEMO_WORKER_USERNAME = 'luka.novak@demo.fieldwork.test';
 
-/** Teams and members of the demo company: a small plumbing and HVAC service business. */
+/** The demo company's time zone unless `seed-demo --timezone` names another. */
+export const DEMO_TIMEZONE = 'Europe/Zagreb';
+
+/**
+ * Where the demo's day happens: on the real recorded drive around Višnjan, Istria
+ * (`apps/cli/demo-data/`). The yard is where the drive starts and ends; Luka Novak's two jobs are where
+ * the replay parks his car (the drive's northern turn and its recorded stop); the other jobs lie on or
+ * near the same roads, at least 130 m from those three (their places' radius is 100 m), so his stops
+ * check in at his own jobs only.
+ */
+export const DEMO_SITES = {
+  yard: { lat: 45.27335, lng: 13.71415 },
+  boilerService: { lat: 45.28091, lng: 13.72005 },
+  leakingRadiator: { lat: 45.27632, lng: 13.71977 },
+} as const;
+
+/** Teams and members of the demo company: a small plumbing and HVAC service business in Istria. */
 const TEAMS = [
-  { id: 1, name: 'North', route: { lat: 46.0569, lng: 14.5058, time: 420 } },
-  { id: 2, name: 'South', route: { lat: 45.9981, lng: 14.4871, time: 450 } },
+  { id: 1, name: 'North', route: { ...DEMO_SITES.yard, time: 420 } },
+  { id: 2, name: 'South', route: { ...DEMO_SITES.yard, time: 450 } },
   { id: 3, name: 'Installations' },
 ];
 const WEEKDAY = { start: 420, end: 930 };
 const OFF = { start: 0, end: 0 };
 const HOURS = { monday: WEEKDAY, tuesday: WEEKDAY, wednesday: WEEKDAY, thursday: WEEKDAY, friday: WEEKDAY, saturday: OFF, sunday: OFF };
 const MEMBERS = [
-  { name: 'Maja Kovač', username: 'maja.kovac@demo.fieldwork.test', role: 'operator' as const, teams: [1, 2, 3], phone: '+386 41 555 120' },
-  { name: 'Luka Novak', username: 'luka.novak@demo.fieldwork.test', role: 'worker' as const, teams: [1], phone: '+386 41 555 131' },
-  { name: 'Ana Horvat', username: 'ana.horvat@demo.fieldwork.test', role: 'worker' as const, teams: [1, 3], phone: '+386 41 555 142' },
-  { name: 'Marko Zupan', username: 'marko.zupan@demo.fieldwork.test', role: 'worker' as const, teams: [2], phone: '+386 41 555 153' },
+  { name: 'Maja Kovač', username: 'maja.kovac@demo.fieldwork.test', role: 'operator' as const, teams: [1, 2, 3], phone: '+385 91 555 120' },
+  { name: 'Luka Novak', username: 'luka.novak@demo.fieldwork.test', role: 'worker' as const, teams: [1], phone: '+385 91 555 131' },
+  { name: 'Ana Horvat', username: 'ana.horvat@demo.fieldwork.test', role: 'worker' as const, teams: [1, 3], phone: '+385 91 555 142' },
+  { name: 'Marko Zupan', username: 'marko.zupan@demo.fieldwork.test', role: 'worker' as const, teams: [2], phone: '+385 91 555 153' },
   {
     name: 'Nina Potočnik',
     username: 'nina.potocnik@demo.fieldwork.test',
     role: 'worker' as const,
     teams: [2, 3],
-    phone: '+386 41 555 164',
+    phone: '+385 91 555 164',
   },
-  { name: 'Jure Krajnc', username: 'jure.krajnc@demo.fieldwork.test', role: 'worker' as const, teams: [3], phone: '+386 41 555 175' },
+  { name: 'Jure Krajnc', username: 'jure.krajnc@demo.fieldwork.test', role: 'worker' as const, teams: [3], phone: '+385 91 555 175' },
 ];
 
-/** Today's jobs of the demo company: real Ljubljana addresses, some assigned, some not. */
+/** Today's jobs of the demo company, around Višnjan: some assigned, some not (autoassign's). */
 const JOBS = [
   {
     destinationName: 'Boiler service',
-    destinationText: 'Slovenska cesta 55, 1000 Ljubljana',
-    destinationLat: 46.0545,
-    destinationLng: 14.5033,
-    worker: 'luka.novak@demo.fieldwork.test',
+    destinationText: 'North road, 52463 Višnjan, Croatia',
+    destinationLat: DEMO_SITES.boilerService.lat,
+    destinationLng: DEMO_SITES.boilerService.lng,
+    worker: DEMO_WORKER_USERNAME,
     windowStart: 800,
     windowEnd: 1000,
     teamId: 1,
     contactName: 'Petra Kos',
-    contactPhone: '+386 41 222 301',
+    contactPhone: '+385 52 222 301',
     priority: 5,
-    onSiteSeconds: 3600,
+    onSiteSeconds: 1800,
   },
   {
     destinationName: 'Leaking radiator',
-    destinationText: 'Celovška cesta 150, 1000 Ljubljana',
-    destinationLat: 46.0707,
-    destinationLng: 14.4853,
-    worker: 'luka.novak@demo.fieldwork.test',
+    destinationText: 'East road, 52463 Višnjan, Croatia',
+    destinationLat: DEMO_SITES.leakingRadiator.lat,
+    destinationLng: DEMO_SITES.leakingRadiator.lng,
+    worker: DEMO_WORKER_USERNAME,
     windowStart: 1030,
     windowEnd: 1200,
     teamId: 1,
     contactName: 'Tomaž Vidmar',
     priority: 7,
-    onSiteSeconds: 2700,
+    onSiteSeconds: 900,
   },
   {
     destinationName: 'Gas heater inspection',
-    destinationText: 'Trubarjeva cesta 40, 1000 Ljubljana',
-    destinationLat: 46.0527,
-    destinationLng: 14.5108,
+    destinationText: 'West road, 52463 Višnjan, Croatia',
+    destinationLat: 45.27253,
+    destinationLng: 13.71246,
     worker: 'ana.horvat@demo.fieldwork.test',
     windowStart: 900,
     windowEnd: 1100,
@@ -74,9 +90,9 @@ const JOBS = [
   },
   {
     destinationName: 'New underfloor heating',
-    destinationText: 'Dunajska cesta 160, 1000 Ljubljana',
-    destinationLat: 46.0845,
-    destinationLng: 14.5152,
+    destinationText: 'Hill road, 52463 Višnjan, Croatia',
+    destinationLat: 45.27954,
+    destinationLng: 13.72199,
     worker: 'jure.krajnc@demo.fieldwork.test',
     windowStart: 730,
     windowEnd: 1530,
@@ -86,9 +102,9 @@ const JOBS = [
   },
   {
     destinationName: 'Blocked drain',
-    destinationText: 'Ižanska cesta 12, 1000 Ljubljana',
-    destinationLat: 46.0347,
-    destinationLng: 14.5224,
+    destinationText: 'South road, 52463 Višnjan, Croatia',
+    destinationLat: 45.27518,
+    destinationLng: 13.71911,
     worker: 'marko.zupan@demo.fieldwork.test',
     windowStart: 800,
     windowEnd: 900,
@@ -98,9 +114,9 @@ const JOBS = [
   },
   {
     destinationName: 'Water heater replacement',
-    destinationText: 'Tržaška cesta 85, 1000 Ljubljana',
-    destinationLat: 46.0419,
-    destinationLng: 14.4753,
+    destinationText: 'Village edge, 52463 Višnjan, Croatia',
+    destinationLat: 45.27,
+    destinationLng: 13.71,
     worker: 'nina.potocnik@demo.fieldwork.test',
     windowStart: 1300,
     windowEnd: 1600,
@@ -110,23 +126,34 @@ const JOBS = [
   },
   {
     destinationName: 'Annual maintenance',
-    destinationText: 'Zaloška cesta 69, 1000 Ljubljana',
-    destinationLat: 46.0555,
-    destinationLng: 14.5413,
+    destinationText: 'Upper road, 52463 Višnjan, Croatia',
+    destinationLat: 45.27624,
+    destinationLng: 13.71427,
     teamId: 1,
     priority: 2,
     onSiteSeconds: 3600,
   },
   {
     destinationName: 'Tap replacement',
-    destinationText: 'Cesta v Mestni log 55, 1000 Ljubljana',
-    destinationLat: 46.0388,
-    destinationLng: 14.4946,
+    destinationText: 'Farm track, 52463 Višnjan, Croatia',
+    destinationLat: 45.285,
+    destinationLng: 13.71,
     teamId: 2,
     priority: 3,
     onSiteSeconds: 1200,
   },
 ];
+
+/** Each worker's jobs numbered from 1 in the list's order (the day's route); unassigned jobs have none. */
+function numbered<T extends { worker?: string }>(jobs: T[]): Array<T & { number?: number }> {
+  const next = new Map<string, number>();
+  return jobs.map((j) => {
+    if (!j.worker) return j;
+    const n = (next.get(j.worker) ?? 0) + 1;
+    next.set(j.worker, n);
+    return { ...j, number: n };
+  });
+}
 
 /**
  * Seeds the demo company when the database has no company yet, and issues a fresh demo key on
@@ -135,34 +162,35 @@ const JOBS = [
 export async function seedDemo(
   ds: DataSource,
   services: { company: CompanyService; members: MembersService; apiKeys: ApiKeysService; jobs: JobsService },
+  timezone = DEMO_TIMEZONE,
 ): Promise<{ apiKey: string; prefix: string; username: string; seeded: boolean }> {
   const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM companies`);
   const [demo] = await ds.query(`SELECT 1 FROM members WHERE lower(username) = lower($1) AND active_status = 'active'`, [DEMO_USERNAME]);
   if (count === 0 && !demo) {
     const created = await services.company.createCompany({
-      name: 'Ljubljana Plumbing & Heating',
+      name: 'Istra Plumbing & Heating',
       username: DEMO_USERNAME,
       ownerName: 'Demo Dispatch Office',
-      timezone: 'Europe/Ljubljana',
+      timezone,
       password: 'demo-password-change-me',
     });
     const ctx: AuthContext = await services.apiKeys.authenticate(created.apiKey);
     await services.company.editCompany(ctx, {
       email: 'office@demo.fieldwork.test',
-      phone: '+386 1 555 0100',
-      address: 'Dunajska cesta 5, 1000 Ljubljana, Slovenia',
+      phone: '+385 52 555 0100',
+      address: 'The yard, 52463 Višnjan, Croatia',
       working_hours: HOURS,
       teams_config: TEAMS,
     });
     for (const m of MEMBERS) {
       await services.members.createAccount(ctx, { ...m, password: 'demo-password-change-me' });
     }
-    const day = dayInZone(Date.now(), 'Europe/Ljubljana');
+    const day = dayInZone(Date.now(), timezone);
     await services.jobs.createJobs(
       ctx,
       {
         jobs: parseJobWrites(
-          JOBS.map((j, i) => ({ ...j, day, number: i + 1 })),
+          numbered(JOBS).map((j) => ({ ...j, day })),
           'data.jobs',
         ),
       },

@@ -7,7 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { CliModule } from './cli.module';
 import { DEMO_WORKER_USERNAME, seedDemo } from './demo';
-import { replayDemo } from './demo-live';
+import { followDemo, replayDemo } from './demo-live';
 import { generateMigration, migrate, pendingSchemaChanges } from './migrations';
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
@@ -18,10 +18,15 @@ const USAGE = `usage: npm run -s cli -- <command> [options]
   migrate                      create the database if missing and run pending migrations
   migration-check              fail if the entities need schema changes no migration makes
   migration-generate <Name>    write a migration for those changes
-  seed-demo                    seed the demo company if the database is empty; print a fresh demo key
+  seed-demo [--timezone <IANA>]
+                               seed the demo company if the database is empty (its zone: Europe/Zagreb
+                               unless given); print a fresh demo key
   demo-live --url <api> --key <demo key>
-                               through the running api: places at today's demo jobs, and a real
-                               recorded drive replayed through pushlocations by a demo worker
+                               through the running api: places at today's demo jobs and the yard, a
+                               zone and an alert rule, and the demo worker's day (a real recorded drive
+                               with his stops, check-ins, a completed job, clock-in and clock-out)
+                               replayed through pushlocations, ending a minute ago
+  demo-follow --url <api>      the demo worker keeps driving, in real time, until Ctrl-C/SIGTERM
 The last line printed on stdout is one JSON object.`;
 
 /** Prints the result as the last stdout line (one JSON object). */
@@ -126,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'seed-demo': {
-      const demo = await withServices((s) => seedDemo(s.ds, s));
+      const demo = await withServices((s) => seedDemo(s.ds, s, values.timezone));
       out(demo);
       return 0;
     }
@@ -136,6 +141,18 @@ async function main(argv: string[]): Promise<number> {
       const worker = await withServices((s) => s.apiKeys.issue(DEMO_WORKER_USERNAME, 'demo replay'));
       try {
         out(await replayDemo(url, key, worker.apiKey));
+      } finally {
+        await withServices((s) => s.apiKeys.revoke(worker.prefix));
+      }
+      return 0;
+    }
+    case 'demo-follow': {
+      const url = required(values, 'url');
+      const worker = await withServices((s) => s.apiKeys.issue(DEMO_WORKER_USERNAME, 'demo live'));
+      const stop = new AbortController();
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop.abort());
+      try {
+        out({ fixes: await followDemo(url, worker.apiKey, stop.signal) });
       } finally {
         await withServices((s) => s.apiKeys.revoke(worker.prefix));
       }
