@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { dayInZone, distanceM, wallClock } from '@app/core';
 import { REPORT_RULES, REPORT_TYPES } from '@app/reports';
 import { DEMO_SITES, DEMO_TIMEZONE, DEMO_WORKER_USERNAME } from '../../apps/cli/src/demo';
-import { getJson, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
+import { Child, getJson, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
 import { gpxSchemaErrors, readCsv, readXlsx, readZip, reportFile } from '../support/report-readers';
 import { startWorker } from '../support/worker';
 
@@ -152,5 +152,26 @@ describe('the demo on a fresh database (npm run dev)', () => {
       const content = rows.slice(1).filter((r) => r.some((c) => c !== null && c !== '' && c !== 0 && c !== '0' && !/^(0:00:00|0(\.0+)?|total)$/i.test(String(c)) && c !== luka.name));
       if (content.length === 0) throw new Error(`${type}: no content rows in ${JSON.stringify(rows)}`);
     }
-  }, 180_000);
+
+    // then he keeps driving in real time (demo-follow, as npm run dev runs it) until SIGTERM
+    const followFrom = Date.now();
+    const follow = new Child('demo-follow', process.execPath, [CLI, 'demo-follow', '--url', api.url], { ...process.env, ...env });
+    const moved = await waitFor(
+      'a live fix',
+      async () => {
+        const answer = await call(api.url, seeded.apiKey, 'locate', { teams: true });
+        const now = answer.accounts?.find((a: { usr: string }) => a.usr === DEMO_WORKER_USERNAME);
+        return now && now.ts >= followFrom ? now : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 500 },
+    ).catch((e) => {
+      throw new Error(`${(e as Error).message}\n${follow.output()}`);
+    });
+    expect(distanceM(moved, DEMO_SITES.yard)).toBeLessThan(100); // the loop starts at the yard
+    expect(await follow.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    expect(JSON.parse(follow.stdout.trim().split('\n').pop()!)).toEqual({ fixes: expect.any(Number) });
+    // its key is revoked on the way out
+    const keys = await db.query(`SELECT revoked_at FROM api_keys WHERE label = 'demo live'`);
+    expect(keys.rows).toEqual([{ revoked_at: expect.anything() }]);
+  }, 240_000);
 });
