@@ -87,6 +87,9 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
       { company_id: a, id: newId(), member_id: ana, job_id: jobs.second, in_ts: at(10), out_ts: at(10, 20), duration: 20 * 60_000 },
       { company_id: a, id: newId(), member_id: ana, place_id: depot, in_ts: at(12), out_ts: null, duration: null },
       { company_id: b, id: newId(), member_id: stranger, place_id: theirPlace, in_ts: at(12), out_ts: at(13), duration: 3_600_000 },
+      // place visits of Bor's at the depot: one over the range's start (belongs to it), one before it (does not)
+      { company_id: a, id: newId(), member_id: bor, place_id: depot, in_ts: at(-2), out_ts: at(1), duration: 3 * 3_600_000 },
+      { company_id: a, id: newId(), member_id: bor, place_id: depot, in_ts: at(-4), out_ts: at(-3), duration: 3_600_000 },
     ]);
   });
   afterAll(async () => {
@@ -180,13 +183,18 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
     ]);
   });
 
-  it('places-onsite: each named place with its place check-ins of the range (none: one empty row); counted with a total per place', async () => {
-    const rows = await all(readPlaceVisits(db, a, [depot, gone, theirPlace], DAY0, DAY0 + 86_400_000));
+  it('places-onsite: each named place with its place check-ins belonging to the range (none: one empty row); counted with a total per place', async () => {
+    const rows = await all(readPlaceVisits(db, a, [depot, gone, theirPlace], DAY0, DAY0 + 86_400_000, Date.now()));
     expect(rows.map((r) => [r.place_name, r.member_id, r.in_ts === null ? null : Number(r.in_ts)])).toEqual([
-      ['Depot', ana, at(12)],
+      ['Depot', bor, at(-2)], // began before the range, ended in it
+      ['Depot', ana, at(12)], // open
       ['Gone', null, null],
     ]);
-    expect(await countPlaceVisits(db, a, [depot, gone], DAY0, DAY0 + 86_400_000)).toBe(3);
+    expect(await countPlaceVisits(db, a, [depot, gone], DAY0, DAY0 + 86_400_000, Date.now())).toBe(4);
+    // a range after now: the open visit (counted up to now) does not reach it
+    expect(await all(readPlaceVisits(db, a, [depot], DAY0 + 86_400_000, DAY0 + 2 * 86_400_000, DAY0 + 86_400_000 - 1))).toEqual([
+      expect.objectContaining({ place_name: 'Depot', in_ts: null }),
+    ]);
   });
 
   it('report context: the company, the requester, the named members (their zone, else the company’s) and places', async () => {
