@@ -9,6 +9,7 @@ import {
   insertIntRows,
   openIntegrationDb,
 } from '@test/support/integration';
+import { loadReportContext } from '../render/load-context';
 import { PgReportDb } from '../render/pg-report-db';
 import type { ReportDb } from '../report-definition';
 import { countActivities, readActivities } from './jobs-activities.read';
@@ -198,7 +199,7 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
   });
 
   it('report context: the company, the requester, the named members (their zone, else the company’s) and places', async () => {
-    expect(await readReportCompany(db, a)).toEqual({ name: 'Acme', timezone: 'UTC' });
+    expect(await readReportCompany(db, a)).toEqual({ name: 'Acme', timezone: 'UTC', stop_minutes: null });
     expect(await readReportCompany(db, newId())).toBeUndefined();
     expect(await readReportRequester(db, a, owner)).toMatchObject({ name: 'Owner' });
     expect(await readReportRequester(db, b, owner)).toBeUndefined();
@@ -208,6 +209,25 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
       ['Bor', 'America/New_York'],
     ]);
     expect((await readReportPlaces(db, a, [depot, gone, theirPlace])).map((p) => p.name).sort()).toEqual(['Depot', 'Gone']);
+  });
+
+  it('report context: the stop threshold is the request’s stopMinutes, else the company’s stop_minutes, else TRACK_STOP_MINUTES', async () => {
+    const job = (stopMinutes?: number) => ({
+      companyId: a,
+      runId: '',
+      memberId: owner,
+      params: { type: 'stopsreport' as const, format: 'csv' as const, range: { from: D, until: D }, memberIds: [ana], placeIds: [], ...(stopMinutes ? { stopMinutes } : {}) },
+    });
+    expect((await loadReportContext(db, job())).stopMinutes).toBe(loadConfig().TRACK_STOP_MINUTES);
+    await ds.query(`UPDATE companies SET stop_minutes = 12 WHERE id = $1`, [a]);
+    try {
+      expect(await readReportCompany(db, a)).toMatchObject({ stop_minutes: 12 });
+      expect((await loadReportContext(db, job())).stopMinutes).toBe(12);
+      expect((await loadReportContext(db, job(30))).stopMinutes).toBe(30);
+      expect((await loadReportContext(db, job())).company).toEqual({ name: 'Acme', timezone: 'UTC' });
+    } finally {
+      await ds.query(`UPDATE companies SET stop_minutes = NULL WHERE id = $1`, [a]);
+    }
   });
 
   it('report request: members by id or username (case-insensitive), live places only, the pdf count by the type’s own', async () => {
