@@ -1,7 +1,8 @@
 import { batchesOf, type ReportContext, type ReportDb, type ReportMember } from '../report-definition';
 import { MILEAGE_REPORT, TripRow, tripRow } from './mileage';
 import { stopRow } from './stopsreport';
-import { TimelineEntry, timelineOrder, timelineRow } from './timeline';
+import { fakeFixDb } from './spec-helpers';
+import { TIMELINE_REPORT, TimelineEntry, timelineOrder, timelineRow } from './timeline';
 
 const ana: ReportMember = { id: 'M1', name: 'Ana', username: 'ana', timezone: 'Europe/Ljubljana' };
 const bo: ReportMember = { id: 'M2', name: 'Bo', username: 'bo', timezone: 'America/New_York' };
@@ -143,15 +144,54 @@ describe('timeline', () => {
     trackId: null,
   });
 
-  it('time order: by start, then a stop before the visit inside it before a drive, then end (open last)', () => {
-    const entries = [e('drive', 500, 900), e('job', 100, null), e('job', 100, 300), e('stop', 100, 500), e('drive', 0, 100)];
+  it('time order: by start, then a stop before the place visit before the job visit inside them before a drive, then end (open last)', () => {
+    const entries = [e('drive', 500, 900), e('job', 100, null), e('job', 100, 300), e('place', 100, 450), e('stop', 100, 500), e('drive', 0, 100)];
     expect(timelineOrder(entries).map((x) => [x.activity, x.start, x.end])).toEqual([
       ['drive', 0, 100],
       ['stop', 100, 500],
+      ['place', 100, 450],
       ['job', 100, 300],
       ['job', 100, null],
       ['drive', 500, 900],
     ]);
+  });
+
+  it('rows: drives, stops, place visits and job visits of a member in time order', async () => {
+    const T = Date.UTC(2026, 10, 23, 8);
+    const MIN = 60_000;
+    const fix = (minute: number, step: number) => ({ ts: T + minute * MIN, lat: 46 + (step * 500) / 111_132, lng: 14.5, acc: 5, dir: null, spd: null, elv: null, bat: null });
+    // drive 8:00–8:10, stay 8:10–8:30 at step 10, drive 8:30–8:40
+    const fixes = [];
+    for (let i = 0; i <= 10; i++) fixes.push(fix(i, i));
+    for (let i = 11; i <= 30; i++) fixes.push(fix(i, 10));
+    for (let i = 31; i <= 40; i++) fixes.push(fix(i, i - 20));
+    const db = fakeFixDb({ M1: fixes }, (sql) => {
+      if (sql.includes('FROM tracks')) {
+        return [
+          { id: '1', start_ts: String(T), end_ts: String(T + 10 * MIN), distance: 5000 },
+          { id: '2', start_ts: String(T + 30 * MIN), end_ts: String(T + 40 * MIN), distance: 5000 },
+        ];
+      }
+      if (sql.includes('FROM checkins')) {
+        return [
+          { kind: 'place', in_ts: String(T + 11 * MIN), out_ts: String(T + 29 * MIN), job_id: null, title: null, place: 'Depot', lat: 46.045, lng: 14.5 },
+          { kind: 'job', in_ts: String(T + 12 * MIN), out_ts: null, job_id: 'J1', title: 'Boiler', place: 'Depot', lat: 46.045, lng: 14.5 },
+        ];
+      }
+      return [];
+    });
+    const ctx = { ...ctxWith([]), db, members: [{ ...ana, timezone: 'UTC' }], stopMinutes: 5 };
+    const out = [];
+    for await (const r of TIMELINE_REPORT.rows(ctx)) out.push(r.values);
+    expect(out.map((v) => [v.activity, ((v.start as number) - T) / MIN, v.end === null ? null : ((v.end as number) - T) / MIN, v.place, v.job])).toEqual([
+      ['drive', 0, 10, null, null],
+      ['stop', 10, 30, null, null],
+      ['place', 11, 29, 'Depot', null],
+      ['job', 12, null, 'Depot', 'Boiler'],
+      ['drive', 30, 40, null, null],
+    ]);
+    expect(out[2]).toMatchObject({ duration: 18 * 60, latitude: 46.045, job_uid: null });
+    expect(out[3]).toMatchObject({ duration: null, job_uid: 'J1' });
   });
 
   it('a row: the member’s day of its start, a Point only with a position', () => {

@@ -186,7 +186,7 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
     expect(await nearestPlaces(db, a, [])).toEqual([]);
   });
 
-  it('trips and timeline: the members’ tracks starting in their windows, with the nearest places; job check-ins', async () => {
+  it('trips and timeline: the members’ tracks starting in their windows, with the nearest places; place and job visits', async () => {
     const q = {
       companyId: a,
       memberIds: [ana, stranger],
@@ -203,9 +203,13 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
     expect((await readTimelineDrives(db, a, ana, SPAN.start, SPAN.end)).map((t) => Number(t.start_ts))).toEqual([at(9, 30), at(15)]);
     expect(await readTimelineDrives(db, a, stranger, SPAN.start, SPAN.end)).toEqual([]);
     const visits = await readTimelineVisits(db, a, ana, SPAN.start, SPAN.end);
+    // place and job visits (a job checked in by hand too), by in time; another company's never
     expect(visits).toEqual([
-      { in_ts: String(at(10)), out_ts: String(at(10, 45)), job_id: geoJob, title: 'geofenced', place: null, lat: 46.2, lng: 14.7 },
+      { kind: 'job', in_ts: String(at(8)), out_ts: String(at(8, 30)), job_id: expect.any(String), title: 'by hand', place: 'Depot', lat: 46.05, lng: 14.5 },
+      { kind: 'job', in_ts: String(at(10)), out_ts: String(at(10, 45)), job_id: geoJob, title: 'geofenced', place: null, lat: 46.2, lng: 14.7 },
+      { kind: 'place', in_ts: String(at(14)), out_ts: null, job_id: null, title: null, place: 'Depot', lat: 46.05, lng: 14.5 },
     ]);
+    expect(await readTimelineVisits(db, a, stranger, SPAN.start, SPAN.end)).toEqual([]);
   });
 
   it('alert firings: the company’s firings of the range with rule, member, place and where the member was', async () => {
