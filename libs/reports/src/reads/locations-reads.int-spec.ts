@@ -22,7 +22,7 @@ import {
   readVisitRows,
 } from './locations-time-data.read';
 import { readTimelineDrives, readTimelineVisits } from './locations-timeline.read';
-import { countTrips, readTrips } from './locations-trips.read';
+import { countTrips, readTripDayTotals, readTrips } from './locations-trips.read';
 import { nearestPlaces } from './places-nearest.read';
 
 /** Instants of the current UTC month (the fixes' partitions exist for the months around now). */
@@ -199,7 +199,11 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
       ['1', 'Depot', null],
       ['1', null, null],
     ]);
-    expect(await countTrips(db, q)).toBe(2 + 1);
+    // the trips, the empty row, one total per member-day
+    expect(await countTrips(db, q)).toBe(2 + 1 + 1);
+    expect(await all(readTripDayTotals(db, q))).toEqual([
+      { ord: '1', day: DAY, trips: 2, distance: 2468, duration_ms: 55 * 60_000, speed_max: 9, start_ts: at(9, 30), end_ts: at(15, 30) },
+    ]);
     expect((await readTimelineDrives(db, a, ana, SPAN.start, SPAN.end)).map((t) => Number(t.start_ts))).toEqual([at(9, 30), at(15)]);
     expect(await readTimelineDrives(db, a, stranger, SPAN.start, SPAN.end)).toEqual([]);
     const visits = await readTimelineVisits(db, a, ana, SPAN.start, SPAN.end);
