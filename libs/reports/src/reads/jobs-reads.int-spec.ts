@@ -151,6 +151,32 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
     expect(await countActivities(db, range)).toBe(events.length);
   });
 
+  it('jobs-activities: events of one instant in lifecycle order (created → assigned → … → checked out → done), across jobs and members', async () => {
+    const c = (await createIntCompany(ds)).companyId;
+    const m1 = await createIntMember(ds, c, { name: 'One' });
+    const m2 = await createIntMember(ds, c, { name: 'Two' });
+    const S = at(12);
+    // X: a whole life before S, checked out by hand and done at S; Y and Z created at S (Z assigned too)
+    const x = await createIntJob(ds, c, {
+      destination_name: 'X', worker_id: m1, day: D, ts_created: at(8), ts_assigned: at(8), ts_accepted: at(9),
+      ts_check_in: at(10), ts_check_out: S, ts_done_success: S,
+    });
+    const y = await createIntJob(ds, c, { destination_name: 'Y', worker_id: m2, day: D, ts_created: S });
+    const z = await createIntJob(ds, c, { destination_name: 'Z', worker_id: m1, day: D, ts_created: S, ts_assigned: S });
+    const events = await all(readActivities(db, { companyId: c, memberIds: [m1, m2], fromMs: DAY0, untilMs: DAY0 + 86_400_000 }));
+    expect(events.map((e) => [e.ts, e.kind, e.job_id])).toEqual([
+      [at(8), 'created', x],
+      [at(8), 'assigned', x],
+      [at(9), 'accepted', x],
+      [at(10), 'checked_in', x],
+      [S, 'created', z], // One before Two (request order) within a kind
+      [S, 'created', y],
+      [S, 'assigned', z],
+      [S, 'checked_out', x],
+      [S, 'done_success', x],
+    ]);
+  });
+
   it('locations-checkins: the members’ check-ins with their place or job, by member then time; counted alike', async () => {
     const range = { companyId: a, memberIds: [ana, stranger], fromMs: DAY0, untilMs: DAY0 + 86_400_000 };
     const rows = await all(readCheckins(db, range));
