@@ -350,6 +350,7 @@ describe('members and company', () => {
         workers_edit_job: false,
         workers_create_places: false,
         workers_view_places: true,
+        stop_minutes: 5, // none of its own: the server's TRACK_STOP_MINUTES
         teams_config: [
           { id: 1, name: 'North', working_hours: null },
           { id: 2, name: 'South', working_hours: null },
@@ -399,6 +400,10 @@ describe('members and company', () => {
         workers_view_places: false,
       });
       expect(res.body.company.teams_config[0].working_hours).toEqual({ ...teamHours, source: 'team' });
+      // the stop threshold: the company's own, and null back to the server's
+      expect((await action<any>(api, 'editcompany', { stop_minutes: 12 }, { key: c.key })).body.company.stop_minutes).toBe(12);
+      expect((await action<any>(api, 'getcompany', {}, { key: c.key })).body.company.stop_minutes).toBe(12);
+      expect((await action<any>(api, 'editcompany', { stop_minutes: null }, { key: c.key })).body.company.stop_minutes).toBe(5);
       expect(res.body.company.teams_config[1].working_hours).toEqual({ ...hours, source: 'default' });
       // a read value can be written back unchanged
       const again = await action<any>(api, 'editcompany', { teams_config: res.body.company.teams_config.slice(0, 1) }, { key: c.key });
@@ -424,6 +429,9 @@ describe('members and company', () => {
       ['address', 1],
       ['timezone', 'Nowhere/Land'],
       ['default_radius', -1],
+      ['stop_minutes', 0],
+      ['stop_minutes', 241],
+      ['stop_minutes', 2.5],
       ['working_hours', { monday: 1 }],
       ['workers_edit_job', 'yes'],
       ['workers_create_places', 1],

@@ -229,7 +229,7 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
   });
 
   describe('mileage (xlsx)', () => {
-    it('the spec’s keys; a row per trip (the stored tracks, distance in mi) and a total per member-day; unheld fields empty', async () => {
+    it('the spec’s keys; a row per trip (the stored tracks, distance in mi), then a totals section with a row per member-day; unheld fields empty', async () => {
       const a = await reportFile(api, { reporttype: 'mileage', format: 'xlsx', ...range() }, company.key);
       expect(a.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
       const rows = readXlsx(a.body);
@@ -274,7 +274,9 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
         ['Ana Kovač', D],
         ['Bo Walker', D],
       ]);
-      expect(body).toHaveLength(groups.reduce((n, g) => n + g.tracks.length + 1, 0));
+      // the trips, all alike (a table to pivot), then an empty row, then the totals section: one per member-day
+      const trips = groups.reduce((n, g) => n + g.tracks.length, 0);
+      expect(body).toHaveLength(trips + 1 + groups.length);
       let i = 0;
       for (const g of groups) {
         for (const t of g.tracks) {
@@ -291,14 +293,21 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
           for (const k of ['Purpose', 'Comment', 'Approval status', 'Approved by', 'Place sheet']) expect(r[col(k)]).toBeNull();
           expect(typeof r[col('From')]).toBe('string');
         }
+      }
+      expect(body[i++].every((c) => c === null)).toBe(true);
+      for (const g of groups) {
         const total = body[i++];
         expect(isTotal(total)).toBe(true);
+        expect(total[col('Member')]).toBe(g.name);
+        expect((total[col('Date')] as Date).toISOString().slice(0, 10)).toBe(
+          `${String(g.day).slice(0, 4)}-${String(g.day).slice(4, 6)}-${String(g.day).slice(6)}`,
+        );
         expect(total[col('From')]).toBe(`Day total: ${g.tracks.length} trip${g.tracks.length === 1 ? '' : 's'}`);
         const sum = g.tracks.reduce((s, t) => s + t.distance, 0);
         expect(total[col('Distance (mi)')]).toBe(Math.round((sum / MI) * 100) / 100);
       }
       // a trip ending at the second stop of cerknicko-jezero ends at the Lake Hut (within 200 m), one starting far from any place has coordinates
-      const tos = body.filter((r) => !isTotal(r)).map((r) => r[col('To')] as string);
+      const tos = body.slice(0, trips).map((r) => r[col('To')] as string);
       expect(tos).toContain('Lake Hut');
       expect(tos.some((t) => /^-?\d+\.\d{5}, -?\d+\.\d{5}$/.test(t))).toBe(true);
     });
@@ -367,6 +376,15 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
       expect(pdf.split('Bo Walker').length - 1).toBe(8);
     });
 
+    it('stopMinutes overrides the stop threshold for the report; out of range → -1 naming it', async () => {
+      const want = [...independentStops(anaFixes.prev, 30), ...independentStops(anaFixes.day, 30)];
+      const csv = readCsv((await reportFile(api, { reporttype: 'stopsreport', format: 'csv', ...range(), accounts: [ana.uid], stopMinutes: 30 }, company.key)).body);
+      expect(want.length).toBeLessThan(3); // fewer stays last 30 min than 5
+      expect(csv.slice(1).map((r) => r[csv[0].indexOf('From')])).toEqual(want.map((s) => nyText(s.arrival.ts)));
+      const bad = await reportCall(api, 'createreport', { reporttype: 'stopsreport', format: 'csv', ...range(), stopMinutes: 0 }, company.key);
+      expect(bad.json).toEqual({ status: -1, error: 'data.stopMinutes: must be at least 1 (minutes)' });
+    });
+
     it('renamed columns and isCheck', async () => {
       const csv = readCsv(
         (
@@ -394,7 +412,7 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
   });
 
   describe('timeline', () => {
-    it('csv and xlsx: each member’s day as drives (its tracks), stops and job visits, time-ordered', async () => {
+    it('csv and xlsx: each member’s day as drives (its tracks), stops, place visits and job visits, time-ordered', async () => {
       const csvAnswer = await reportFile(api, { reporttype: 'timeline', format: 'csv', ...range() }, company.key);
       expect(csvAnswer.disposition).toBe(`attachment; filename="timeline_${dayBefore(D)}_${D}.csv"`);
       const csv = readCsv(csvAnswer.body);
@@ -419,7 +437,19 @@ describe('reports: gpx, stopsreport, mileage, timeline', () => {
       expect(jobs[0][col('Start')]).toBe(nyText(visit.in));
       expect(jobs[0][col('End')]).toBe(visit.out === null ? '' : nyText(visit.out));
       expect(of('Bo Walker', 'job')).toHaveLength(0);
-      expect(rows).toHaveLength(anaTracks.length + boTracks.length + 3 + 8 + 1);
+      // place visits: the geofence's place check-ins of each member, by check-in
+      const placeVisits = async (memberId: string) =>
+        (await db.query(
+          `SELECT in_ts::float8 AS "in" FROM checkins WHERE company_id = $1 AND member_id = $2 AND job_id IS NULL ORDER BY in_ts`,
+          [company.companyUid, memberId],
+        )) as Array<{ in: number }>;
+      const anaPlaces = await placeVisits(ana.uid);
+      const boPlaces = await placeVisits(bo.uid);
+      expect(anaPlaces.length + boPlaces.length).toBeGreaterThan(0);
+      expect(of('Ana Kovač', 'place').map((r) => r[col('Start')])).toEqual(anaPlaces.map((v) => nyText(v.in)));
+      expect(of('Bo Walker', 'place').map((r) => r[col('Start')])).toEqual(boPlaces.map((v) => nyText(v.in)));
+      expect(of('Ana Kovač', 'place').every((r) => r[col('Place')] !== '')).toBe(true);
+      expect(rows).toHaveLength(anaTracks.length + boTracks.length + 3 + 8 + 1 + anaPlaces.length + boPlaces.length);
       // members in request order, each in time order (read from the xlsx's real dates)
       const xlsx = readXlsx((await reportFile(api, { reporttype: 'timeline', format: 'xlsx', ...range() }, company.key)).body);
       const xh = xlsx[0] as string[];

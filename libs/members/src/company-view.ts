@@ -21,10 +21,13 @@ export interface CompanyView {
   workers_view_places: boolean;
   /** s */
   checkin_dwell_seconds: number;
+  /** min a member stays within 100 m for a stop (tracks and the stops reports): the company's, else the server's `TRACK_STOP_MINUTES` */
+  stop_minutes: number;
   teams_config: Array<Omit<TeamConfig, 'working_hours'> & { working_hours: (WorkingHours & { source: 'team' | 'default' }) | null }>;
 }
 
-export function toCompanyView(c: Company, ownerUsername: string): CompanyView {
+/** The company as answered; `defaultStopMinutes`: the server's `TRACK_STOP_MINUTES`, shown while the company has none of its own. */
+export function toCompanyView(c: Company, ownerUsername: string, defaultStopMinutes: number): CompanyView {
   return {
     uid: c.id,
     username: ownerUsername,
@@ -41,6 +44,7 @@ export function toCompanyView(c: Company, ownerUsername: string): CompanyView {
     workers_create_places: c.workersCreatePlaces,
     workers_view_places: c.workersViewPlaces,
     checkin_dwell_seconds: c.checkinDwellSeconds,
+    stop_minutes: c.stopMinutes ?? defaultStopMinutes,
     teams_config: c.teamsConfig.map((t) => ({
       ...t,
       working_hours: t.working_hours

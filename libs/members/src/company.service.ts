@@ -1,4 +1,4 @@
-import { AuthContext, invalid, isIanaZone, newId } from '@app/core';
+import { AppConfig, AuthContext, invalid, isIanaZone, newId } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService, IssuedKey } from './api-keys.service';
 import { CompaniesRepository } from './companies.repository';
@@ -30,6 +30,7 @@ export class CompanyService {
     private readonly passwords: Passwords,
     private readonly apiKeys: ApiKeysService,
     private readonly teamReferences: TeamReferences,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -76,7 +77,7 @@ export class CompanyService {
   /** getcompany */
   async getCompany(ctx: AuthContext): Promise<CompanyView> {
     const company = await this.companies.findByIdOrFail(ctx.companyId);
-    return toCompanyView(company, await this.ownerUsername(company));
+    return toCompanyView(company, await this.ownerUsername(company), this.config.TRACK_STOP_MINUTES);
   }
 
   /**
@@ -116,9 +117,10 @@ export class CompanyService {
       if (dto.workers_create_places !== undefined) company.workersCreatePlaces = dto.workers_create_places;
       if (dto.workers_view_places !== undefined) company.workersViewPlaces = dto.workers_view_places;
       if (dto.checkin_dwell_seconds !== undefined) company.checkinDwellSeconds = dto.checkin_dwell_seconds;
+      if (dto.stop_minutes !== undefined) company.stopMinutes = dto.stop_minutes;
       company.updatedAt = Date.now();
       await this.companies.save(manager, company);
-      return toCompanyView(company, await this.ownerUsername(company));
+      return toCompanyView(company, await this.ownerUsername(company), this.config.TRACK_STOP_MINUTES);
     });
   }
 

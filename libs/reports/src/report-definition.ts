@@ -66,6 +66,12 @@ export interface ReportContext {
    */
   range?: { from: number; until: number; fromMs: number; untilMs: number };
   /**
+   * min a member stays within 100 m for a stop (`stopsreport`, `timeline`): the request's
+   * `stopMinutes`, else the company's `stop_minutes`, else the server's TRACK_STOP_MINUTES (set by
+   * `loadReportContext`; absent: TRACK_STOP_MINUTES from the environment)
+   */
+  stopMinutes?: number;
+  /**
    * What the render uses of the rows, set by the renderer: the column `keys` written, and whether a
    * row's `geometry` is (geojson). A source may read only what they need; absent: everything.
    */

@@ -20,6 +20,8 @@ export interface ReportParams {
   /** places `accounts` named (place types) */
   placeIds: string[];
   columns?: RequestedColumn[];
+  /** createreport's `stopMinutes` (min, 1–240): the stop threshold of this report, over the company's `stop_minutes` */
+  stopMinutes?: number;
 }
 
 declare module '@app/core' {

@@ -54,6 +54,7 @@ export class ReportsService {
     if (denial) throw forbidden(denial);
     const range = dto.range();
     const params: ReportParams = { type: dto.reporttype, format: dto.format, range, memberIds, placeIds, columns: dto.columns };
+    if (dto.stopMinutes !== undefined) params.stopMinutes = dto.stopMinutes;
     if (dto.format === 'pdf') await this.checkPdfRows(ctx, params);
     const owner = { companyId: ctx.companyId, memberId: ctx.memberId };
     const run = await this.runs.submit('report', params, owner, { profile: 'report' });

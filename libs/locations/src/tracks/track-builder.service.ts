@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppConfig, Queryable } from '@app/core';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { FixConsumer, FixConsumerRegistry, FixesTask } from '../fix-consumers.registry';
+import { readCompanyStopMinutes } from './companies-stop-minutes.read';
 import { isDeepStrictEqual } from 'node:util';
 import { isUsable, Segment, splitRules, SplitRules, splitTracks, stopSearchResumeTs } from './split';
 import { TrackAccumulator, trackStats, usedFixes } from './stats';
@@ -40,14 +41,21 @@ export interface RebuildSummary {
 @Injectable()
 export class TrackBuilder implements FixConsumer, OnModuleInit {
   readonly name = 'tracks';
-  private readonly rules: SplitRules;
+  /** The rules under the server's TRACK_STOP_MINUTES (a company without `stop_minutes` of its own). */
+  private readonly defaultRules: SplitRules;
 
   constructor(
     private readonly repo: TracksRepository,
     private readonly registry: FixConsumerRegistry,
     config: AppConfig,
   ) {
-    this.rules = splitRules(config.TRACK_STOP_MINUTES);
+    this.defaultRules = splitRules(config.TRACK_STOP_MINUTES);
+  }
+
+  /** The split rule's limits for a company: its `stop_minutes` (read in `db`), else TRACK_STOP_MINUTES. */
+  private async rulesOf(db: Queryable, companyId: string): Promise<SplitRules> {
+    const minutes = await readCompanyStopMinutes(db, companyId);
+    return minutes === null ? this.defaultRules : splitRules(minutes);
   }
 
   /** Run by the debounced `tracks` task (see FixTasksProducer), not on every call's fixes. */
@@ -63,20 +71,23 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
 
   /**
    * Rebuilds the member's tracks that fixes from `fromTs` (ms) on can affect; `now` (ms) decides
-   * whether the newest track is still open (its last fix less than the gap limit ago).
+   * whether the newest track is still open (its last fix less than the gap limit ago). The stop
+   * threshold is the company's `stop_minutes` (else TRACK_STOP_MINUTES), read in the transaction: a
+   * change applies from the next rebuild on; tracks already built keep their split.
    */
   async rebuild(companyId: string, memberId: string, fromTs: number, now = Date.now()): Promise<RebuildSummary> {
     return this.repo.transaction(async (manager) => {
       await this.repo.lockMember(manager, companyId, memberId);
+      const rules = await this.rulesOf(manager, companyId);
       const { newest, marker } = await this.repo.newestTrack(manager, companyId, memberId);
-      const appended = await this.append(manager, companyId, memberId, fromTs, now, newest, marker);
+      const appended = await this.append(manager, rules, companyId, memberId, fromTs, now, newest, marker);
       if (appended) return appended;
-      const from = await this.rebuildStart(manager, companyId, memberId, fromTs);
-      const afterStop = from >= 0 && (await this.isDeparture(manager, companyId, memberId, from));
+      const from = await this.rebuildStart(manager, rules, companyId, memberId, fromTs);
+      const afterStop = from >= 0 && (await this.isDeparture(manager, rules, companyId, memberId, from));
       const fixes = await this.repo.fixesFrom(manager, companyId, memberId, from);
       const offs = await this.repo.trackingOffs(manager, companyId, memberId, from);
-      const segments = splitTracks(fixes, offs, this.rules, afterStop);
-      const built = segments.map((seg, i) => this.build(seg, i === segments.length - 1, now, marker));
+      const segments = splitTracks(fixes, offs, rules, afterStop);
+      const built = segments.map((seg, i) => this.build(seg, rules, i === segments.length - 1, now, marker));
       const existing = await this.repo.storedFrom(manager, companyId, memberId, from);
       return { mode: 'rebuild' as const, from, ...(await this.apply(manager, companyId, memberId, built, existing, now)) };
     });
@@ -99,6 +110,7 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
    */
   private async append(
     db: Queryable,
+    rules: SplitRules,
     companyId: string,
     memberId: string,
     fromTs: number,
@@ -108,6 +120,8 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
   ): Promise<RebuildSummary | null> {
     const st = newest?.build_state;
     if (!newest?.open || !st || st.v !== 1 || st.acc.count < 2) return null;
+    // built under another stop threshold (the company's changed): rebuild under the current one
+    if ((st.stopMs ?? this.defaultRules.stopMs) !== rules.stopMs) return null;
     const unchanged =
       fromTs >= st.firstFixTs &&
       st.lateFixes != null &&
@@ -120,16 +134,16 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
     }
     const window = await this.repo.fixesFrom(db, companyId, memberId, st.resumeTs);
     const offs = await this.repo.trackingOffs(db, companyId, memberId, st.resumeTs);
-    const segments = splitTracks(window, offs, this.rules, st.startsAtDeparture && st.resumeTs === st.firstFixTs);
+    const segments = splitTracks(window, offs, rules, st.startsAtDeparture && st.resumeTs === st.firstFixTs);
     if (segments.length !== 1 || segments[0].fixes.length !== window.length) return null;
     const added = window.filter((f) => f.ts > st.lastFixTs);
     const acc = new TrackAccumulator(st.acc);
-    const addedUsed = added.filter((f) => isUsable(f, this.rules));
+    const addedUsed = added.filter((f) => isUsable(f, rules));
     for (const f of addedUsed) acc.add(f);
     const box = acc.plainBox();
     if (!box) return null;
     const stats = acc.stats(box);
-    const open = segments[0].endedBy === null && now - stats.endTs < this.rules.gapMs;
+    const open = segments[0].endedBy === null && now - stats.endTs < rules.gapMs;
     const state: TrackBuildState | null = open
       ? {
           v: 1,
@@ -138,8 +152,9 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
           firstFixTs: st.firstFixTs,
           lastFixTs: window[window.length - 1].ts,
           startsAtDeparture: st.startsAtDeparture,
-          resumeTs: stopSearchResumeTs(segments[0], this.rules),
+          resumeTs: stopSearchResumeTs(segments[0], rules),
           lateFixes: marker.lateFixes,
+          stopMs: rules.stopMs,
         }
       : null;
     const summary: RebuildSummary = {
@@ -166,11 +181,11 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
   }
 
   /** The ts the rebuild starts at (a track's start), or -1 for the member's whole history. */
-  private async rebuildStart(db: Queryable, companyId: string, memberId: string, fromTs: number): Promise<number> {
+  private async rebuildStart(db: Queryable, rules: SplitRules, companyId: string, memberId: string, fromTs: number): Promise<number> {
     const [containing, previous] = await this.repo.startsUpTo(db, companyId, memberId, fromTs);
     if (containing === undefined) return -1;
     const start = containing;
-    if (!(await this.isDeparture(db, companyId, memberId, start))) return start;
+    if (!(await this.isDeparture(db, rules, companyId, memberId, start))) return start;
     // the stop before it may change (a late fix within it moves the departure): from the track before
     return previous !== undefined ? previous : -1;
   }
@@ -179,25 +194,25 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
    * Whether a track starting at `startTs` starts at a stop's departure rather than a run's start:
    * the fix before it is less than the gap limit older, with no tracking-off between.
    */
-  private async isDeparture(db: Queryable, companyId: string, memberId: string, startTs: number): Promise<boolean> {
+  private async isDeparture(db: Queryable, rules: SplitRules, companyId: string, memberId: string, startTs: number): Promise<boolean> {
     const before = await this.repo.fixBefore(db, companyId, memberId, startTs);
-    if (before === null || startTs - before >= this.rules.gapMs) return false;
+    if (before === null || startTs - before >= rules.gapMs) return false;
     return !(await this.repo.trackingOffBetween(db, companyId, memberId, before, startTs));
   }
 
-  private build(segment: Segment, newest: boolean, now: number, marker: LateMarker): TrackWrite {
-    const stats = trackStats(segment.fixes, this.rules);
-    const used = usedFixes(segment.fixes, this.rules);
+  private build(segment: Segment, rules: SplitRules, newest: boolean, now: number, marker: LateMarker): TrackWrite {
+    const stats = trackStats(segment.fixes, rules);
+    const used = usedFixes(segment.fixes, rules);
     const path = used.length >= 2 ? JSON.stringify({ type: 'LineString', coordinates: used.map((f) => [f.lng, f.lat]) }) : null;
     // the newest track stays open until the split rule closes it, or its last fix is a gap old
-    const open = newest && segment.endedBy === null && now - stats.endTs < this.rules.gapMs;
-    return { stats, path, open, state: open ? this.buildState(segment, marker) : null };
+    const open = newest && segment.endedBy === null && now - stats.endTs < rules.gapMs;
+    return { stats, path, open, state: open ? this.buildState(segment, rules, marker) : null };
   }
 
   /** The open track's {@link TrackBuildState}; null when none of its fixes is usable (then it is only rebuilt). */
-  private buildState(segment: Segment, marker: LateMarker): TrackBuildState | null {
+  private buildState(segment: Segment, rules: SplitRules, marker: LateMarker): TrackBuildState | null {
     const acc = new TrackAccumulator();
-    for (const f of segment.fixes) if (isUsable(f, this.rules)) acc.add(f);
+    for (const f of segment.fixes) if (isUsable(f, rules)) acc.add(f);
     const state = acc.state();
     if (!state) return null;
     return {
@@ -207,8 +222,9 @@ export class TrackBuilder implements FixConsumer, OnModuleInit {
       firstFixTs: segment.fixes[0].ts,
       lastFixTs: segment.fixes[segment.fixes.length - 1].ts,
       startsAtDeparture: segment.startsAtDeparture,
-      resumeTs: stopSearchResumeTs(segment, this.rules),
+      resumeTs: stopSearchResumeTs(segment, rules),
       lateFixes: marker.lateFixes,
+      stopMs: rules.stopMs,
     };
   }
 

@@ -20,6 +20,12 @@ export interface TrackBuildState {
    * been stored inside the track since (docs/tracks.md "Appending")
    */
   lateFixes?: number | null;
+  /**
+   * ms: the stop threshold the state was built with (the company's `stop_minutes`, else
+   * TRACK_STOP_MINUTES; absent in states written before it existed: that default). An append under
+   * another threshold rebuilds instead: the stop search's resume point depends on it.
+   */
+  stopMs?: number;
 }
 
 /**

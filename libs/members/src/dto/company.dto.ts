@@ -66,6 +66,16 @@ export class EditCompanyDto {
   @Max(86400)
   checkin_dwell_seconds?: number;
 
+  /**
+   * min a member stays within 100 m for a stop: the one threshold of track splitting and the stops
+   * reports (CONTRACTS.md "Wave 3: reports and the demo"); null returns to the server's TRACK_STOP_MINUTES
+   */
+  @NullableOptional()
+  @IsInt({ message: 'must be an integer number of minutes (1–240) or null' })
+  @Min(1, { message: 'must be at least 1 (minutes)' })
+  @Max(240, { message: 'must be at most 240 (minutes)' })
+  stop_minutes?: number | null;
+
   @Optional()
   @Rule((v) => teamsConfigProblem(v) === null, '', { message: (a) => `${teamsConfigProblem(a.value)}` })
   teams_config?: TeamConfig[];

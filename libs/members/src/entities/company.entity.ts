@@ -73,6 +73,13 @@ export class Company {
   @Column({ name: 'checkin_dwell_seconds', type: 'integer', default: 60 })
   checkinDwellSeconds: number;
 
+  /**
+   * Minutes a member stays within 100 m for a stop: the one threshold of track splitting and the stops
+   * reports; null = the server's `TRACK_STOP_MINUTES` (CONTRACTS.md "Wave 3: reports and the demo").
+   */
+  @Column({ name: 'stop_minutes', type: 'integer', nullable: true })
+  stopMinutes: number | null;
+
   @Column({ name: 'teams_config', type: 'jsonb', default: () => `'[]'` })
   teamsConfig: TeamConfig[];
 

@@ -77,7 +77,7 @@ interface GpxDay {
 /** Every member's days with fixes, in request order then day order, each with its GPX and file name. */
 async function* gpxDays(ctx: ReportContext): AsyncIterable<GpxDay> {
   const range = requireRange(ctx);
-  const { gapMs } = trackRules();
+  const { gapMs } = trackRules(ctx);
   const names = new GpxFileNames();
   for (const member of ctx.members) {
     for await (const fixDay of fixDays(ctx.db, ctx.companyId, member, memberDays(range.from, range.until, member.timezone))) {

@@ -1,6 +1,7 @@
 import type { ReportContext, ReportDb } from '../report-definition';
 import type { ReportLocale, ReportRow } from '../report-table';
-import { ACTIVITIES_REPORT } from './activities';
+import { ACTIVITIES_REPORT, ACTIVITY_EVENTS } from './activities';
+import { ACTIVITY_LIFECYCLE, lifecycleRank } from '../reads/jobs-activities.read';
 import { CHECKINS_REPORT } from './checkins';
 import { assumedSpeed, DAYROUTE_REPORT, routeInfoText, routeLegs } from './dayroute';
 import { REPORT_DEFINITIONS } from './index';
@@ -374,5 +375,24 @@ describe('row sources', () => {
     expect(await JOBS_REPORT.count!(ctxWith(db))).toBe(7);
     expect(calls[0]).toEqual(['c1', ['m1', 'm2'], utc(-1, 0), utc(23, 0)]);
     expect(calls[2]).toEqual(['c1', ['m1', 'm2'], 20261120, 20261120]);
+  });
+});
+
+describe('activities: the lifecycle order of a job’s events', () => {
+  it('created → assigned → accepted → rejected → checked in → NFC check → checked out → done (success) → done (failed)', () => {
+    expect(ACTIVITY_LIFECYCLE.map((k) => ACTIVITY_EVENTS[k])).toEqual([
+      'Created',
+      'Assigned',
+      'Accepted',
+      'Rejected',
+      'Checked in',
+      'NFC check',
+      'Checked out',
+      'Done (success)',
+      'Done (failed)',
+    ]);
+    expect(ACTIVITY_LIFECYCLE.map(lifecycleRank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // every event the report shows has its place in the lifecycle
+    expect(Object.keys(ACTIVITY_EVENTS).sort()).toEqual([...ACTIVITY_LIFECYCLE].sort());
   });
 });

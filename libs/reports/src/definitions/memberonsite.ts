@@ -4,7 +4,7 @@ import type { ColumnSpec, ReportRow } from '../report-table';
 import { countMemberVisits } from '../reads/locations-time-data.read';
 import { memberSpan, readVisits, Visit } from './time-data';
 
-/** The `memberonsite` report's columns (ours; docs/reports-time.md). */
+/** The `memberonsite` report's columns (ours; docs/reports.md "memberonsite"). */
 const COLUMNS: readonly ColumnSpec[] = [
   { key: 'member', title: 'Member', kind: 'text', width: 24 },
   { key: 'row', title: 'Row', kind: 'text', width: 7 },
@@ -17,12 +17,16 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'check_out', title: 'Check out', kind: 'datetime', width: 18 },
   { key: 'duration', title: 'Duration', kind: 'duration', width: 11 },
   { key: 'visits', title: 'Visits', kind: 'integer', width: 8 },
+  { key: 'open', title: 'Still on site', kind: 'check', width: 8 },
   { key: 'place_uid', title: 'Place uid', kind: 'text', default: false, width: 28 },
   { key: 'job_uid', title: 'Job uid', kind: 'text', default: false, width: 28 },
   { key: 'username', title: 'Username', kind: 'text', default: false, width: 28 },
 ];
 
-/** One visit as a row (`duration` from in to out in s; empty while the visit is open). */
+/**
+ * One visit as a row: `duration` its on-site time in the member's span, s (the one rule,
+ * `./onsite.ts`: out − in for a visit inside the span; an open one counted to min(span end, now)).
+ */
 export function visitRow(member: ReportMember, v: Visit): ReportRow {
   return {
     values: {
@@ -35,8 +39,9 @@ export function visitRow(member: ReportMember, v: Visit): ReportRow {
       address: v.address,
       check_in: v.inTs,
       check_out: v.outTs,
-      duration: v.outTs === null ? null : (v.outTs - v.inTs) / 1000,
+      duration: (v.end - v.start) / 1000,
       visits: null,
+      open: v.outTs === null,
       place_uid: v.placeId,
       job_uid: v.jobId,
       username: member.username,
@@ -44,7 +49,7 @@ export function visitRow(member: ReportMember, v: Visit): ReportRow {
   };
 }
 
-/** A member's total row: its visits counted, their closed durations summed (open visits add nothing). */
+/** A member's total row: its visits counted, their on-site times summed (open ones as counted); `open` when one is. */
 export function visitsTotalRow(member: ReportMember, visits: readonly Visit[]): ReportRow {
   return {
     values: {
@@ -57,8 +62,9 @@ export function visitsTotalRow(member: ReportMember, visits: readonly Visit[]): 
       address: null,
       check_in: null,
       check_out: null,
-      duration: visits.reduce((s, v) => s + (v.outTs === null ? 0 : (v.outTs - v.inTs) / 1000), 0),
+      duration: visits.reduce((s, v) => s + (v.end - v.start) / 1000, 0),
       visits: visits.length,
+      open: visits.some((v) => v.outTs === null),
       place_uid: null,
       job_uid: null,
       username: member.username,
@@ -68,7 +74,8 @@ export function visitsTotalRow(member: ReportMember, visits: readonly Visit[]): 
 
 /**
  * `memberonsite`: per member (request order) each visit — a job or place check-in, or a job checked
- * in by hand — that began in the range (the member's days), in check-in order, then a total row.
+ * in by hand — overlapping the range (the member's days; `./onsite.ts`), in check-in order, then a
+ * total row.
  */
 export const MEMBERONSITE_REPORT: ReportDefinition = {
   type: 'memberonsite',
@@ -78,7 +85,7 @@ export const MEMBERONSITE_REPORT: ReportDefinition = {
     const now = Date.now();
     for (const member of ctx.members) {
       const span = memberSpan(ctx, member);
-      const visits = (await readVisits(ctx.db, ctx.companyId, member.id, span, now)).filter((v) => v.inTs >= span.start);
+      const visits = await readVisits(ctx.db, ctx.companyId, member.id, span, now);
       for (const v of visits) yield visitRow(member, v);
       yield visitsTotalRow(member, visits);
     }

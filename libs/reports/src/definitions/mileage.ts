@@ -1,9 +1,9 @@
 import type { ReportContext, ReportDefinition, ReportMember } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
-import { countTrips, readTrips, TripRow } from '../reads/locations-trips.read';
+import { countTrips, readTripDayTotals, readTrips, TripDayTotalRow, TripRow } from '../reads/locations-trips.read';
 import { coordinatesText, memberDayOf, memberWindow } from './track-days';
 
-export type { TripRow } from '../reads/locations-trips.read';
+export type { TripDayTotalRow, TripRow } from '../reads/locations-trips.read';
 
 /** The `mileage` columns: exactly the spec's keys, in its order. */
 const COLUMNS: readonly ColumnSpec[] = [
@@ -51,53 +51,33 @@ export function tripRow(member: ReportMember, t: TripRow): ReportRow {
   };
 }
 
-/** Sums of a member-day's trips, for its total row. */
-export class DayTotal {
-  trips = 0;
-  distance = 0;
-  seconds = 0;
-  maxspeed = 0;
-  start = Infinity;
-  end = -Infinity;
-
-  constructor(
-    readonly member: ReportMember,
-    readonly day: number,
-  ) {}
-
-  add(row: ReportRow): void {
-    const v = row.values as { start: number; end: number; distance: number; duration: number; maxspeed: number };
-    this.trips++;
-    this.distance += v.distance;
-    this.seconds += v.duration;
-    this.maxspeed = Math.max(this.maxspeed, v.maxspeed);
-    this.start = Math.min(this.start, v.start);
-    this.end = Math.max(this.end, v.end);
-  }
-
-  /**
-   * The total row: first start, last end, summed distance and duration (driving time, not the span),
-   * the day's top speed, average = distance / driving time; `from` says `Day total: N trips`.
-   */
-  row(): ReportRow {
-    return {
-      values: {
-        date: this.day,
-        member: this.member.name,
-        start: this.start,
-        end: this.end,
-        distance: this.distance,
-        duration: this.seconds,
-        minutes: this.seconds / 60,
-        maxspeed: this.maxspeed,
-        avgspeed: this.seconds > 0 ? this.distance / this.seconds : 0,
-        from: `Day total: ${this.trips} trip${this.trips === 1 ? '' : 's'}`,
-        to: null,
-        ...EMPTY,
-      },
-    };
-  }
+/**
+ * A member-day's total row (the totals section after all trips): `from` says `Day total: N trips`,
+ * first start, last end, summed distance and duration (driving time, not the span), the day's top
+ * speed, average = distance / driving time; `to` empty.
+ */
+export function dayTotalRow(member: ReportMember, t: TripDayTotalRow): ReportRow {
+  const seconds = t.duration_ms / 1000;
+  return {
+    values: {
+      date: t.day,
+      member: member.name,
+      start: t.start_ts,
+      end: t.end_ts,
+      distance: t.distance,
+      duration: seconds,
+      minutes: seconds / 60,
+      maxspeed: t.speed_max,
+      avgspeed: seconds > 0 ? t.distance / seconds : 0,
+      from: `Day total: ${t.trips} trip${t.trips === 1 ? '' : 's'}`,
+      to: null,
+      ...EMPTY,
+    },
+  };
 }
+
+/** The empty row between the trips and the totals: it ends the trips' table for a pivot's range detection. */
+export const MILEAGE_SEPARATOR_ROW: ReportRow = { values: {} };
 
 /** The read's query: the members' ids, their windows (their own days of the range) and zones. */
 function tripsQuery(ctx: ReportContext) {
@@ -114,28 +94,26 @@ function tripsQuery(ctx: ReportContext) {
 /**
  * `mileage` (xlsx): one row per trip — a stored track (docs/tracks.md), the open one included —
  * whose start falls on one of the member's days of the range (its time zone), members in request
- * order, trips by start; after each member-day's trips a total row. The spec's keys; `purpose`,
- * `comment`, `approvalstatus`, `approvedby`, `placesheet` are empty (we hold no such data).
+ * order, trips by start. The trips' rows are all alike (a table to pivot or filter); after the last
+ * one, an empty row, then the totals section: one row per member-day with trips (member order, then
+ * day), labelled `Day total: N trips` in `from`, summed by the read model in the same snapshot. The
+ * spec's keys; `purpose`, `comment`, `approvalstatus`, `approvedby`, `placesheet` are empty (we hold
+ * no such data).
  */
 export const MILEAGE_REPORT: ReportDefinition = {
   type: 'mileage',
   title: 'Mileage',
   columns: COLUMNS,
   async *rows(ctx: ReportContext): AsyncIterable<ReportRow> {
-    let total: DayTotal | null = null;
-    for await (const t of readTrips(ctx.db, tripsQuery(ctx))) {
-      const member = ctx.members[Number(t.ord) - 1];
-      const row = tripRow(member, t);
-      const day = row.values.date as number;
-      if (total && (total.member !== member || total.day !== day)) {
-        yield total.row();
-        total = null;
-      }
-      total ??= new DayTotal(member, day);
-      total.add(row);
-      yield row;
+    const q = tripsQuery(ctx);
+    let trips = 0;
+    for await (const t of readTrips(ctx.db, q)) {
+      trips++;
+      yield tripRow(ctx.members[Number(t.ord) - 1], t);
     }
-    if (total) yield total.row();
+    if (!trips) return;
+    yield MILEAGE_SEPARATOR_ROW;
+    for await (const d of readTripDayTotals(ctx.db, q)) yield dayTotalRow(ctx.members[Number(d.ord) - 1], d);
   },
   count: (ctx: ReportContext): Promise<number> => countTrips(ctx.db, tripsQuery(ctx)),
 };

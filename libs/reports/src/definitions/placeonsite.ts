@@ -2,8 +2,9 @@ import { dayInZone } from '@app/core/pure';
 import type { ReportContext, ReportDefinition } from '../report-definition';
 import type { ColumnSpec, ReportRow } from '../report-table';
 import { countPlaceVisits, PlaceVisitRow, readPlaceVisits } from '../reads/places-onsite.read';
+import { onsiteSeconds, visitInSpan } from './onsite';
 
-/** The `placeonsite` report's columns (ours; docs/reports-time.md). */
+/** The `placeonsite` report's columns (ours; docs/reports.md "placeonsite"). */
 const COLUMNS: readonly ColumnSpec[] = [
   { key: 'place', title: 'Place', kind: 'text', width: 22 },
   { key: 'row', title: 'Row', kind: 'text', width: 7 },
@@ -14,6 +15,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'duration', title: 'Duration', kind: 'duration', width: 11 },
   { key: 'visits', title: 'Visits', kind: 'integer', width: 8 },
   { key: 'members', title: 'Members', kind: 'integer', width: 9 },
+  { key: 'open', title: 'Still on site', kind: 'check', width: 8 },
   { key: 'address', title: 'Address', kind: 'text', default: false, width: 26 },
   { key: 'username', title: 'Username', kind: 'text', default: false, width: 28 },
   { key: 'place_uid', title: 'Place uid', kind: 'text', default: false, width: 28 },
@@ -25,6 +27,7 @@ interface PlaceTotal {
   visits: number;
   seconds: number;
   members: Set<string>;
+  open: boolean;
 }
 
 function placeGeometry(r: PlaceVisitRow): ReportRow['geometry'] {
@@ -44,6 +47,7 @@ function totalRow(t: PlaceTotal): ReportRow {
       duration: t.seconds,
       visits: t.visits,
       members: t.members.size,
+      open: t.open,
       address: r.address || null,
       username: null,
       place_uid: r.place_id,
@@ -54,8 +58,9 @@ function totalRow(t: PlaceTotal): ReportRow {
 
 /**
  * `placeonsite` (company-wide; `accounts` are place uids): per place (request order) who was on site —
- * each place check-in that began in the range (company days), with in, out and duration — then the
- * place's total row (visits, distinct members, closed visits' time). Geometry: the place's location.
+ * each place check-in belonging to the range (company days; the on-site rule, `./onsite.ts`), with in,
+ * out and its on-site time — then the place's total row (visits, distinct members, the summed on-site
+ * time). Geometry: the place's location.
  */
 export const PLACEONSITE_REPORT: ReportDefinition = {
   type: 'placeonsite',
@@ -64,20 +69,24 @@ export const PLACEONSITE_REPORT: ReportDefinition = {
   async *rows(ctx: ReportContext) {
     if (!ctx.range) return;
     const zone = ctx.company.timezone || 'UTC';
+    const now = Date.now();
+    const span = { start: ctx.range.fromMs, end: ctx.range.untilMs };
     let current: PlaceTotal | null = null;
-    for await (const r of readPlaceVisits(ctx.db, ctx.companyId, ctx.places.map((p) => p.id), ctx.range.fromMs, ctx.range.untilMs)) {
+    for await (const r of readPlaceVisits(ctx.db, ctx.companyId, ctx.places.map((p) => p.id), span.start, span.end, now)) {
       if (current && current.row.ord !== r.ord) {
         yield totalRow(current);
         current = null;
       }
-      current ??= { row: r, visits: 0, seconds: 0, members: new Set() };
+      current ??= { row: r, visits: 0, seconds: 0, members: new Set(), open: false };
       if (r.in_ts === null || r.member_id === null) continue;
-      const inTs = Number(r.in_ts);
-      const outTs = r.out_ts === null ? null : Number(r.out_ts);
-      const duration = outTs === null ? null : (outTs - inTs) / 1000;
+      const visit = { inTs: Number(r.in_ts), outTs: r.out_ts === null ? null : Number(r.out_ts) };
+      if (!visitInSpan(visit, span, now)) continue;
+      const { inTs, outTs } = visit;
+      const duration = onsiteSeconds(visit, span, now);
       current.visits++;
-      current.seconds += duration ?? 0;
+      current.seconds += duration;
       current.members.add(r.member_id);
+      if (outTs === null) current.open = true;
       yield {
         values: {
           place: r.place_name,
@@ -89,6 +98,7 @@ export const PLACEONSITE_REPORT: ReportDefinition = {
           duration,
           visits: null,
           members: null,
+          open: outTs === null,
           address: r.address || null,
           username: r.username,
           place_uid: r.place_id,
@@ -100,6 +110,7 @@ export const PLACEONSITE_REPORT: ReportDefinition = {
   },
   async count(ctx) {
     if (!ctx.range) return ctx.places.length;
-    return (await countPlaceVisits(ctx.db, ctx.companyId, ctx.places.map((p) => p.id), ctx.range.fromMs, ctx.range.untilMs)) ?? ctx.places.length;
+    const places = ctx.places.map((p) => p.id);
+    return (await countPlaceVisits(ctx.db, ctx.companyId, places, ctx.range.fromMs, ctx.range.untilMs, Date.now())) ?? ctx.places.length;
   },
 };

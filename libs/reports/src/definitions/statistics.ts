@@ -5,7 +5,7 @@ import { ClockedTime, Interval, intersect, sameDayGaps, totalMs, union } from '.
 import { readJobFacts } from '../reads/jobs-rows.read';
 import { memberSpan, readClocked, readTracks, readVisits, TrackSpan, Visit } from './time-data';
 
-/** The `statistics` report's columns: exactly the spec's keys, in its order (docs/reports-time.md defines each). */
+/** The `statistics` report's columns: exactly the spec's keys, in its order (docs/reports.md "statistics" defines each). */
 const COLUMNS: readonly ColumnSpec[] = [
   { key: 'member', title: 'Member', kind: 'text', width: 24 },
   { key: 'distance', title: 'Distance', kind: 'distance', width: 10 },
@@ -78,7 +78,8 @@ const avg = (total: number, n: number): number | null => (n > 0 ? total / n : nu
 /**
  * A member's statistics row from its data of the span (pure):
  * - tracks that start in `span` (distance, speeds, travel time);
- * - visits overlapping it, cut to it (on-site times, time between jobs, engagement);
+ * - visits belonging to it, as their on-site time by the one rule (`./onsite.ts`: cut to the span, an
+ *   open one counted to min(span end, now)) — on-site times, time between jobs, engagement;
  * - clocked-in time within it (pauses, engagement); days of `zone` (the member's).
  */
 export function statisticsRow(
@@ -131,7 +132,7 @@ export function statisticsRow(
 
 /**
  * `statistics`: one row per member (request order) over the range — the spec's keys, each defined in
- * docs/reports-time.md. Jobs are those of the range's days (company days); everything else is read
+ * docs/reports.md "statistics". Jobs are those of the range's days (company days); everything else is read
  * in the member's days.
  */
 export const STATISTICS_REPORT: ReportDefinition = {

@@ -57,7 +57,7 @@ export async function memberStops(
   member: ReportMember,
 ): Promise<Array<{ day: number; stop: DetectedStop; place: NearPlace | null }>> {
   const range = requireRange(ctx);
-  const rules = trackRules();
+  const rules = trackRules(ctx);
   const window = memberWindow(ctx, member);
   const offs = await trackingOffTimes(ctx.db, ctx.companyId, member.id, window.fromMs, window.untilMs);
   const found: Array<{ day: number; stop: DetectedStop }> = [];
@@ -73,8 +73,8 @@ export async function memberStops(
 }
 
 /**
- * `stopsreport`: one row per stop detected in the members' fixes (the tracks' rule: ≥
- * TRACK_STOP_MINUTES within 100 m), members in request order, stops in time order — where (the stay's
+ * `stopsreport`: one row per stop detected in the members' fixes (the tracks' rule: ≥ the stop
+ * threshold within 100 m — createreport's `stopMinutes`, else the company's `stop_minutes`), members in request order, stops in time order — where (the stay's
  * mean position, its nearest place within 200 m), from, to and how long. No `count`: stops are only
  * known by reading the fixes, so a pdf stops at its row limit instead.
  */

@@ -7,6 +7,7 @@
  */
 import type { ReportContext, ReportDb, ReportMember } from '../report-definition';
 import { readClockEvents, readClockStateBefore, readTrackRows, readVisitRows } from '../reads/locations-time-data.read';
+import { onsiteInterval, visitInSpan } from './onsite';
 import { ClockedTime, clockedIntervals, daysSpan, Interval } from './time-accounting';
 
 /**
@@ -35,7 +36,7 @@ export interface Visit extends Interval {
   kind: 'job' | 'place';
   /** the check-in's in time, ms (≤ start when the visit began before the span) */
   inTs: number;
-  /** the check-out time, ms; null while open (then `end` = min(span end, now)) */
+  /** the check-out time, ms; null while open (then `end` = min(span end, now): {@link onsiteInterval}) */
   outTs: number | null;
   jobId: string | null;
   placeId: string | null;
@@ -48,24 +49,25 @@ export interface Visit extends Interval {
 }
 
 /**
- * A member's visits overlapping `span`, in in-time order: its `checkins` rows (job or place), plus its
- * jobs checked in by hand (`ts_check_in` set through editjobs or the app) that have no check-in row —
- * from `ts_check_in` to `ts_check_out` (open when that is not later). Templates and archived jobs are
- * left out. `start`/`end` are the visit cut to the span; an open visit ends at min(span end, now).
+ * A member's visits belonging to `span` ({@link visitInSpan}: overlapping it), in in-time order: its
+ * `checkins` rows (job or place), plus its jobs checked in by hand (`ts_check_in` set through editjobs
+ * or the app) that have no check-in row — from `ts_check_in` to `ts_check_out` (open when that is not
+ * later). Templates and archived jobs are left out. `start`/`end` are the visit's on-site time in the
+ * span by the one rule ({@link onsiteInterval}: cut to the span; an open visit ends at min(span end, now)).
  */
 export async function readVisits(db: ReportDb, companyId: string, memberId: string, span: Interval, nowMs: number): Promise<Visit[]> {
   const out: Visit[] = [];
   for await (const r of readVisitRows(db, companyId, memberId, span.start, span.end, nowMs)) {
     const inTs = Number(r.in_ts);
     const outTs = r.out_ts === null ? null : Number(r.out_ts);
-    const start = Math.max(inTs, span.start);
-    const end = Math.min(outTs ?? Math.min(span.end, nowMs), span.end);
+    if (!visitInSpan({ inTs, outTs }, span, nowMs)) continue;
+    const { start, end } = onsiteInterval({ inTs, outTs }, span, nowMs);
     out.push({
       kind: r.kind,
       inTs,
       outTs,
       start,
-      end: Math.max(start, end),
+      end,
       jobId: r.job_id,
       placeId: r.place_id,
       jobTitle: r.job_title,

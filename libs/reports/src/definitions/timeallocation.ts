@@ -4,7 +4,7 @@ import type { ColumnSpec, ReportRow } from '../report-table';
 import { allocateIntervals, byDay, Interval, splitByDay } from './time-accounting';
 import { memberSpan, readClocked, readTracks, readVisits } from './time-data';
 
-/** The `timeallocation` report's columns (ours; docs/reports-time.md). */
+/** The `timeallocation` report's columns (ours; docs/reports.md "timeallocation"). */
 const COLUMNS: readonly ColumnSpec[] = [
   { key: 'member', title: 'Member', kind: 'text', width: 24 },
   { key: 'date', title: 'Date', kind: 'date', width: 12 },
@@ -55,8 +55,9 @@ function groupNames(members: readonly ReportMember[]): Map<string, string> {
 /**
  * `timeallocation`: per member (request order, its rows together) and per day of the range (the
  * member's zone; every day, also empty ones), the time on jobs, at places, travelling and idle —
- * non-overlapping, precedence job > place > travel > idle (`allocateIntervals`). Each row's `group`
- * is the member's name (zip: one csv per member).
+ * non-overlapping, precedence job > place > travel > idle (`allocateIntervals`). A visit's time is
+ * its on-site time by the one rule (`./onsite.ts`, applied by `readVisits`). Each row's `group` is the
+ * member's name (zip: one csv per member).
  */
 export const TIMEALLOCATION_REPORT: ReportDefinition = {
   type: 'timeallocation',

@@ -4,7 +4,7 @@ import { readTimelineDrives, readTimelineVisits } from '../reads/locations-timel
 import { memberStops } from './stopsreport';
 import { memberDayOf, memberWindow } from './track-days';
 
-/** The `timeline` columns (ours; docs/reports-tracks.md). */
+/** The `timeline` columns (ours; docs/reports.md "timeline"). */
 const COLUMNS: readonly ColumnSpec[] = [
   { key: 'member', title: 'Member', kind: 'text', width: 24 },
   { key: 'date', title: 'Date', kind: 'date', width: 12 },
@@ -21,8 +21,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { key: 'track_id', title: 'Track id', kind: 'integer', default: false },
 ];
 
-/** What a timeline row is: a drive (a track), a stop (from the fixes) or a job visit (a job check-in). */
-export type TimelineActivity = 'drive' | 'stop' | 'job';
+/** What a timeline row is: a drive (a track), a stop (from the fixes), a place visit or a job visit (check-in to check-out). */
+export type TimelineActivity = 'drive' | 'stop' | 'place' | 'job';
 
 /** A timeline entry before it becomes a row. */
 export interface TimelineEntry {
@@ -42,10 +42,13 @@ export interface TimelineEntry {
   trackId: number | null;
 }
 
-/** Order of entries starting at the same ms: the stop, then the visit inside it, then a drive. */
-const RANK: Record<TimelineActivity, number> = { stop: 0, job: 1, drive: 2 };
+/**
+ * Order of entries starting at the same ms: the stop, then the place visit inside it, then the job
+ * visit inside that (the place fence encloses a job at the place), then a drive.
+ */
+const RANK: Record<TimelineActivity, number> = { stop: 0, place: 1, job: 2, drive: 3 };
 
-/** Entries in time order: by start, then {@link RANK} (a stop before the visit inside it), then end (open last). */
+/** Entries in time order: by start, then {@link RANK} (a stop before the visits inside it), then end (open last). */
 export function timelineOrder(entries: TimelineEntry[]): TimelineEntry[] {
   return [...entries].sort((a, b) => a.start - b.start || RANK[a.activity] - RANK[b.activity] || (a.end ?? Infinity) - (b.end ?? Infinity));
 }
@@ -74,7 +77,7 @@ export function timelineRow(member: ReportMember, e: TimelineEntry): ReportRow {
 
 /**
  * A member's entries of the range (its own days, ≤ 14 of them: held in memory): its tracks, the
- * stops of its fixes (stopsreport's), its job check-ins.
+ * stops of its fixes (stopsreport's), its place and job visits.
  */
 async function memberTimeline(ctx: ReportContext, member: ReportMember): Promise<TimelineEntry[]> {
   const w = memberWindow(ctx, member);
@@ -116,7 +119,7 @@ async function memberTimeline(ctx: ReportContext, member: ReportMember): Promise
       const start = Number(v.in_ts);
       const end = v.out_ts === null ? null : Number(v.out_ts);
       return {
-        activity: 'job' as const,
+        activity: v.kind,
         start,
         end,
         duration: end === null ? null : (end - start) / 1000,
@@ -135,8 +138,8 @@ async function memberTimeline(ctx: ReportContext, member: ReportMember): Promise
 
 /**
  * `timeline` (xlsx, csv): each member's days as drives (its tracks), stops (detected in its fixes,
- * as stopsreport) and job visits (its job check-ins), members in request order, entries in time
- * order. Stops and visits overlap (a visit happens during a stop); both are shown.
+ * as stopsreport), place visits and job visits (check-in to check-out), members in request order,
+ * entries in time order. Stops and visits overlap (a visit happens during a stop); all are shown.
  */
 export const TIMELINE_REPORT: ReportDefinition = {
   type: 'timeline',

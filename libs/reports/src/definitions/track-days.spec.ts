@@ -5,7 +5,7 @@ import { splitRules, splitTracks } from '@app/locations/pure';
 import { GPX_TRACES, readGpxFixes } from '../../../../test/support/gpx';
 import type { ReportMember } from '../report-definition';
 import { fakeFixDb } from './spec-helpers';
-import { coordinatesText, detectStops, fixDays, gapSegments, memberDays, trackRules } from './track-days';
+import { coordinatesText, detectStops, envStopMinutes, fixDays, gapSegments, memberDays, trackRules } from './track-days';
 
 const RULES = splitRules(5);
 const MIN = 60_000;
@@ -70,11 +70,17 @@ describe('gapSegments', () => {
 });
 
 describe('trackRules', () => {
-  it('TRACK_STOP_MINUTES from the environment, else 5', () => {
-    expect(trackRules({}).stopMs).toBe(5 * MIN);
-    expect(trackRules({ TRACK_STOP_MINUTES: '12' }).stopMs).toBe(12 * MIN);
-    expect(trackRules({ TRACK_STOP_MINUTES: 'x' }).stopMs).toBe(5 * MIN);
-    expect(trackRules({}).gapMs).toBe(10 * MIN);
+  it('without a threshold in the context: TRACK_STOP_MINUTES from the environment, else 5', () => {
+    expect(trackRules({}, {}).stopMs).toBe(5 * MIN);
+    expect(trackRules({}, { TRACK_STOP_MINUTES: '12' }).stopMs).toBe(12 * MIN);
+    expect(trackRules({}, { TRACK_STOP_MINUTES: 'x' }).stopMs).toBe(5 * MIN);
+    expect(envStopMinutes({ TRACK_STOP_MINUTES: '7' })).toBe(7);
+    expect(trackRules({}, {}).gapMs).toBe(10 * MIN);
+  });
+
+  it('the context’s threshold (request, else company) wins over the environment', () => {
+    expect(trackRules({ stopMinutes: 20 }, { TRACK_STOP_MINUTES: '12' }).stopMs).toBe(20 * MIN);
+    expect(trackRules({ stopMinutes: 1 }, {}).stopMs).toBe(MIN);
   });
 });
 

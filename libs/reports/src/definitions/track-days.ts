@@ -47,13 +47,19 @@ export function requireRange(ctx: ReportContext): NonNullable<ReportContext['ran
   return ctx.range;
 }
 
-/**
- * The split rule's limits the tracks were built with: `TRACK_STOP_MINUTES` from the environment
- * (report threads inherit the worker's; default 5, as the config's), 100 m, 10-min gaps, 100 m accuracy.
- */
-export function trackRules(env: NodeJS.ProcessEnv = process.env): SplitRules {
+/** The server's TRACK_STOP_MINUTES from the environment (report threads inherit the worker's; default 5, as the config's). */
+export function envStopMinutes(env: NodeJS.ProcessEnv = process.env): number {
   const minutes = Number(env.TRACK_STOP_MINUTES);
-  return splitRules(Number.isInteger(minutes) && minutes >= 1 ? minutes : 5);
+  return Number.isInteger(minutes) && minutes >= 1 ? minutes : 5;
+}
+
+/**
+ * The split rule's limits for a report: the context's stop threshold (`ctx.stopMinutes` — the
+ * request's `stopMinutes`, else the company's `stop_minutes`, the one the track builder uses; absent:
+ * {@link envStopMinutes}), 100 m, 10-min gaps, 100 m accuracy.
+ */
+export function trackRules(ctx: Pick<ReportContext, 'stopMinutes'>, env: NodeJS.ProcessEnv = process.env): SplitRules {
+  return splitRules(ctx.stopMinutes ?? envStopMinutes(env));
 }
 
 /** A member's day and its fixes (oldest first, at least one). */

@@ -1,6 +1,6 @@
 import { daysBetween, invalid, isRealDay, Optional, Rule } from '@app/core';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsString, Length, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 import { REPORT_DEFINITIONS } from '../definitions';
 import { REPORT_FORMATS, REPORT_RULES, REPORT_TYPES, ReportFormat, ReportType } from '../report-types';
 
@@ -73,6 +73,18 @@ export class CreateReportDto {
   @Optional()
   @IsBoolean()
   async?: boolean;
+
+  /**
+   * min a member stays within 100 m for a stop, for this report only (CONTRACTS.md "Wave 3: reports
+   * and the demo"): overrides the company's `stop_minutes` (else the server's TRACK_STOP_MINUTES) in
+   * the types that find stops (`stopsreport`, `timeline`); other types ignore it. Integer 1–240, as
+   * editcompany's `stop_minutes`.
+   */
+  @Optional()
+  @IsInt({ message: 'must be an integer number of minutes (1–240)' })
+  @Min(1, { message: 'must be at least 1 (minutes)' })
+  @Max(240, { message: 'must be at most 240 (minutes)' })
+  stopMinutes?: number;
 
   /** The range this request covers, YYYYMMDD inclusive; undefined for undated types. Valid after {@link completeValidation}. */
   range(): { from: number; until: number } | undefined {

@@ -5,9 +5,31 @@
  */
 import type { ReportDb } from '../report-definition';
 
+/**
+ * The job lifecycle (docs/reports.md "activities"): the order a job's events happen in, which orders
+ * the events of one instant — created → assigned → accepted → rejected (a reply instead of accepting)
+ * → checked in → NFC check (made on site) → checked out → done (success) → done (failed).
+ */
+export const ACTIVITY_LIFECYCLE = [
+  'created',
+  'assigned',
+  'accepted',
+  'rejected',
+  'checked_in',
+  'nfc_check',
+  'checked_out',
+  'done_success',
+  'done_failed',
+] as const;
+
 /** An event kind (the `event` column's texts are the definition's). */
-export type ActivityEvent =
-  'created' | 'assigned' | 'accepted' | 'rejected' | 'checked_in' | 'nfc_check' | 'checked_out' | 'done_success' | 'done_failed';
+export type ActivityEvent = (typeof ACTIVITY_LIFECYCLE)[number];
+
+/** An event kind's place in {@link ACTIVITY_LIFECYCLE}, 1-based (the SQL's `kord`). */
+export function lifecycleRank(kind: ActivityEvent): number {
+  return ACTIVITY_LIFECYCLE.indexOf(kind) + 1;
+}
+const rank = lifecycleRank;
 
 /** Company, members (request order) and the instants [fromMs, untilMs) the events fall in. */
 export interface ActivitiesQuery {
@@ -24,26 +46,27 @@ export interface ActivitiesQuery {
  *   `tsCheckIn`/`tsCheckOut` only for a job with no `checkins` row (a check set through editjobs);
  * - from `checkins` rows of a job by the member: checked in at `in_ts`, checked out at `out_ts` with the
  *   visit's duration.
- * `kord` orders events of one instant in their natural sequence.
+ * `kord` orders events of one instant by the lifecycle ({@link lifecycleRank}).
  */
 const EVENTS_SQL = `
   SELECT j.worker_id AS member_id, j.id AS job_id, e.kind, e.kord, e.ts, e.duration
     FROM jobs j
     CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM checkins k WHERE k.company_id = j.company_id AND k.job_id = j.id) AS has_rows) h
     CROSS JOIN LATERAL (VALUES
-      ('created', 1, CASE WHEN j.ts_created > 0 THEN j.ts_created ELSE j.created_at END, NULL::float8),
-      ('assigned', 2, j.ts_assigned, NULL), ('accepted', 3, j.ts_accepted, NULL), ('rejected', 4, j.ts_rejected, NULL),
-      ('checked_in', 5, CASE WHEN h.has_rows THEN 0 ELSE j.ts_check_in END, NULL),
-      ('nfc_check', 6, j.ts_check_nfc1, NULL), ('nfc_check', 6, j.ts_check_nfc2, NULL),
-      ('checked_out', 7, CASE WHEN h.has_rows THEN 0 ELSE j.ts_check_out END,
+      ('created', ${rank('created')}, CASE WHEN j.ts_created > 0 THEN j.ts_created ELSE j.created_at END, NULL::float8),
+      ('assigned', ${rank('assigned')}, j.ts_assigned, NULL), ('accepted', ${rank('accepted')}, j.ts_accepted, NULL),
+      ('rejected', ${rank('rejected')}, j.ts_rejected, NULL),
+      ('checked_in', ${rank('checked_in')}, CASE WHEN h.has_rows THEN 0 ELSE j.ts_check_in END, NULL),
+      ('nfc_check', ${rank('nfc_check')}, j.ts_check_nfc1, NULL), ('nfc_check', ${rank('nfc_check')}, j.ts_check_nfc2, NULL),
+      ('checked_out', ${rank('checked_out')}, CASE WHEN h.has_rows THEN 0 ELSE j.ts_check_out END,
         CASE WHEN j.ts_check_in > 0 AND j.ts_check_out >= j.ts_check_in THEN (j.ts_check_out - j.ts_check_in) / 1000.0 END),
-      ('done_success', 8, j.ts_done_success, NULL), ('done_failed', 8, j.ts_done_failed, NULL)) AS e(kind, kord, ts, duration)
+      ('done_success', ${rank('done_success')}, j.ts_done_success, NULL), ('done_failed', ${rank('done_failed')}, j.ts_done_failed, NULL)) AS e(kind, kord, ts, duration)
    WHERE j.company_id = $1 AND j.worker_id = ANY($2::text[]) AND j.is_template = false AND e.ts >= $3 AND e.ts < $4
   UNION ALL
-  SELECT k.member_id, k.job_id, 'checked_in', 5, k.in_ts, NULL
+  SELECT k.member_id, k.job_id, 'checked_in', ${rank('checked_in')}, k.in_ts, NULL
     FROM checkins k WHERE k.company_id = $1 AND k.member_id = ANY($2::text[]) AND k.job_id IS NOT NULL AND k.in_ts >= $3 AND k.in_ts < $4
   UNION ALL
-  SELECT k.member_id, k.job_id, 'checked_out', 7, k.out_ts, k.duration / 1000.0
+  SELECT k.member_id, k.job_id, 'checked_out', ${rank('checked_out')}, k.out_ts, k.duration / 1000.0
     FROM checkins k WHERE k.company_id = $1 AND k.member_id = ANY($2::text[]) AND k.job_id IS NOT NULL AND k.out_ts >= $3 AND k.out_ts < $4`;
 
 const ROWS_SQL = `
@@ -55,7 +78,7 @@ const ROWS_SQL = `
     FROM (${EVENTS_SQL}) ev
     LEFT JOIN jobs j ON j.company_id = $1 AND j.id = ev.job_id
     LEFT JOIN places p ON p.company_id = j.company_id AND p.id = j.place_uid
-   ORDER BY ev.ts, array_position($2::text[], ev.member_id), ev.job_id, ev.kord`;
+   ORDER BY ev.ts, ev.kord, array_position($2::text[], ev.member_id), ev.job_id`;
 
 /** One event as {@link readActivities} reads it; the job's columns are null when the job is gone (a check-in row outlives it). */
 export interface ActivityRow {
@@ -83,7 +106,7 @@ export interface ActivityRow {
 
 const paramsOf = (q: ActivitiesQuery): unknown[] => [q.companyId, q.memberIds, q.fromMs, q.untilMs];
 
-/** The events, time-ordered (then member in request order, job, natural sequence), streamed. */
+/** The events by time, then lifecycle ({@link ACTIVITY_LIFECYCLE}), then member (request order), then job; streamed. */
 export function readActivities(db: ReportDb, q: ActivitiesQuery): AsyncIterable<ActivityRow> {
   return db.cursor<ActivityRow>(ROWS_SQL, paramsOf(q));
 }

@@ -9,6 +9,7 @@ import {
   insertIntRows,
   openIntegrationDb,
 } from '@test/support/integration';
+import { loadReportContext } from '../render/load-context';
 import { PgReportDb } from '../render/pg-report-db';
 import type { ReportDb } from '../report-definition';
 import { countActivities, readActivities } from './jobs-activities.read';
@@ -87,6 +88,9 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
       { company_id: a, id: newId(), member_id: ana, job_id: jobs.second, in_ts: at(10), out_ts: at(10, 20), duration: 20 * 60_000 },
       { company_id: a, id: newId(), member_id: ana, place_id: depot, in_ts: at(12), out_ts: null, duration: null },
       { company_id: b, id: newId(), member_id: stranger, place_id: theirPlace, in_ts: at(12), out_ts: at(13), duration: 3_600_000 },
+      // place visits of Bor's at the depot: one over the range's start (belongs to it), one before it (does not)
+      { company_id: a, id: newId(), member_id: bor, place_id: depot, in_ts: at(-2), out_ts: at(1), duration: 3 * 3_600_000 },
+      { company_id: a, id: newId(), member_id: bor, place_id: depot, in_ts: at(-4), out_ts: at(-3), duration: 3_600_000 },
     ]);
   });
   afterAll(async () => {
@@ -147,6 +151,32 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
     expect(await countActivities(db, range)).toBe(events.length);
   });
 
+  it('jobs-activities: events of one instant in lifecycle order (created → assigned → … → checked out → done), across jobs and members', async () => {
+    const c = (await createIntCompany(ds)).companyId;
+    const m1 = await createIntMember(ds, c, { name: 'One' });
+    const m2 = await createIntMember(ds, c, { name: 'Two' });
+    const S = at(12);
+    // X: a whole life before S, checked out by hand and done at S; Y and Z created at S (Z assigned too)
+    const x = await createIntJob(ds, c, {
+      destination_name: 'X', worker_id: m1, day: D, ts_created: at(8), ts_assigned: at(8), ts_accepted: at(9),
+      ts_check_in: at(10), ts_check_out: S, ts_done_success: S,
+    });
+    const y = await createIntJob(ds, c, { destination_name: 'Y', worker_id: m2, day: D, ts_created: S });
+    const z = await createIntJob(ds, c, { destination_name: 'Z', worker_id: m1, day: D, ts_created: S, ts_assigned: S });
+    const events = await all(readActivities(db, { companyId: c, memberIds: [m1, m2], fromMs: DAY0, untilMs: DAY0 + 86_400_000 }));
+    expect(events.map((e) => [e.ts, e.kind, e.job_id])).toEqual([
+      [at(8), 'created', x],
+      [at(8), 'assigned', x],
+      [at(9), 'accepted', x],
+      [at(10), 'checked_in', x],
+      [S, 'created', z], // One before Two (request order) within a kind
+      [S, 'created', y],
+      [S, 'assigned', z],
+      [S, 'checked_out', x],
+      [S, 'done_success', x],
+    ]);
+  });
+
   it('locations-checkins: the members’ check-ins with their place or job, by member then time; counted alike', async () => {
     const range = { companyId: a, memberIds: [ana, stranger], fromMs: DAY0, untilMs: DAY0 + 86_400_000 };
     const rows = await all(readCheckins(db, range));
@@ -180,17 +210,22 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
     ]);
   });
 
-  it('places-onsite: each named place with its place check-ins of the range (none: one empty row); counted with a total per place', async () => {
-    const rows = await all(readPlaceVisits(db, a, [depot, gone, theirPlace], DAY0, DAY0 + 86_400_000));
+  it('places-onsite: each named place with its place check-ins belonging to the range (none: one empty row); counted with a total per place', async () => {
+    const rows = await all(readPlaceVisits(db, a, [depot, gone, theirPlace], DAY0, DAY0 + 86_400_000, Date.now()));
     expect(rows.map((r) => [r.place_name, r.member_id, r.in_ts === null ? null : Number(r.in_ts)])).toEqual([
-      ['Depot', ana, at(12)],
+      ['Depot', bor, at(-2)], // began before the range, ended in it
+      ['Depot', ana, at(12)], // open
       ['Gone', null, null],
     ]);
-    expect(await countPlaceVisits(db, a, [depot, gone], DAY0, DAY0 + 86_400_000)).toBe(3);
+    expect(await countPlaceVisits(db, a, [depot, gone], DAY0, DAY0 + 86_400_000, Date.now())).toBe(4);
+    // a range after now: the open visit (counted up to now) does not reach it
+    expect(await all(readPlaceVisits(db, a, [depot], DAY0 + 86_400_000, DAY0 + 2 * 86_400_000, DAY0 + 86_400_000 - 1))).toEqual([
+      expect.objectContaining({ place_name: 'Depot', in_ts: null }),
+    ]);
   });
 
   it('report context: the company, the requester, the named members (their zone, else the company’s) and places', async () => {
-    expect(await readReportCompany(db, a)).toEqual({ name: 'Acme', timezone: 'UTC' });
+    expect(await readReportCompany(db, a)).toEqual({ name: 'Acme', timezone: 'UTC', stop_minutes: null });
     expect(await readReportCompany(db, newId())).toBeUndefined();
     expect(await readReportRequester(db, a, owner)).toMatchObject({ name: 'Owner' });
     expect(await readReportRequester(db, b, owner)).toBeUndefined();
@@ -200,6 +235,25 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
       ['Bor', 'America/New_York'],
     ]);
     expect((await readReportPlaces(db, a, [depot, gone, theirPlace])).map((p) => p.name).sort()).toEqual(['Depot', 'Gone']);
+  });
+
+  it('report context: the stop threshold is the request’s stopMinutes, else the company’s stop_minutes, else TRACK_STOP_MINUTES', async () => {
+    const job = (stopMinutes?: number) => ({
+      companyId: a,
+      runId: '',
+      memberId: owner,
+      params: { type: 'stopsreport' as const, format: 'csv' as const, range: { from: D, until: D }, memberIds: [ana], placeIds: [], ...(stopMinutes ? { stopMinutes } : {}) },
+    });
+    expect((await loadReportContext(db, job())).stopMinutes).toBe(loadConfig().TRACK_STOP_MINUTES);
+    await ds.query(`UPDATE companies SET stop_minutes = 12 WHERE id = $1`, [a]);
+    try {
+      expect(await readReportCompany(db, a)).toMatchObject({ stop_minutes: 12 });
+      expect((await loadReportContext(db, job())).stopMinutes).toBe(12);
+      expect((await loadReportContext(db, job(30))).stopMinutes).toBe(30);
+      expect((await loadReportContext(db, job())).company).toEqual({ name: 'Acme', timezone: 'UTC' });
+    } finally {
+      await ds.query(`UPDATE companies SET stop_minutes = NULL WHERE id = $1`, [a]);
+    }
   });
 
   it('report request: members by id or username (case-insensitive), live places only, the pdf count by the type’s own', async () => {

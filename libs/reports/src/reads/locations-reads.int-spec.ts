@@ -22,7 +22,7 @@ import {
   readVisitRows,
 } from './locations-time-data.read';
 import { readTimelineDrives, readTimelineVisits } from './locations-timeline.read';
-import { countTrips, readTrips } from './locations-trips.read';
+import { countTrips, readTripDayTotals, readTrips } from './locations-trips.read';
 import { nearestPlaces } from './places-nearest.read';
 
 /** Instants of the current UTC month (the fixes' partitions exist for the months around now). */
@@ -186,7 +186,7 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
     expect(await nearestPlaces(db, a, [])).toEqual([]);
   });
 
-  it('trips and timeline: the members’ tracks starting in their windows, with the nearest places; job check-ins', async () => {
+  it('trips and timeline: the members’ tracks starting in their windows, with the nearest places; place and job visits', async () => {
     const q = {
       companyId: a,
       memberIds: [ana, stranger],
@@ -199,13 +199,21 @@ describe('report reads of fixes, clock events, visits, tracks and firings (Postg
       ['1', 'Depot', null],
       ['1', null, null],
     ]);
-    expect(await countTrips(db, q)).toBe(2 + 1);
+    // the trips, the empty row, one total per member-day
+    expect(await countTrips(db, q)).toBe(2 + 1 + 1);
+    expect(await all(readTripDayTotals(db, q))).toEqual([
+      { ord: '1', day: DAY, trips: 2, distance: 2468, duration_ms: 55 * 60_000, speed_max: 9, start_ts: at(9, 30), end_ts: at(15, 30) },
+    ]);
     expect((await readTimelineDrives(db, a, ana, SPAN.start, SPAN.end)).map((t) => Number(t.start_ts))).toEqual([at(9, 30), at(15)]);
     expect(await readTimelineDrives(db, a, stranger, SPAN.start, SPAN.end)).toEqual([]);
     const visits = await readTimelineVisits(db, a, ana, SPAN.start, SPAN.end);
+    // place and job visits (a job checked in by hand too), by in time; another company's never
     expect(visits).toEqual([
-      { in_ts: String(at(10)), out_ts: String(at(10, 45)), job_id: geoJob, title: 'geofenced', place: null, lat: 46.2, lng: 14.7 },
+      { kind: 'job', in_ts: String(at(8)), out_ts: String(at(8, 30)), job_id: expect.any(String), title: 'by hand', place: 'Depot', lat: 46.05, lng: 14.5 },
+      { kind: 'job', in_ts: String(at(10)), out_ts: String(at(10, 45)), job_id: geoJob, title: 'geofenced', place: null, lat: 46.2, lng: 14.7 },
+      { kind: 'place', in_ts: String(at(14)), out_ts: null, job_id: null, title: null, place: 'Depot', lat: 46.05, lng: 14.5 },
     ]);
+    expect(await readTimelineVisits(db, a, stranger, SPAN.start, SPAN.end)).toEqual([]);
   });
 
   it('alert firings: the company’s firings of the range with rule, member, place and where the member was', async () => {

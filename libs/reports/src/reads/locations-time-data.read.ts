@@ -5,6 +5,7 @@
  * mostly — and the row counts, which read the member's zone from `members` (else `companies`). Plain
  * SQL through {@link ReportDb} (a report thread: no Nest, no TypeORM).
  */
+import { SQL_NOW_MS } from '@app/core/pure';
 import type { ReportDb } from '../report-definition';
 
 /** Whether the member was clocked in just before `beforeMs` (its last clock event's `tracking`); null with no event before. */
@@ -52,7 +53,7 @@ const VISITS_SQL = `
       LEFT JOIN jobs j ON j.company_id = c.company_id AND j.id = c.job_id
       LEFT JOIN places p ON p.company_id = c.company_id AND p.id = c.place_id
       LEFT JOIN places jp ON jp.company_id = j.company_id AND jp.id = NULLIF(j.place_uid, '')
-     WHERE c.company_id = $1 AND c.member_id = $2 AND c.in_ts < $4 AND COALESCE(c.out_ts, $5) > $3
+     WHERE c.company_id = $1 AND c.member_id = $2 AND c.in_ts < $4 AND (COALESCE(c.out_ts, $5) > $3 OR c.in_ts >= $3)
     UNION ALL
     SELECT 'job', j.ts_check_in, CASE WHEN j.ts_check_out > j.ts_check_in THEN j.ts_check_out END, j.id,
            NULLIF(j.place_uid, ''), j.destination_name, jp.name, COALESCE(NULLIF(j.destination_text, ''), jp.address)
@@ -60,13 +61,13 @@ const VISITS_SQL = `
       LEFT JOIN places jp ON jp.company_id = j.company_id AND jp.id = NULLIF(j.place_uid, '')
      WHERE j.company_id = $1 AND j.worker_id = $2 AND NOT j.is_template AND NOT j.archived
        AND j.ts_check_in > 0 AND j.ts_check_in < $4
-       AND (CASE WHEN j.ts_check_out > j.ts_check_in THEN j.ts_check_out ELSE $5 END) > $3
+       AND ((CASE WHEN j.ts_check_out > j.ts_check_in THEN j.ts_check_out ELSE $5 END) > $3 OR j.ts_check_in >= $3)
        AND NOT EXISTS (SELECT 1 FROM checkins c WHERE c.company_id = j.company_id AND c.job_id = j.id)
   ) v ORDER BY v.in_ts, v.kind, v.job_id, v.place_id`;
 
 /**
- * A member's visits overlapping [startMs, endMs) — an open one counted open until `nowMs` — in in-time
- * order: its `checkins` rows (job or place) plus its jobs checked in by hand (`ts_check_in` set) that
+ * A member's visits overlapping [startMs, endMs) — an open one counted open until `nowMs` — or inside
+ * it (a visit of 0 ms), in in-time order (the definition applies the on-site rule's exact test): its `checkins` rows (job or place) plus its jobs checked in by hand (`ts_check_in` set) that
  * have no check-in row (templates and archived jobs left out), streamed.
  */
 export function readVisitRows(
@@ -107,13 +108,24 @@ export const MEMBER_SPANS_SQL = `
     FROM members m JOIN companies co ON co.id = m.company_id
    WHERE m.company_id = $1 AND m.id = ANY($2::text[])`;
 
-/** Exact: the visits starting in each member's span (check-in rows and hand-checked jobs without one) plus a total row per member. */
+/**
+ * The on-site rule's "belongs to the span" (`../definitions/onsite.ts` `visitInSpan`) in SQL, for a visit
+ * `in_ts`/`out` (out null while open) and a span `s.start_ms`/`s.end_ms`: it began before the span's
+ * end and ended after its start (an open one at min(span end, now)), or lies in it with 0 ms.
+ */
+const inSpanSql = (inTs: string, out: string) => {
+  const end = `COALESCE(${out}, LEAST(s.end_ms, ${SQL_NOW_MS}))`;
+  return `${inTs} < s.end_ms AND (${end} > s.start_ms OR (${inTs} >= s.start_ms AND ${end} >= ${inTs}))`;
+};
+
+/** Exact: the visits belonging to each member's span (check-in rows and hand-checked jobs without one) plus a total row per member. */
 const MEMBERONSITE_COUNT_SQL = `
   WITH s AS (${MEMBER_SPANS_SQL})
   SELECT ((SELECT count(*) FROM s)
-        + (SELECT count(*) FROM checkins c JOIN s ON s.id = c.member_id WHERE c.company_id = $1 AND c.in_ts >= s.start_ms AND c.in_ts < s.end_ms)
+        + (SELECT count(*) FROM checkins c JOIN s ON s.id = c.member_id WHERE c.company_id = $1 AND ${inSpanSql('c.in_ts', 'c.out_ts')})
         + (SELECT count(*) FROM jobs j JOIN s ON s.id = j.worker_id
-            WHERE j.company_id = $1 AND NOT j.is_template AND NOT j.archived AND j.ts_check_in >= s.start_ms AND j.ts_check_in < s.end_ms
+            WHERE j.company_id = $1 AND NOT j.is_template AND NOT j.archived AND j.ts_check_in > 0
+              AND ${inSpanSql('j.ts_check_in', 'CASE WHEN j.ts_check_out > j.ts_check_in THEN j.ts_check_out END')}
               AND NOT EXISTS (SELECT 1 FROM checkins c WHERE c.company_id = j.company_id AND c.job_id = j.id)))::int AS n`;
 
 /**

@@ -14,9 +14,16 @@ export interface RequesterRow {
   unit_distance: string;
 }
 
-/** The company's name and IANA zone, or undefined when it is gone. */
-export async function readReportCompany(db: ReportDb, companyId: string): Promise<{ name: string; timezone: string } | undefined> {
-  const [company] = await db.query<{ name: string; timezone: string }>(`SELECT name, timezone FROM companies WHERE id = $1`, [companyId]);
+/** The company as a report reads it: name, IANA zone, its stop threshold (min; null = the server's TRACK_STOP_MINUTES). */
+export interface ReportCompanyRow {
+  name: string;
+  timezone: string;
+  stop_minutes: number | null;
+}
+
+/** The company's name, IANA zone and `stop_minutes`, or undefined when it is gone. */
+export async function readReportCompany(db: ReportDb, companyId: string): Promise<ReportCompanyRow | undefined> {
+  const [company] = await db.query<ReportCompanyRow>(`SELECT name, timezone, stop_minutes FROM companies WHERE id = $1`, [companyId]);
   return company;
 }
 

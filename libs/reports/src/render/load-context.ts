@@ -3,11 +3,13 @@ import type { ReportContext, ReportDb } from '../report-definition';
 import type { ReportLocale } from '../report-table';
 import type { RenderJob } from '../report-run';
 import { readReportCompany, readReportMembers, readReportPlaces, readReportRequester } from '../reads/members-report-context.read';
+import { envStopMinutes } from '../definitions/track-days';
 
 /**
  * Reads (`../reads/members-report-context.read.ts`) what a report needs besides its rows — the company, the requester's preferences (its time
  * zone, else the company's; `unit_time`, `unit_date`, `unit_distance`), the named members and places
- * in request order — and turns the range's days into instants in the company's time zone.
+ * in request order — and turns the range's days into instants in the company's time zone. The stop
+ * threshold: the request's `stopMinutes`, else the company's `stop_minutes`, else TRACK_STOP_MINUTES.
  * @throws Error when the company or the requester is gone (the run fails as an internal error)
  */
 export async function loadReportContext(db: ReportDb, job: RenderJob): Promise<ReportContext> {
@@ -32,12 +34,13 @@ export async function loadReportContext(db: ReportDb, job: RenderJob): Promise<R
   return {
     db,
     companyId: job.companyId,
-    company,
+    company: { name: company.name, timezone: company.timezone },
     requester: { id: job.memberId, name: requester.name },
     locale,
     members: inOrder(params.memberIds, memberRows),
     places: inOrder(params.placeIds, placeRows),
     range,
+    stopMinutes: params.stopMinutes ?? company.stop_minutes ?? envStopMinutes(),
   };
 }
 
