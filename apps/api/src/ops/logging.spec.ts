@@ -1,4 +1,4 @@
-import { loggedUrl, serializeRequest } from './logging';
+import { loggedUrl, noteAnsweredError, requestFacts, serializeRequest, serializeResponse } from './logging';
 
 describe('request log lines', () => {
   it('redact /osmand’s device id, whatever parameter carries it', () => {
@@ -27,5 +27,25 @@ describe('request log lines', () => {
       remoteAddress: '127.0.0.1',
       userAgent: 'Traccar Client',
     });
+  });
+});
+
+describe('request facts and the response part of a line', () => {
+  it('keep the status of a response, not its headers', () => {
+    expect(serializeResponse({ statusCode: 400, headers: { 'content-security-policy': "default-src 'self'" } } as never)).toEqual({
+      statusCode: 400,
+    });
+  });
+
+  it('name the caller’s company and member once authenticated, and the answered error text, cut past 300 characters', () => {
+    const req = { auth: { companyId: 'C1', memberId: 'M1' } } as never;
+    const res = {} as never;
+    expect(requestFacts(req, res)).toEqual({ company: 'C1', member: 'M1' });
+    noteAnsweredError(res, 'data.accounts: must be an array');
+    expect(requestFacts({} as never, res)).toEqual({ error: 'data.accounts: must be an array' });
+    noteAnsweredError(res, 'x'.repeat(400));
+    const cut = requestFacts({} as never, res).error!;
+    expect(cut).toHaveLength(300);
+    expect(cut.endsWith('x…')).toBe(true);
   });
 });
