@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig, AuthContext, createProcessLogger } from '@app/core';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
+import { Logger } from 'pino';
+import { Options as HttpLogOptions } from 'pino-http';
 
 /** A client's `X-Request-Id` is kept when it is 1–128 of `A-Z a-z 0-9 . _ -`; otherwise one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -147,28 +149,36 @@ export function logRequestOnFinish(req: IncomingMessage & { id?: unknown }, res:
 const isStatusError = (err: Error, res: ServerResponse) => err.message === `failed with status code ${res.statusCode}`;
 
 /**
- * Logs through nestjs-pino, JSON or pretty per `LOG_FORMAT` ({@link createProcessLogger}): one line
- * per request (`request completed`; `request errored` at level `error` for a 5xx) with its request
- * id (also answered as `X-Request-Id`), the request as {@link serializeRequest} gives it, the status
- * ({@link serializeResponse}), `responseTime` (ms) and the {@link RequestFacts}; the secrets above
- * redacted. A 5xx line carries the answered `internal error (id …)`: the `Errors` line with that id
- * has the stack.
+ * pino-http's options for the api's request lines, over the process logger `logger`: one line per
+ * request (`request completed`; `request errored` at level `error` for a 5xx) with its request id
+ * (also answered as `X-Request-Id`), the request as {@link serializeRequest} gives it, the status
+ * ({@link serializeResponse}), `responseTime` (ms) and the {@link RequestFacts}. A 5xx line carries
+ * the answered `internal error (id …)` (the `Errors` line with that id has the stack), not
+ * pino-http's own "failed with status code" error.
+ */
+export function requestLogOptions(logger: Logger): HttpLogOptions {
+  return {
+    logger,
+    genReqId: requestIdOf,
+    serializers: { req: serializeRequest, res: serializeResponse },
+    customLogLevel: (_req, res, err) => levelOf(res, err),
+    customSuccessObject: (req, res, line) => ({ ...(line as object), ...requestFacts(req, res) }),
+    customErrorObject: (req, res, err, line) => {
+      const { err: _statusError, ...rest } = line as { err?: unknown };
+      return { ...(isStatusError(err, res) ? rest : (line as object)), ...requestFacts(req, res) };
+    },
+    // health probes every few seconds would drown the log
+    autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+  };
+}
+
+/**
+ * Logs through nestjs-pino, JSON or pretty per `LOG_FORMAT` ({@link createProcessLogger}), request
+ * lines as {@link requestLogOptions} says, the secrets above redacted.
  */
 export const ApiLoggerModule = LoggerModule.forRootAsync({
   inject: [AppConfig],
   useFactory: async (config: AppConfig) => ({
-    pinoHttp: {
-      logger: await createProcessLogger(config, 'api', { redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }),
-      genReqId: requestIdOf,
-      serializers: { req: serializeRequest, res: serializeResponse },
-      customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) => levelOf(res, err),
-      customSuccessObject: (req: IncomingMessage, res: ServerResponse, line: object) => ({ ...line, ...requestFacts(req, res) }),
-      customErrorObject: (req: IncomingMessage, res: ServerResponse, err: Error, line: { err?: unknown }) => {
-        const { err: _statusError, ...rest } = line;
-        return { ...(isStatusError(err, res) ? rest : line), ...requestFacts(req, res) };
-      },
-      // health probes every few seconds would drown the log
-      autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
-    },
+    pinoHttp: requestLogOptions(await createProcessLogger(config, 'api', { redact: { paths: REDACTED_PATHS, censor: '[redacted]' } })),
   }),
 });

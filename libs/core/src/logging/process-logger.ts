@@ -41,7 +41,9 @@ const START_UP_INVENTORY = new Set(['InstanceLoader', 'RoutesResolver', 'RouterE
 
 /**
  * The Nest logger of a process: nestjs-pino's, writing through `logger`, with Nest's start-up
- * inventory ({@link START_UP_INVENTORY}) moved to `debug`.
+ * inventory ({@link START_UP_INVENTORY}) moved to `debug`. Given a pino logger (the worker), it
+ * wraps it in nestjs-pino's PinoLogger, which keeps one out-of-request logger per process (the
+ * first one made): make it before any other.
  */
 export class ProcessNestLogger implements LoggerService {
   private readonly inner: NestPinoLogger;
