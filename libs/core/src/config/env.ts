@@ -467,11 +467,7 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
-  /**
-   * How both processes write their log: `json` (one JSON object a line, for log collectors) or
-   * `pretty` (one human-readable line an entry through pino-pretty, a devDependency: `npm run dev`
-   * sets it). `pretty` is refused when NODE_ENV=production.
-   */
+  /** Log lines of both processes: `json`, or `pretty` (pino-pretty, a devDependency; refused in production). */
   @IsIn(['json', 'pretty'])
   LOG_FORMAT: 'json' | 'pretty' = 'json';
 }
