@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
 # Runs the service on real input: starts PostgreSQL and Redis if needed, installs, builds, migrates,
-# seeds a demo company when the database is empty, issues a fresh demo key, prints a working curl,
-# then runs the api and the worker together until Ctrl-C.
+# seeds a demo company when the database is empty, issues a fresh demo key, runs the api and the
+# worker together (readable log lines: LOG_FORMAT=pretty), prints working curls and the queue
+# dashboard's credentials once the api answers, and runs until Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -f .env ] && set -a && . ./.env && set +a
+if [ -f .env ]; then
+  # .env fills in what the environment leaves unset: a variable exported before `npm run dev` wins
+  exported=$(export -p | grep -v '^declare -[a-zA-Z]*r')
+  set -a && . ./.env && set +a
+  eval "$exported"
+fi
+# readable log lines (pino-pretty, a devDependency) unless asked otherwise; production stays JSON
+if [ "${NODE_ENV:-development}" != production ]; then export LOG_FORMAT=${LOG_FORMAT:-pretty}; fi
+# the queue dashboard is on in development: credentials made up for this run unless .env has them
+if [ -z "${QUEUE_DASHBOARD_USER:-}" ] || [ -z "${QUEUE_DASHBOARD_PASSWORD:-}" ]; then
+  QUEUE_DASHBOARD_USER=dev-$(node -e 'console.log(require("crypto").randomBytes(3).toString("hex"))')
+  QUEUE_DASHBOARD_PASSWORD=$(node -e 'console.log(require("crypto").randomBytes(12).toString("base64url"))')
+fi
+export QUEUE_DASHBOARD_USER QUEUE_DASHBOARD_PASSWORD
 
 bash scripts/services.sh
 bash scripts/install.sh
 npm run -s build
-npm run -s migrate >/dev/null
+# one line for the migrations (the whole output when they fail)
+if ! migrated=$(npm run -s migrate 2>&1); then printf '%s\n' "$migrated" >&2; exit 1; fi
+echo "database: $(printf '%s\n' "$migrated" | grep -c '^migrated ' || true) migrations applied"
 demo=$(npm run -s cli -- seed-demo | tail -n 1)
 key=$(node -e 'console.log(JSON.parse(process.argv[1]).apiKey)' "$demo")
 usr=$(node -e 'console.log(JSON.parse(process.argv[1]).username)' "$demo")
@@ -17,9 +33,22 @@ seeded=$(node -e 'console.log(JSON.parse(process.argv[1]).seeded)' "$demo")
 port=${PORT:-3000}
 umask 077 && printf '%s\n' "$key" > .demo-key
 
+pids=()
+cleanup() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait || true; }
+trap cleanup INT TERM EXIT
+node dist/apps/api/src/main.js & pids+=($!)
+node dist/apps/worker/src/main.js & pids+=($!)
+# the help comes once the api answers, below the processes' start-up lines
+state="is starting (not ready yet)"
+for _ in $(seq 1 60); do
+  if curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1; then state="is running"; break; fi
+  kill -0 "${pids[0]}" 2>/dev/null || { state="did not start (its lines above say why)"; break; }
+  sleep 1
+done
+
 cat <<TXT
 
-Fieldwork is starting on http://127.0.0.1:$port  (demo key saved in .demo-key, mode 0600)
+Fieldwork $state on http://127.0.0.1:$port  (demo key saved in .demo-key, mode 0600)
 Try:
   curl -s http://127.0.0.1:$port/api/getaccounts -H 'Content-Type: application/json' \\
     -d '{"auth":{"usr":"$usr","key":"$key"},"data":{}}'
@@ -37,15 +66,15 @@ Reports come as files: today's drive as GPX files in a zip, and the jobs of the 
     -d "{\"data\":{\"reporttype\":\"gpx\",\"format\":\"zip\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
   curl -s http://127.0.0.1:$port/api/createreport -H 'API-Key: $key' -H 'Content-Type: application/json' -o jobs.xlsx \\
     -d "{\"data\":{\"reporttype\":\"jobs\",\"format\":\"xlsx\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
+The same jobs as a PDF:
+  curl -s http://127.0.0.1:$port/api/createreport -H 'API-Key: $key' -H 'Content-Type: application/json' -o jobs.pdf \\
+    -d "{\"data\":{\"reporttype\":\"jobs\",\"format\":\"pdf\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
+Queue dashboard: http://127.0.0.1:$port/admin/queues  (user $QUEUE_DASHBOARD_USER, password $QUEUE_DASHBOARD_PASSWORD)
+Log lines: LOG_FORMAT=${LOG_FORMAT:-json}, LOG_LEVEL=${LOG_LEVEL:-log} (LOG_LEVEL=debug adds Nest's module and route lines).
 Ctrl-C stops both processes.
 
 TXT
 
-pids=()
-cleanup() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait || true; }
-trap cleanup INT TERM EXIT
-node dist/apps/api/src/main.js & pids+=($!)
-node dist/apps/worker/src/main.js & pids+=($!)
 if [ "$seeded" = true ]; then
   # the live part of the demo goes through the running api like any client
   (

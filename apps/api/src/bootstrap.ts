@@ -1,6 +1,6 @@
-import { AppConfig, loadConfig, trustProxySetting } from '@app/core';
+import { AppConfig, loadConfig, ProcessNestLogger, trustProxySetting } from '@app/core';
 import { StreamHub } from '@app/live';
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication, Logger as NestLogger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
@@ -26,7 +26,8 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
     bufferLogs: opts.logger !== false,
     logger: opts.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
-  if (opts.logger !== false) app.useLogger(app.get(Logger));
+  // Nest's start-up inventory (a line per module and route) at debug: ProcessNestLogger
+  if (opts.logger !== false) app.useLogger(new ProcessNestLogger(app.get(Logger)));
   // the dashboard's page needs its own scripts and styles; /osmand answers a phone app, never a
   // browser (empty 200 or a small JSON error), so browser headers are skipped there; everything
   // else gets helmet's defaults
@@ -63,7 +64,7 @@ export function drainOnSignals(app: INestApplication): void {
     // live streams end now, each with a retry: spread over a few seconds, so their clients reconnect
     // to other instances while this one drains (docs/live.md, "Shutdown")
     app.get(StreamHub).closeAll();
-    console.log(`${signal}: draining for ${config.SHUTDOWN_DRAIN_MS} ms`);
+    new NestLogger('Api').log(`${signal}: draining for ${config.SHUTDOWN_DRAIN_MS} ms`);
     await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
     await app.close();
     process.exit(0);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { AppConfig, ConfigError } from '@app/core';
+import { Logger } from '@nestjs/common';
 import { createApiApp, drainOnSignals } from './bootstrap';
 
 async function main() {
@@ -7,7 +8,7 @@ async function main() {
   drainOnSignals(app);
   const config = app.get(AppConfig);
   await app.listen(config.PORT);
-  console.log(`fieldwork api listening on :${config.PORT}`);
+  new Logger('Api').log(`fieldwork api listening on :${config.PORT}`);
 }
 
 main().catch((err) => {

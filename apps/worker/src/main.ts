@@ -1,17 +1,23 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@app/core';
+import { ConfigError, createProcessLogger, loadConfig, PINO_LEVELS, ProcessNestLogger } from '@app/core';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+
+/** The worker logs at least `log` whatever `LOG_LEVEL` says: its start, stop and lifecycle lines. */
+const WORKER_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
 
 /**
  * Boots the worker without HTTP (STYLE.md §8). On SIGTERM/SIGINT Nest's shutdown hooks close the
  * BullMQ workers — in-flight tasks finish (or, past the lock, return to the queue as stalled) —
- * then the heartbeat is marked stopped and the connections close.
+ * then the heartbeat is marked stopped and the connections close. Logs like the api (JSON, or
+ * pretty with `LOG_FORMAT=pretty`), at `LOG_LEVEL` but never above `log`.
  */
 async function main() {
-  loadConfig(); // a wrong environment stops start-up here, naming the variable
+  const config = loadConfig(); // a wrong environment stops start-up here, naming the variable
+  const level = WORKER_LEVELS[Math.max(WORKER_LEVELS.indexOf(config.LOG_LEVEL), WORKER_LEVELS.indexOf('log'))];
+  const logger = new ProcessNestLogger(await createProcessLogger(config, 'worker', { level: PINO_LEVELS[level] }));
   const { WorkerModule } = await import('./worker.module');
-  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['fatal', 'error', 'warn', 'log'] });
+  const app = await NestFactory.createApplicationContext(WorkerModule, { logger });
   // useProcessExit: exit 0 after the hooks instead of re-raising the signal (which reads as a crash)
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   await app.init();

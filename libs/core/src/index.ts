@@ -2,6 +2,8 @@ export * from './config/env';
 export * from './config/trust-proxy';
 export * from './config/load-config';
 export * from './config/config.module';
+export * from './logging/process-logger';
+export * from './logging/pretty-line';
 export * from './errors/domain-error';
 export * from './ids';
 export * from './time';

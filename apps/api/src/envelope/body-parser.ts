@@ -1,5 +1,7 @@
+import { ErrorKind } from '@app/core';
 import { INestApplication } from '@nestjs/common';
 import { json, NextFunction, Request, Response, urlencoded } from 'express';
+import { logRequestOnFinish, requestIdOf } from '../ops/logging';
 import { sendError, surfaceOf } from './exception.filter';
 
 /** Request bodies above this are refused with 413 in the surface's shape. */
@@ -7,7 +9,8 @@ export const BODY_LIMIT = '5mb';
 
 /**
  * JSON body parsing for both surfaces, with parse and size errors answered in the surface's shape
- * (malformed JSON → -1/400 before anything else; over 5 MB → 413).
+ * (malformed JSON → -1/400 before anything else; over 5 MB → 413), with `X-Request-Id` and a
+ * request log line like every other answer.
  */
 export function useJsonBodies(app: INestApplication): void {
   // strict: false — `5` or `"x"` is valid JSON, so it is refused by the guards after authentication
@@ -19,16 +22,30 @@ export function useJsonBodies(app: INestApplication): void {
     '/osmand',
     urlencoded({ extended: false, limit: '64kb', parameterLimit: 100, type: (req) => !/json/i.test(req.headers['content-type'] ?? '') }),
   );
-  app.use((err: { type?: string; status?: number; message?: string }, req: Request, res: Response, next: NextFunction) => {
-    if (err?.type === 'entity.too.large' || err?.status === 413) {
-      return sendError(res, surfaceOf(req.path), 'too_large', `body: larger than ${BODY_LIMIT}`);
-    }
-    if (err?.type === 'entity.parse.failed' || err?.status === 400) {
-      return sendError(res, surfaceOf(req.path), 'invalid', 'body: malformed JSON');
-    }
-    if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported' || err?.status === 415) {
-      return sendError(res, surfaceOf(req.path), 'invalid', `body: ${err.message ?? 'unsupported encoding'}`);
-    }
-    return next(err);
+  app.use((err: BodyError, req: Request, res: Response, next: NextFunction) => {
+    const answer = answerOf(err);
+    if (!answer) return next(err);
+    // answered before pino-http's middleware (registered at init) runs: the request id and the
+    // request line come from here
+    (req as Request & { id?: string }).id = requestIdOf(req, res);
+    logRequestOnFinish(req, res);
+    sendError(res, surfaceOf(req.path), answer.kind, answer.message);
   });
+}
+
+/** What body-parser passes on for a body it cannot read. */
+interface BodyError {
+  type?: string;
+  status?: number;
+  message?: string;
+}
+
+/** The error answer for a body-parser failure, or undefined for an error that is not one. */
+function answerOf(err: BodyError | undefined): { kind: ErrorKind; message: string } | undefined {
+  if (err?.type === 'entity.too.large' || err?.status === 413) return { kind: 'too_large', message: `body: larger than ${BODY_LIMIT}` };
+  if (err?.type === 'entity.parse.failed' || err?.status === 400) return { kind: 'invalid', message: 'body: malformed JSON' };
+  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported' || err?.status === 415) {
+    return { kind: 'invalid', message: `body: ${err.message ?? 'unsupported encoding'}` };
+  }
+  return undefined;
 }

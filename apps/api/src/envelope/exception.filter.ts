@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ErrorKind, isDatabaseUnavailable, RateLimitedError } from '@app/core';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { noteAnsweredError } from '../ops/logging';
 import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
 
 /** `public`: keyless routes of the wire contract outside /api and /v1 (track share links), errors in the action shape. */
@@ -37,6 +38,7 @@ const errorsLogger = new Logger('Errors');
 export function answerError(exception: unknown, req: Request, res: Response): void {
   if (surfaceOf(req.path) === 'other' && exception instanceof HttpException) {
     // health and other operational routes answer Nest's own body (e.g. which readiness check failed)
+    noteAnsweredError(res, exception.message);
     res.status(exception.getStatus()).json(exception.getResponse());
     return;
   }
@@ -69,10 +71,14 @@ function classify(exception: unknown, req: Request): { kind: ErrorKind | 'server
   return { kind: 'server', message: `internal error (id ${errorId})` };
 }
 
-/** Writes an error in the surface's shape. Also used by the body-parser error handler. */
+/**
+ * Writes an error in the surface's shape, noting its text for the request's log line. Also used by
+ * the body-parser error handler.
+ */
 export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'server', message: string): void {
   const { status, http } = kind === 'server' ? { status: -99, http: 500 } : statusOf(kind);
   if (res.headersSent) return;
+  noteAnsweredError(res, message);
   if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
   else res.status(http).json({ status, error: message });
 }

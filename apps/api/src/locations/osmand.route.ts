@@ -3,10 +3,12 @@ import { decodeOsmAnd, Fix, isFixProblem, OsmandGroupCommit, osmandFieldName, va
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Request, Response } from 'express';
-import { PinoLogger } from 'nestjs-pino';
 import { answerError } from '../envelope/exception.filter';
-import { requestIdOf } from '../ops/logging';
+import { logRequestOnFinish, requestIdOf } from '../ops/logging';
 import { RateLimitService } from '../ops/rate-limit.service';
+
+/** The device id in the answer to an unknown device (`unknown device: <id>`), for the log line. */
+const UNKNOWN_DEVICE = /(unknown device: ).*/;
 
 /** The path Traccar Client is pointed at. */
 export const OSMAND_PATH = '/osmand';
@@ -23,7 +25,8 @@ export const OSMAND_PATH = '/osmand';
  * router's execution context), which cost more than the request's own work. It keeps what the Nest
  * route had: the body parsers (mounted before it), the metrics (route label `/osmand`), errors in the
  * exception filter's shape ({@link answerError}), `X-Request-Id` and one request log line with the
- * device id redacted (the pino-http line's shape, written only when the level logs it).
+ * device id redacted, in the URL and in the error text (the pino-http line's shape, written only
+ * when the level logs it).
  */
 export function mountOsmAnd(app: INestApplication): void {
   const ingest = app.get(OsmandGroupCommit);
@@ -57,13 +60,10 @@ export function mountOsmAnd(app: INestApplication): void {
   };
 
   const route = (req: Request, res: Response): void => {
-    const start = Date.now();
     (req as Request & { id?: string }).id = requestIdOf(req, res);
-    // the request line as pino-http writes it (its serializers redact the device id), only when logged
-    const log = PinoLogger.root;
-    if (log?.isLevelEnabled('info')) {
-      res.once('finish', () => log.info({ req, res, responseTime: Date.now() - start }, 'request completed'));
-    }
+    // the request line as pino-http writes it (its serializers redact the device id in the URL; an
+    // unknown device's error text names the id too), only when logged
+    logRequestOnFinish(req, res, (error) => error.replace(UNKNOWN_DEVICE, '$1[redacted]'));
     handle(req, res).catch((err: unknown) => answerError(err, req, res));
   };
   const server = (app as NestExpressApplication).getHttpAdapter().getInstance() as {

@@ -1,4 +1,9 @@
-import { loggedUrl, serializeRequest } from './logging';
+import { createServer, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { pinoHttp } from 'pino-http';
+import { loggedUrl, noteAnsweredError, REDACTED_PATHS, requestFacts, requestLogOptions, serializeRequest, serializeResponse } from './logging';
 
 describe('request log lines', () => {
   it('redact /osmand’s device id, whatever parameter carries it', () => {
@@ -27,5 +32,71 @@ describe('request log lines', () => {
       remoteAddress: '127.0.0.1',
       userAgent: 'Traccar Client',
     });
+  });
+});
+
+describe('request facts and the response part of a line', () => {
+  it('keep the status of a response, not its headers', () => {
+    expect(serializeResponse({ statusCode: 400, headers: { 'content-security-policy': "default-src 'self'" } } as never)).toEqual({
+      statusCode: 400,
+    });
+  });
+
+  it('name the caller’s company and member once authenticated, and the answered error text, cut past 300 characters', () => {
+    const req = { auth: { companyId: 'C1', memberId: 'M1' } } as never;
+    const res = {} as never;
+    expect(requestFacts(req, res)).toEqual({ company: 'C1', member: 'M1' });
+    noteAnsweredError(res, 'data.accounts: must be an array');
+    expect(requestFacts({} as never, res)).toEqual({ error: 'data.accounts: must be an array' });
+    noteAnsweredError(res, 'x'.repeat(400));
+    const cut = requestFacts({} as never, res).error!;
+    expect(cut).toHaveLength(300);
+    expect(cut.endsWith('x…')).toBe(true);
+  });
+});
+
+describe('request lines (requestLogOptions over a real HTTP server)', () => {
+  /** Serves `answer` behind pino-http with the api's options; returns the JSON lines written. */
+  async function linesFor(answer: (res: ServerResponse) => void, headers: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
+    const written: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (written.push(String(chunk)), done()) });
+    const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
+    const middleware = pinoHttp(requestLogOptions(logger));
+    const server = createServer((req, res) => middleware(req, res, () => answer(res)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/api/getaccounts?token=st_secret`, { method: 'POST', headers });
+      await res.arrayBuffer();
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+    return written.map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  it('a 400: info, status and error text, the request without headers, the response without headers', async () => {
+    const [line, ...more] = await linesFor(
+      (res) => {
+        noteAnsweredError(res, 'data.bogus: unknown field');
+        res.setHeader('Content-Security-Policy', "default-src 'self'");
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"status":-1,"error":"data.bogus: unknown field"}');
+      },
+      { 'api-key': 'fwk_secret_key', 'x-request-id': 'unit-1' },
+    );
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({ level: 30, msg: 'request completed', res: { statusCode: 400 }, error: 'data.bogus: unknown field' });
+    expect(line.req).toEqual({ id: 'unit-1', method: 'POST', url: '/api/getaccounts?token=[redacted]', remoteAddress: '127.0.0.1', userAgent: 'node' });
+    expect(line.res).toEqual({ statusCode: 400 });
+    expect(JSON.stringify(line)).not.toMatch(/headers|content-security-policy|fwk_secret_key|st_secret/i);
+  });
+
+  it('a 500: level error with the answered error id, without pino-http’s own stack', async () => {
+    const [line] = await linesFor((res) => {
+      noteAnsweredError(res, 'internal error (id abc)');
+      res.writeHead(500).end();
+    });
+    expect(line).toMatchObject({ level: 50, msg: 'request errored', res: { statusCode: 500 }, error: 'internal error (id abc)' });
+    expect(line.err).toBeUndefined();
   });
 });

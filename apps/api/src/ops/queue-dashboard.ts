@@ -5,6 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { INestApplication } from '@nestjs/common';
 import { NextFunction, Request, Response } from 'express';
+import { noteAnsweredError } from './logging';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -39,6 +40,7 @@ export function mountQueueDashboard(app: INestApplication): boolean {
       .toString('utf8')
       .split(':');
     if (scheme === 'Basic' && same(u, user) && same(rest.join(':'), password)) return next();
+    noteAnsweredError(res, 'queue dashboard: credentials required');
     res.setHeader('WWW-Authenticate', 'Basic realm="Fieldwork queues", charset="UTF-8"');
     res.status(401).json({ error: { message: 'queue dashboard: credentials required' } });
   });

@@ -36,10 +36,11 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    // one scheduler id: every worker upserts the same schedule, so it runs once an hour in total
+    // one scheduler id: every worker upserts the same schedule, so it runs once an hour in total.
+    // An `every` schedule's first run is at once already (BullMQ warns that `immediately` adds nothing)
     await this.producer
       .queue(QueueName.Locations)
-      .upsertJobScheduler('partitions', { every: PARTITIONS_EVERY_MS, immediately: true }, { name: 'partitions', data: {} });
+      .upsertJobScheduler('partitions', { every: PARTITIONS_EVERY_MS }, { name: 'partitions', data: {} });
   }
 
   async process(task: LocationsTask): Promise<unknown> {

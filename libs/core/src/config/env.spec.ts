@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: 600,
       TRUST_PROXY: 'loopback,linklocal,uniquelocal',
       LOG_LEVEL: 'log',
+      LOG_FORMAT: 'json',
     });
     expect(config.QUEUE_DASHBOARD_USER).toBeUndefined();
     expect(config.QUEUE_DASHBOARD_PASSWORD).toBeUndefined();
@@ -50,6 +51,14 @@ describe('loadConfig', () => {
     expect(config.WEBHOOK_ALLOW_PRIVATE).toBe(false);
     expect(config.LOG_LEVEL).toBe('log');
     expect(config.QUEUE_DASHBOARD_USER).toBeUndefined();
+  });
+
+  it('reads LOG_FORMAT=pretty in development, refuses it with NODE_ENV=production', () => {
+    expect(load({ LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(load({ NODE_ENV: 'production', LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(configError({ NODE_ENV: 'production', LOG_FORMAT: 'pretty' }).message).toContain(
+      'LOG_FORMAT="pretty": not allowed when NODE_ENV=production',
+    );
   });
 
   it('ignores variables it does not know', () => {
@@ -147,6 +156,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOW_PRIVATE', 'TRUE'],
     ['NODE_ENV', 'staging'],
     ['LOG_LEVEL', 'trace'],
+    ['LOG_FORMAT', 'text'],
     ['METRICS_TOKEN', 'short'],
     ['METRICS_CACHE_MS', '-1'],
     ['METRICS_CACHE_MS', 'soon'],
