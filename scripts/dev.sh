@@ -54,7 +54,8 @@ Try:
     -d '{"auth":{"usr":"$usr","key":"$key"},"data":{}}'
   curl -s http://127.0.0.1:$port/v1/auth/whoami -H 'API-Key: $key'
 Where the workers are, their tracks of the last day (each with a public share_url) and the places
-nearest to you (on a fresh database a real recorded drive is replayed first: see apps/cli/demo-data):
+nearest to you (on a fresh database the demo worker's day is replayed first, then he keeps driving:
+docs/demo.md):
   curl -s http://127.0.0.1:$port/api/locate -H 'API-Key: $key' -H 'Content-Type: application/json' \\
     -d '{"data":{"teams":true,"withAddress":true}}'
   curl -s http://127.0.0.1:$port/api/gettracks -H 'API-Key: $key' -H 'Content-Type: application/json' \\
@@ -63,23 +64,29 @@ nearest to you (on a fresh database a real recorded drive is replayed first: see
     -d '{"data":{"max":5}}'
 Reports come as files: today's drive as GPX files in a zip, and the jobs of the day as a spreadsheet:
   curl -s http://127.0.0.1:$port/api/createreport -H 'API-Key: $key' -H 'Content-Type: application/json' -o gpx.zip \\
-    -d "{\"data\":{\"reporttype\":\"gpx\",\"format\":\"zip\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
+    -d "{\"data\":{\"reporttype\":\"gpx\",\"format\":\"zip\",\"day\":\$(TZ=Europe/Zagreb date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
   curl -s http://127.0.0.1:$port/api/createreport -H 'API-Key: $key' -H 'Content-Type: application/json' -o jobs.xlsx \\
-    -d "{\"data\":{\"reporttype\":\"jobs\",\"format\":\"xlsx\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
+    -d "{\"data\":{\"reporttype\":\"jobs\",\"format\":\"xlsx\",\"day\":\$(TZ=Europe/Zagreb date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
 The same jobs as a PDF:
   curl -s http://127.0.0.1:$port/api/createreport -H 'API-Key: $key' -H 'Content-Type: application/json' -o jobs.pdf \\
-    -d "{\"data\":{\"reporttype\":\"jobs\",\"format\":\"pdf\",\"day\":\$(TZ=Europe/Ljubljana date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
+    -d "{\"data\":{\"reporttype\":\"jobs\",\"format\":\"pdf\",\"day\":\$(TZ=Europe/Zagreb date +%Y%m%d),\"accounts\":[\"luka.novak@demo.fieldwork.test\"]}}"
 Queue dashboard: http://127.0.0.1:$port/admin/queues  (user $QUEUE_DASHBOARD_USER, password $QUEUE_DASHBOARD_PASSWORD)
 Log lines: LOG_FORMAT=${LOG_FORMAT:-json}, LOG_LEVEL=${LOG_LEVEL:-log} (LOG_LEVEL=debug adds Nest's module and route lines).
 Ctrl-C stops both processes.
 
 TXT
 
-if [ "$seeded" = true ]; then
-  # the live part of the demo goes through the running api like any client
-  (
-    for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1 && break; sleep 1; done
-    npm run -s cli -- demo-live --url "http://127.0.0.1:$port" --key "$key" | tail -n 1 | sed 's/^/demo replayed: /'
-  ) &
-fi
+demo=()
+stop_demo() { [ ${#demo[@]} -eq 0 ] || kill -TERM "${demo[@]}" 2>/dev/null || true; }
+trap 'stop_demo; cleanup' INT TERM EXIT
+# the live part of the demo goes through the running api like any client: on a fresh database the
+# demo worker's day up to a minute ago (demo-live), then, on every start, him driving in real time
+# (demo-follow) until Ctrl-C
+(
+  if [ "$seeded" = true ]; then
+    node dist/apps/cli/src/main.js demo-live --url "http://127.0.0.1:$port" --key "$key" | tail -n 1 | sed 's/^/demo replayed: /'
+  fi
+  exec node dist/apps/cli/src/main.js demo-follow --url "http://127.0.0.1:$port" >/dev/null
+) &
+demo+=($!)
 wait -n "${pids[@]}"
