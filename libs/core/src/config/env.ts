@@ -1,24 +1,15 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { toBool, toInt } from './env-transforms';
+import { StreamEnv } from './stream-env';
 import { trustProxySetting } from './trust-proxy';
-
-const toBool = ({ value }: { value: unknown }) => {
-  if (value === undefined || value === '') return undefined;
-  if (value === 'true' || value === '1' || value === true) return true;
-  if (value === 'false' || value === '0' || value === false) return false;
-  return value; // left as is: IsBoolean names it
-};
-const toInt = ({ value }: { value: unknown }) => {
-  if (value === undefined || value === '') return undefined;
-  return /^-?\d+$/.test(String(value)) ? Number(value) : value;
-};
 
 /**
  * Every environment variable the service reads, with its default. Validated once at start-up by
  * `loadConfig` (load-config.ts); a wrong value stops start-up with a message naming the variable.
- * `.env.example` documents each one.
+ * `.env.example` documents each one. The live stream's variables are in {@link StreamEnv}.
  */
-export class AppConfig {
+export class AppConfig extends StreamEnv {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
@@ -410,58 +401,6 @@ export class AppConfig {
   @Transform(toBool)
   @IsBoolean()
   WORKER_TEST_KINDS = false;
-
-  /** Live stream (docs/live.md): ms between two `position` events of one member (newest kept). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600000)
-  STREAM_POSITION_MS = 2000;
-
-  /** Live stream: hours back a `Last-Event-ID` may resume from; older → `reset` and a snapshot. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(720)
-  STREAM_REPLAY_HOURS = 24;
-
-  /** Live stream: ms between comment lines on an idle stream. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(300000)
-  STREAM_HEARTBEAT_MS = 15000;
-
-  /** Live stream: ms a `createstreamtoken` token starts streams. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(3600000)
-  STREAM_TOKEN_TTL_MS = 60000;
-
-  /** Live stream: live events waiting behind a socket that does not drain before its client is dropped. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(1000000)
-  STREAM_MAX_BACKLOG_EVENTS = 1000;
-
-  /** Live stream: bytes of those events before the client is dropped. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1024)
-  @Max(1073741824)
-  STREAM_MAX_BACKLOG_BYTES = 1048576;
-
-  /**
-   * Live stream: ms between the safety passes under LISTEN/NOTIFY — each api instance stamps any
-   * company's unstamped events and re-reads its streams' companies (a lost notification costs this much latency).
-   */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600000)
-  STREAM_SAFETY_MS = 2000;
 
   /** Log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
