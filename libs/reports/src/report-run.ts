@@ -20,6 +20,8 @@ export interface ReportParams {
   /** places `accounts` named (place types) */
   placeIds: string[];
   columns?: RequestedColumn[];
+  /** csv (also the csv files of a zip): false leaves the UTF-8 byte-order mark out; absent = true */
+  bom?: boolean;
 }
 
 declare module '@app/core' {

@@ -53,7 +53,7 @@ export class ReportsService {
     const denial = reportAccessDenial(ctx, rule.companyWide, memberIds);
     if (denial) throw forbidden(denial);
     const range = dto.range();
-    const params: ReportParams = { type: dto.reporttype, format: dto.format, range, memberIds, placeIds, columns: dto.columns };
+    const params: ReportParams = { type: dto.reporttype, format: dto.format, range, memberIds, placeIds, columns: dto.columns, ...(dto.bom === false ? { bom: false } : {}) };
     if (dto.format === 'pdf') await this.checkPdfRows(ctx, params);
     const owner = { companyId: ctx.companyId, memberId: ctx.memberId };
     const run = await this.runs.submit('report', params, owner, { profile: 'report' });
