@@ -17,10 +17,12 @@
  * open), sizes columns by fixed or equal shares rather than by their content, and measures every cell
  * through the line wrapper; here a cell that fits one line is measured by `widthOfString` alone.
  *
- * Rows are buffered as their cell texts (at most {@link PDF_MAX_ROWS}: column widths need every cell,
- * and "of N" the page count) and the document is laid out and written at `end()`, with its pages
- * buffered (`bufferPages`) for the footers: the document is in memory until then, ~250 pages at most.
- * So `row()` never waits for the output.
+ * Rows are buffered as their cell texts (at most {@link PDF_MAX_ROWS}: column widths need every cell)
+ * and the document is laid out and written at `end()` in two passes: the first measures every row's
+ * height and where the pages break (so "of N" is known), the second draws, each page written out when
+ * the next begins. Pages are not buffered: a 10,000-row report of wrapped text runs to ~1,000 pages,
+ * about 0.5 MB of heap each while pdfkit holds them (measured: out of memory in the report thread's
+ * 256 MB). `row()` never waits for the output.
  *
  * Font: DejaVu Sans (it has ✓ and most Latin/Greek/Cyrillic) from the npm package `dejavu-fonts-ttf`
  * when installed, else Debian's fonts-dejavu-core (`/usr/share/fonts/truetype/dejavu`); embedded as a
@@ -66,6 +68,8 @@ export function resolvePdfFonts(): PdfFonts | undefined {
 const MARGIN = 36;
 const FONT_SIZE = 8;
 const SMALL_FONT_SIZE = 7;
+/** rows between two emptyings of pdfkit's layout cache (see forgetLayouts) */
+const LAYOUT_CACHE_ROWS = 500;
 const PAD_X = 3;
 const PAD_Y = 2;
 const FOOTER_SIZE = 8;
@@ -107,7 +111,6 @@ export function openPdfWriter(doc: ReportDocument, out: Writable, fonts: PdfFont
 async function writePdf(doc: ReportDocument, cells: string[][], out: Writable, fonts: PdfFonts | null): Promise<void> {
   const pdf = new PDFDocument({
     autoFirstPage: false,
-    bufferPages: true,
     info: { Title: doc.title, Subject: doc.subtitle.join(' · '), Creator: 'Fieldwork' },
   });
   const done = outputFinished(out);
@@ -119,6 +122,17 @@ async function writePdf(doc: ReportDocument, cells: string[][], out: Writable, f
     pdf.registerFont(regular, fonts.regular);
     pdf.registerFont(bold, fonts.bold);
   }
+  /**
+   * pdfkit's embedded fonts cache the glyph layout of every word they have measured or drawn, for the
+   * document's life (`layoutCache`): over 10,000 rows of ids, phone numbers and addresses that grows
+   * past the report thread's heap (measured: out of memory at 256 MB). Emptied every
+   * {@link LAYOUT_CACHE_ROWS} rows; words that repeat are laid out again at most once per stretch.
+   */
+  const forgetLayouts = (): void => {
+    for (const font of Object.values((pdf as unknown as { _fontFamilies: Record<string, { layoutCache?: object }> })._fontFamilies)) {
+      if (font.layoutCache) font.layoutCache = Object.create(null) as object;
+    }
+  };
   const cols = doc.columns;
   const titles = cols.map((c) => c.title.replace(/[\r\n\t]+/g, ' '));
 
@@ -131,6 +145,7 @@ async function writePdf(doc: ReportDocument, cells: string[][], out: Writable, f
   pdf.font(regular).fontSize(FONT_SIZE);
   const wordWidth = (s: string) => pdf.widthOfString(s);
   cells.forEach((row, r) => {
+    if (r % LAYOUT_CACHE_ROWS === 0) forgetLayouts();
     for (let c = 0; c < n; c++) {
       const s = row[c];
       if (s === '') continue;
@@ -164,112 +179,158 @@ async function writePdf(doc: ReportDocument, cells: string[][], out: Writable, f
   const scale = fontSize / FONT_SIZE;
   const page = { size: 'A4', layout: layout.landscape ? 'landscape' : 'portrait', margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN } } as const;
 
-  let y = MARGIN;
-  let bottom = 0;
-  const newPage = () => {
-    pdf.addPage(page);
-    y = MARGIN;
-    bottom = pdf.page.height - MARGIN - FOOTER_SIZE - 6;
-  };
-  newPage();
-  const pageWidth = pdf.page.width - 2 * MARGIN;
+  const pageWidth = (layout.landscape ? A4.long : A4.short) - 2 * MARGIN;
+  const bottom = (layout.landscape ? A4.short : A4.long) - MARGIN - FOOTER_SIZE - 6;
+  pdf.addPage(page);
 
-  // first page: title and subtitle lines
-  pdf.font(bold).fontSize(16).text(doc.title, MARGIN, y, { width: pageWidth });
-  y = pdf.y + 4;
+  // the title block's height (drawn on the first page)
+  pdf.font(bold).fontSize(16);
+  const titleHeight = pdf.heightOfString(doc.title, { width: pageWidth });
   pdf.font(regular).fontSize(9);
-  for (const s of doc.subtitle) {
-    pdf.text(s, MARGIN, y, { width: pageWidth });
-    y = pdf.y + 1;
-  }
-  y += 8;
-
+  const subtitleHeights = doc.subtitle.map((s) => pdf.heightOfString(s, { width: pageWidth }));
+  const tableTop = MARGIN + titleHeight + 4 + subtitleHeights.reduce((sum, h) => sum + h + 1, 0) + 8;
   pdf.fontSize(fontSize);
   const lineHeight = pdf.currentLineHeight(true);
-  for (const [gi, group] of layout.groups.entries()) {
+
+  // pass 1: every group's geometry, row heights and page breaks, so "of N" is known before any page
+  // is written and no page is kept in memory after it is full
+  const plans = layout.groups.map((group, gi) => planGroup(group, gi === 0 ? tableTop : MARGIN, layout.groups.length > 1 ? `Columns ${groupRange(group, keys)} of ${n}` : undefined));
+  const pages = plans.reduce((sum, p) => sum + p.pages, 0);
+
+  // pass 2: draw
+  let pageNo = 1;
+  let y = MARGIN;
+  const footer = (): void => {
+    // writing inside the bottom margin would make pdfkit open a page: lift the margin meanwhile
+    const saved = pdf.page.margins.bottom;
+    pdf.page.margins.bottom = 0;
+    pdf.font(regular).fontSize(FOOTER_SIZE).fillColor('#555555');
+    const footY = pdf.page.height - MARGIN - FOOTER_SIZE;
+    const text = `Page ${pageNo} of ${pages}`;
+    pdf.text(text, pdf.page.width - MARGIN - pdf.widthOfString(text), footY, { lineBreak: false });
+    pdf.text(doc.title, MARGIN, footY, { lineBreak: false });
+    pdf.page.margins.bottom = saved;
+    pdf.fillColor('black');
+  };
+  const newPage = (): void => {
+    pdf.addPage(page);
+    pageNo++;
+    footer();
+    y = MARGIN;
+  };
+  footer();
+  pdf.font(bold).fontSize(16).text(doc.title, MARGIN, y, { width: pageWidth });
+  y += titleHeight + 4;
+  pdf.font(regular).fontSize(9);
+  doc.subtitle.forEach((s, i) => {
+    pdf.text(s, MARGIN, y, { width: pageWidth });
+    y += subtitleHeights[i] + 1;
+  });
+  y = tableTop;
+  plans.forEach((plan, gi) => {
     if (gi > 0) newPage();
-    drawGroup(group, layout.groups.length > 1 ? `Columns ${groupRange(group, keys)} of ${n}` : undefined);
+    drawGroup(plan);
+  });
+  pdf.end();
+  await done;
+
+  interface GroupPlan {
+    group: ColumnGroup;
+    caption: string | undefined;
+    xs: number[];
+    tableWidth: number;
+    aligns: ('left' | 'right' | 'center')[];
+    headerHeight: number;
+    /** each row's height, padding included */
+    heights: Float64Array;
+    /** 1 where a row is cut at a page's height (see the file's docstring) */
+    clamped: Uint8Array;
+    /** 1 where a row starts a new page */
+    breaks: Uint8Array;
+    pages: number;
   }
 
-  function drawGroup(group: ColumnGroup, caption: string | undefined): void {
+  function planGroup(group: ColumnGroup, top: number, caption: string | undefined): GroupPlan {
     const xs: number[] = [];
     group.widths.reduce((x, w) => (xs.push(x), x + w), MARGIN);
-    const tableWidth = group.widths.reduce((s, w) => s + w, 0);
-    const aligns = group.columns.map((c) => (RIGHT_ALIGNED.has(cols[c].kind) ? 'right' : cols[c].kind === 'check' ? 'center' : 'left'));
+    const tableWidth = group.widths.reduce((sum, w) => sum + w, 0);
+    const aligns = group.columns.map((c) => (RIGHT_ALIGNED.has(cols[c].kind) ? 'right' : cols[c].kind === 'check' ? 'center' : 'left') as GroupPlan['aligns'][number]);
     pdf.font(bold).fontSize(fontSize);
     const headerHeight = Math.max(...group.columns.map((c, i) => pdf.heightOfString(titles[c], { width: group.widths[i] - 2 * PAD_X }))) + 2 * PAD_Y;
-
-    const header = () => {
-      pdf.font(bold).fontSize(fontSize);
-      if (caption) {
-        pdf.font(regular).text(caption, MARGIN, y, { lineBreak: false });
-        y += lineHeight + 2;
-        pdf.font(bold);
+    const headerBlock = (caption ? lineHeight + 2 : 0) + headerHeight + 1;
+    pdf.font(regular).fontSize(fontSize);
+    const maxRowHeight = bottom - MARGIN - headerBlock - 2 * PAD_Y;
+    const heights = new Float64Array(cells.length);
+    const clamped = new Uint8Array(cells.length);
+    const breaks = new Uint8Array(cells.length);
+    let pagesOfGroup = 1;
+    let at = top + headerBlock;
+    for (let r = 0; r < cells.length; r++) {
+      if (r % LAYOUT_CACHE_ROWS === 0) forgetLayouts();
+      const row = cells[r];
+      // one line where the text fits its column, else the wrapper's height
+      let height = lineHeight;
+      group.columns.forEach((c, i) => {
+        const room = group.widths[i] - 2 * PAD_X;
+        if (row[c] !== '' && widths[r * n + c] * scale > room) height = Math.max(height, pdf.heightOfString(row[c], { width: room }));
+      });
+      if (height > maxRowHeight) {
+        height = maxRowHeight;
+        clamped[r] = 1;
       }
+      height += 2 * PAD_Y;
+      heights[r] = height;
+      if (at + height > bottom) {
+        breaks[r] = 1;
+        pagesOfGroup++;
+        at = MARGIN + headerBlock;
+      }
+      at += height;
+    }
+    return { group, caption, xs, tableWidth, aligns, headerHeight, heights, clamped, breaks, pages: pagesOfGroup };
+  }
+
+  function drawGroup(plan: GroupPlan): void {
+    const { group, xs, aligns, tableWidth } = plan;
+    const header = (): void => {
+      if (plan.caption) {
+        pdf.font(regular).fontSize(fontSize).text(plan.caption, MARGIN, y, { lineBreak: false });
+        y += lineHeight + 2;
+      }
+      pdf.font(bold).fontSize(fontSize);
       group.columns.forEach((c, i) => {
         pdf.text(titles[c], xs[i] + PAD_X, y + PAD_Y, { width: group.widths[i] - 2 * PAD_X, align: aligns[i] });
       });
-      y += headerHeight;
+      y += plan.headerHeight;
       pdf.moveTo(MARGIN, y).lineTo(MARGIN + tableWidth, y).lineWidth(0.75).strokeColor('black').stroke();
       y += 1;
       pdf.font(regular).fontSize(fontSize);
     };
     header();
-
-    const maxRowHeight = bottom - MARGIN - headerHeight - lineHeight - 4;
     for (let r = 0; r < cells.length; r++) {
-      const row = cells[r];
-      // heights: one line where the text fits its column, else the wrapper's
-      let height = lineHeight;
-      const wrapped: (number | undefined)[] = [];
-      group.columns.forEach((c, i) => {
-        const room = group.widths[i] - 2 * PAD_X;
-        if (row[c] !== '' && widths[r * n + c] * scale > room) {
-          const h = pdf.heightOfString(row[c], { width: room });
-          wrapped[i] = h;
-          if (h > height) height = h;
-        }
-      });
-      const clamped = height > maxRowHeight;
-      if (clamped) height = maxRowHeight;
-      height += 2 * PAD_Y;
-      if (y + height > bottom) {
+      if (r % LAYOUT_CACHE_ROWS === 0) forgetLayouts();
+      if (plan.breaks[r]) {
         newPage();
         header();
       }
+      const row = cells[r];
+      const height = plan.heights[r];
       group.columns.forEach((c, i) => {
         const s = row[c];
         if (s === '') return;
         const room = group.widths[i] - 2 * PAD_X;
-        if (wrapped[i] === undefined) {
-          const w = widths[r * n + c] * scale;
+        const w = widths[r * n + c] * scale;
+        if (w <= room) {
           const dx = aligns[i] === 'right' ? room - w : aligns[i] === 'center' ? (room - w) / 2 : 0;
           pdf.text(s, xs[i] + PAD_X + dx, y + PAD_Y, { lineBreak: false });
         } else {
-          pdf.text(s, xs[i] + PAD_X, y + PAD_Y, { width: room, align: aligns[i], ...(clamped ? { height: height - 2 * PAD_Y, ellipsis: true } : {}) });
+          pdf.text(s, xs[i] + PAD_X, y + PAD_Y, { width: room, align: aligns[i], ...(plan.clamped[r] ? { height: height - 2 * PAD_Y, ellipsis: true } : {}) });
         }
       });
       y += height;
       pdf.moveTo(MARGIN, y).lineTo(MARGIN + tableWidth, y).lineWidth(0.25).strokeColor('#b0b0b0').stroke();
     }
   }
-
-  const range = pdf.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    pdf.switchToPage(i);
-    // writing inside the bottom margin would make pdfkit open a page: lift the margin meanwhile
-    const saved = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
-    pdf.font(regular).fontSize(FOOTER_SIZE).fillColor('#555555');
-    const footY = pdf.page.height - MARGIN - FOOTER_SIZE;
-    const pageNo = `Page ${i - range.start + 1} of ${range.count}`;
-    pdf.text(pageNo, pdf.page.width - MARGIN - pdf.widthOfString(pageNo), footY, { lineBreak: false });
-    pdf.text(doc.title, MARGIN, footY, { lineBreak: false });
-    pdf.page.margins.bottom = saved;
-  }
-  pdf.flushPages();
-  pdf.end();
-  await done;
 }
 
 /** "3–9" for a group of columns 3…9 (1-based, key columns left out unless the group is theirs alone). */
