@@ -69,7 +69,7 @@ const MARGIN = 36;
 const FONT_SIZE = 8;
 const SMALL_FONT_SIZE = 7;
 /** rows between two emptyings of pdfkit's layout cache (see forgetLayouts) */
-const LAYOUT_CACHE_ROWS = 500;
+const LAYOUT_CACHE_ROWS = 2000;
 const PAD_X = 3;
 const PAD_Y = 2;
 const FOOTER_SIZE = 8;
