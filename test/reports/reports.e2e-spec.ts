@@ -85,6 +85,7 @@ describe('reports', () => {
       ['unknown column', () => ({ reporttype: 'members', format: 'csv', accounts: [w1.uid], columns: [{ key: 'salary' }] }), 'data.columns[0].key'],
       ['column without key', () => ({ reporttype: 'members', format: 'csv', accounts: [w1.uid], columns: [{ rename: 'x' }] }), 'data.columns[0].key'],
       ['accounts not strings', () => ({ reporttype: 'members', format: 'csv', accounts: [42] }), 'data.accounts'],
+      ['bom not a boolean', () => ({ reporttype: 'members', format: 'csv', accounts: [w1.uid], bom: 'no' }), 'data.bom'],
     ];
     it.each(cases)('%s → -1 naming %s, nothing queued', async (_name, data, field) => {
       const before = await runsOf(company);
@@ -113,6 +114,9 @@ describe('reports', () => {
       const a = await reportFile(api, { reporttype: 'members', format: 'csv', accounts: accounts() }, company.key);
       expect(a.contentType).toBe('text/csv; charset=utf-8');
       expect(a.disposition).toBe('attachment; filename="members.csv"');
+      // a UTF-8 byte-order mark first, so Excel reads "Kovač" as UTF-8; CRLF line ends
+      expect(a.body.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+      expect(a.body.toString('utf8').split('\r\n')[1]).toMatch(/^Ana Kovač,/);
       const rows = readCsv(a.body);
       const header = rows[0];
       expect(header.slice(0, 3)).toEqual(['Name', 'Username', 'Role']);
@@ -132,12 +136,14 @@ describe('reports', () => {
       expect(rows[3][col('Name')]).toBe(`'${INJECTION}`);
     });
 
-    it('columns: chosen, renamed, shown as a check mark', async () => {
+    it('columns: chosen, renamed, shown as a check mark; bom: false', async () => {
       const a = await reportFile(
         api,
-        { reporttype: 'members', format: 'csv', accounts: [w2.uid, w1.uid], columns: [{ key: 'uid', rename: 'Member id' }, { key: 'name' }, { key: 'battery', isCheck: true }] },
+        { reporttype: 'members', format: 'csv', bom: false, accounts: [w2.uid, w1.uid], columns: [{ key: 'uid', rename: 'Member id' }, { key: 'name' }, { key: 'battery', isCheck: true }] },
         company.key,
       );
+      // bom: false leaves the byte-order mark out
+      expect(a.body.toString('utf8').startsWith('Member id,')).toBe(true);
       expect(readCsv(a.body)).toEqual([
         ['Member id', 'Name', 'Battery (%)'],
         [w2.uid, 'Luka Novak', '✓'],

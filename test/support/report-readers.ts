@@ -71,15 +71,18 @@ export function readCsv(buf: Buffer): string[][] {
   return parseCsv(buf, { bom: true, relax_column_count: false }) as string[][];
 }
 
-/** A pdf's text by `pdftotext -layout` (poppler-utils); pages are separated by form feeds (\f). */
+/**
+ * A pdf's text by `pdftotext -raw` (poppler-utils: content order), every whitespace run (line and page
+ * breaks too) as one space: a value our pdf wraps over lines inside its cell reads whole.
+ */
 export function readPdfText(buf: Buffer): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'report-pdf-'));
   try {
     const file = path.join(dir, 'r.pdf');
     writeFileSync(file, buf);
-    const r = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    const r = spawnSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`pdftotext failed: ${r.stderr}`);
-    return r.stdout;
+    return r.stdout.replace(/\s+/g, ' ');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,6 +22,8 @@ export interface ReportParams {
   columns?: RequestedColumn[];
   /** createreport's `stopMinutes` (min, 1–240): the stop threshold of this report, over the company's `stop_minutes` */
   stopMinutes?: number;
+  /** csv (also the csv files of a zip): false leaves the UTF-8 byte-order mark out; absent = true */
+  bom?: boolean;
 }
 
 declare module '@app/core' {

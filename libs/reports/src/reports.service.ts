@@ -55,6 +55,7 @@ export class ReportsService {
     const range = dto.range();
     const params: ReportParams = { type: dto.reporttype, format: dto.format, range, memberIds, placeIds, columns: dto.columns };
     if (dto.stopMinutes !== undefined) params.stopMinutes = dto.stopMinutes;
+    if (dto.bom === false) params.bom = false;
     if (dto.format === 'pdf') await this.checkPdfRows(ctx, params);
     const owner = { companyId: ctx.companyId, memberId: ctx.memberId };
     const run = await this.runs.submit('report', params, owner, { profile: 'report' });

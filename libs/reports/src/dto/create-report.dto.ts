@@ -69,6 +69,14 @@ export class CreateReportDto {
   @Type(() => ReportColumnDto)
   columns?: ReportColumnDto[];
 
+  /**
+   * csv, and the csv files of a zip: start with the UTF-8 byte-order mark (default true, so Excel reads
+   * the file as UTF-8); false leaves it out (CONTRACTS.md "Wave 3: reports and the demo")
+   */
+  @Optional()
+  @IsBoolean()
+  bom?: boolean;
+
   /** our extension: answer `{status: 0, reportId, state}` at once; fetch with getreport */
   @Optional()
   @IsBoolean()

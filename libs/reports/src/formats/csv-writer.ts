@@ -1,7 +1,9 @@
 /**
- * CSV (RFC 4180, UTF-8 without a BOM, CRLF line ends, fields quoted only where needed) through
- * csv-stringify. Row 1 holds the column titles (renamed, with units), no preamble (CONTRACTS.md
- * "Reports"). Cells are text in the requester's formats ({@link formatCell}).
+ * CSV (RFC 4180, UTF-8, CRLF line ends, fields quoted only where needed) through csv-stringify. The
+ * file starts with a UTF-8 byte-order mark (EF BB BF) unless `bom: false` (CONTRACTS.md "Wave 3: reports
+ * and the demo"): Excel reads a csv without one in the system's ANSI code page, so "Višnjan" and "Kovač"
+ * come out garbled. Row 1 holds the column titles (renamed, with units), no other preamble. Cells are
+ * text in the requester's formats ({@link formatCell}).
  *
  * Formula injection (OWASP "CSV Injection"): a cell whose raw value is a string starting with `=`,
  * `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet opening the file shows
@@ -32,9 +34,14 @@ export function csvCell(raw: CellValue | undefined, text: string): string {
   return typeof raw === 'string' ? escapeFormula(text) : text;
 }
 
+/** How a csv is written: `bom` (default true) starts it with the UTF-8 byte-order mark. */
+export interface CsvOptions {
+  bom?: boolean;
+}
+
 /** Opens a csv writer of `doc` onto `out`; `end()` resolves when `out` has finished. */
-export function openCsvWriter(doc: ReportDocument, out: Writable): TableWriter {
-  const csv = stringify({ record_delimiter: 'windows' });
+export function openCsvWriter(doc: ReportDocument, out: Writable, options: CsvOptions = {}): TableWriter {
+  const csv = stringify({ record_delimiter: 'windows', bom: options.bom !== false });
   const done = pipeline(csv, out);
   done.catch(() => undefined); // observed through row()/end()
   const header = doc.columns.map((c) => escapeFormula(c.title));

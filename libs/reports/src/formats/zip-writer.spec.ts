@@ -35,10 +35,17 @@ describe('zip writer', () => {
     expect(await writeGroupedCsvZip(sampleDoc(), from(rows), out)).toBe(5);
     const files = await unzip(out.buffer());
     expect([...files.keys()]).toEqual(['Ana Novak.csv', '_Bob_Smith.csv', '_Bob_Smith (2).csv', 'Ana Novak (2).csv']);
-    const ana = parse(files.get('Ana Novak.csv')!.toString()) as string[][];
+    const ana = parse(files.get('Ana Novak.csv')!.toString(), { bom: true }) as string[][];
     expect(ana[0][0]).toBe('Name');
     expect(ana.slice(1).map((r) => r[0])).toEqual(['a1', 'a2']);
-    expect((parse(files.get('Ana Novak (2).csv')!.toString()) as string[][])[1][0]).toBe('a3');
+    expect((parse(files.get('Ana Novak (2).csv')!.toString(), { bom: true }) as string[][])[1][0]).toBe('a3');
+    expect(files.get('Ana Novak.csv')!.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  });
+
+  it('bom: false leaves the byte-order mark out of every csv', async () => {
+    const out = new Collector();
+    await writeGroupedCsvZip(sampleDoc(), from([{ group: 'Ana', values: { name: 'a1' } }]), out, { bom: false });
+    expect((await unzip(out.buffer())).get('Ana.csv')!.toString('utf8').startsWith('Name,')).toBe(true);
   });
 
   it('an empty zip for no rows', async () => {

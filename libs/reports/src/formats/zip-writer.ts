@@ -7,7 +7,7 @@
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import archiver from 'archiver';
 import type { ReportDocument, ReportRow } from '../report-table';
-import { openCsvWriter } from './csv-writer';
+import { openCsvWriter, type CsvOptions } from './csv-writer';
 import { outputFinished } from './stream-util';
 
 /** A zip being written. */
@@ -58,10 +58,10 @@ export function zipFileName(name: string): string {
  * Writes a zip of csv files onto `out`: one `<group>.csv` per run of rows with the same `group`
  * (rows arrive grouped in order; a group without a name is `doc.title`). Names are made zip-safe
  * ({@link zipFileName}); a name already used (a group coming back, or two groups cleaned to the same
- * name) gets ` (2)`, ` (3)`…. No rows: an empty zip. Each csv is as {@link openCsvWriter} writes it.
+ * name) gets ` (2)`, ` (3)`…. No rows: an empty zip. Each csv is as {@link openCsvWriter} writes it with `options` (its byte-order mark).
  * Resolves with the number of rows written.
  */
-export async function writeGroupedCsvZip(doc: ReportDocument, rows: AsyncIterable<ReportRow>, out: Writable): Promise<number> {
+export async function writeGroupedCsvZip(doc: ReportDocument, rows: AsyncIterable<ReportRow>, out: Writable, options: CsvOptions = {}): Promise<number> {
   const zip = openZipWriter(out);
   const used = new Set<string>();
   const uniqueName = (group: string): string => {
@@ -80,7 +80,7 @@ export async function writeGroupedCsvZip(doc: ReportDocument, rows: AsyncIterabl
         if (current) await current.csv.end();
         const file = new PassThrough();
         zip.addFile(uniqueName(group), file);
-        current = { group, csv: openCsvWriter(doc, file) };
+        current = { group, csv: openCsvWriter(doc, file, options) };
       }
       await current.csv.row(row);
       count++;

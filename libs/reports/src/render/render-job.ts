@@ -33,7 +33,7 @@ export async function renderJob(pool: Pool, job: RenderJob): Promise<RenderOutco
     });
     let rows: number;
     try {
-      rows = await renderReport(ctx, job.params.format, job.params.type, job.params.columns, sink);
+      rows = await renderReport(ctx, job.params.format, job.params.type, job.params.columns, sink, { bom: job.params.bom });
     } catch (err) {
       sink.destroy();
       throw err;
