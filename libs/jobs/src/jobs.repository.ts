@@ -220,17 +220,21 @@ export class JobsRepository {
 
   /**
    * The highest `number` among the company's live jobs (not templates, not archived) on each of
-   * these worker-days, leaving out the jobs `exclude` (the ones being written).
+   * these worker-days, leaving out the jobs `exclude` (the ones being written). One backward probe per
+   * worker-day (both day indexes end with `number`), not a read of all its jobs.
    * @returns {@link workerDayKey} → that number; a worker-day without such a job is missing.
    */
   async routeNumberTops(db: Queryable, companyId: string, days: readonly WorkerDay[], exclude: readonly string[]): Promise<Map<string, number>> {
     if (!days.length) return new Map();
     const rows = await query<{ workerId: string; day: number; top: number }>(
       db,
-      `SELECT j.worker_id AS "workerId", j.day, max(j.number) AS top
-         FROM jobs j JOIN unnest($2::text[], $3::int[]) AS x(worker_id, day) ON j.worker_id = x.worker_id AND j.day = x.day
-        WHERE j.company_id = $1 AND j.is_template = false AND j.archived = false AND NOT (j.id = ANY($4::text[]))
-        GROUP BY j.worker_id, j.day`,
+      `SELECT x.worker_id AS "workerId", x.day, t.top
+         FROM unnest($2::text[], $3::int[]) AS x(worker_id, day)
+        CROSS JOIN LATERAL (
+              SELECT j.number AS top FROM jobs j
+               WHERE j.company_id = $1 AND j.worker_id = x.worker_id AND j.day = x.day
+                 AND j.is_template = false AND j.archived = false AND NOT (j.id = ANY($4::text[]))
+               ORDER BY j.number DESC LIMIT 1) t`,
       [companyId, days.map((d) => d.workerId), days.map((d) => d.day), [...exclude]],
     );
     return new Map(rows.map((r) => [workerDayKey(r.workerId, r.day), r.top]));

@@ -17,6 +17,7 @@ import { CreateReportChunks1795800000000 } from './1795800000000-CreateReportChu
 import { AddMemberLateFixCount1795820000000 } from './1795820000000-AddMemberLateFixCount';
 import { TrackLinesLz41795830000000 } from './1795830000000-TrackLinesLz4';
 import { AddOutboxSequence1795900000000 } from './1795900000000-AddOutboxSequence';
+import { JobsDayIndexesEndWithNumber1795926000000 } from './1795926000000-JobsDayIndexesEndWithNumber';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   AddMemberLateFixCount1795820000000,
   TrackLinesLz41795830000000,
   AddOutboxSequence1795900000000,
+  JobsDayIndexesEndWithNumber1795926000000,
 ];
