@@ -25,7 +25,7 @@ import { JobRow, JobView, toJobView } from './job-view';
 import { applyJobWrite, changedProperties, newJobState } from './job-write';
 import { JobsRepository } from './jobs.repository';
 import { mergeTargets, uidSecondaryIndex } from './merge-plan';
-import { numberRoutes, RouteEntry, WorkerDay } from './route-numbers';
+import { inOrder, numberRoutes, RouteEntry, WorkerDay } from './route-numbers';
 
 /** How a job reached us: `createdVia`. */
 export type JobSurface = 'api' | 'connector';
@@ -127,14 +127,7 @@ export class JobsService {
         freshIndex.push(i);
         return { before: null, after: fresh[fresh.length - 1], numberSent };
       });
-      const listed = new Set((input.numberOrder ?? []).filter((i) => i >= 0 && i < entries.length));
-      const order = [...listed, ...[...entries.keys()].filter((i) => !listed.has(i))];
-      await numberRoutes(
-        this.repo,
-        db,
-        ctx.companyId,
-        order.map((i) => entries[i]),
-      );
+      await numberRoutes(this.repo, db, ctx.companyId, inOrder(entries, input.numberOrder));
       // the inserted jobs' view rows: what we wrote plus what the insert joined (no second read)
       const rows: Map<string, JobRow> = await this.repo.insertMany(db, fresh);
       const lost: string[] = [];
@@ -163,12 +156,7 @@ export class JobsService {
           merges.set(i, job);
           late.push([i, { before: job, after: applyJobWrite(job, writes[i], assignees[i], now, writes[i].path), numberSent: entries[i].numberSent }]);
         }
-        await numberRoutes(
-          this.repo,
-          db,
-          ctx.companyId,
-          late.map(([, e]) => e),
-        );
+        await numberRoutes(this.repo, db, ctx.companyId, late.map(([, e]) => e));
         await merge(late);
       }
       const merged = await this.repo.rowsByIds(

@@ -1,6 +1,6 @@
 import { Job } from './entities/job.entity';
 import { newJobState } from './job-write';
-import { assignRouteNumbers, landingDays, landsOnRoute, MAX_ROUTE_NUMBER, RouteEntry, workerDayKey } from './route-numbers';
+import { assignRouteNumbers, inOrder, landingDays, landsOnRoute, MAX_ROUTE_NUMBER, RouteEntry, workerDayKey } from './route-numbers';
 
 const D1 = 20300506;
 const D2 = 20300507;
@@ -90,5 +90,12 @@ describe('assignRouteNumbers', () => {
       ]),
     );
     expect(numbers(entries)).toEqual([5, 5, 2, 1, MAX_ROUTE_NUMBER, MAX_ROUTE_NUMBER]);
+  });
+});
+
+describe('inOrder', () => {
+  it('the listed indexes first, in their order, then the rest in theirs; repeats and out-of-range indexes ignored', () => {
+    expect(inOrder(['a', 'b', 'c', 'd'], [2, 0, 2, 9, -1])).toEqual(['c', 'a', 'b', 'd']);
+    expect(inOrder(['a', 'b'])).toEqual(['a', 'b']);
   });
 });

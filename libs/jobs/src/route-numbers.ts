@@ -70,6 +70,12 @@ export function assignRouteNumbers(entries: readonly RouteEntry[], tops: Readonl
   }
 }
 
+/** `items` with the indexes `first` lists first (in that order; out-of-range ones ignored), then the rest in their order. */
+export function inOrder<T>(items: readonly T[], first: readonly number[] = []): T[] {
+  const listed = new Set(first.filter((i) => i >= 0 && i < items.length));
+  return [...listed, ...[...items.keys()].filter((i) => !listed.has(i))].map((i) => items[i]);
+}
+
 /**
  * Route numbers of a job write (CONTRACTS.md "Wave 3: reports and the demo", docs/jobs-writes.md):
  * each entry the write lands on a worker-day without a `number` of its own gets that worker-day's
