@@ -233,6 +233,8 @@ function labelOf(sql: string): string {
   if (/^SELECT j\.id, j\.is_template/.test(s)) return 'SELECT job views (JOB_SELECT_SQL)';
   if (/^WITH inserted AS \( INSERT INTO jobs/.test(s)) return 'INSERT INTO jobs, answering the views (CTE + JOB_SELECT_SQL)';
   if (/^(START TRANSACTION|BEGIN)\b/i.test(s)) return 'BEGIN';
+  if (/^SELECT pg_advisory_xact_lock/.test(s)) return 'route numbers: lock the worker-days (pg_advisory_xact_lock)';
+  if (/^SELECT x\.worker_id AS "workerId", x\.day, t\.top/.test(s)) return 'route numbers: the worker-days\' highest numbers';
   const m = /^(INSERT INTO \w+|UPDATE \w+|DELETE FROM \w+|COMMIT|ROLLBACK|SELECT .*? FROM "?(\w+)"?)/i.exec(s);
   if (!m) return s.slice(0, 40);
   return m[2] ? `SELECT … FROM ${m[2]}` : m[1];

@@ -10,6 +10,7 @@ export * from './job-policy';
 export * from './job-write';
 export * from './merge-plan';
 export * from './progress';
+export type { WorkerDay } from './route-numbers';
 export * from './connector-job';
 export * from './jobs.service';
 export * from './jobs-query.service';

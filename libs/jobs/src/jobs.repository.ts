@@ -7,6 +7,7 @@ import { Job } from './entities/job.entity';
 import { JobRow, JobRowJoined, jobRowOf } from './job-view';
 import { JOB_SELECT_SQL, jobSelectSql, memberIdByUsernameSql } from './places-job-view.read';
 import { Progress, PROGRESS_SQL, progressIndex } from './progress';
+import { WorkerDay, workerDayKey } from './route-numbers';
 
 /** Columns the database clock sets on every write. */
 const CLOCK_COLUMNS = new Set(['ts_saved', 'created_at']);
@@ -197,6 +198,46 @@ export class JobsRepository {
       [companyId, ids, numbers],
     );
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Locks the company's worker-days (`pg_advisory_xact_lock`, held until the transaction ends) so
+   * that route numbers taken under it ({@link routeNumberTops}) are never handed out twice: one
+   * 64-bit key per company, worker and day (a hash; a collision only makes two worker-days wait for
+   * each other), taken in key order so concurrent calls cannot deadlock on them. Callers take their
+   * job row locks first. `db` must be a transaction.
+   */
+  async lockRouteDays(db: Queryable, companyId: string, days: readonly WorkerDay[]): Promise<void> {
+    if (!days.length) return;
+    await query(
+      db,
+      `SELECT pg_advisory_xact_lock(s.k) FROM (
+         SELECT DISTINCT hashtextextended('jobs.route:' || $1 || ':' || x.worker_id || ':' || x.day, 0) AS k
+           FROM unnest($2::text[], $3::int[]) AS x(worker_id, day) ORDER BY 1) s`,
+      [companyId, days.map((d) => d.workerId), days.map((d) => d.day)],
+    );
+  }
+
+  /**
+   * The highest `number` among the company's live jobs (not templates, not archived) on each of
+   * these worker-days, leaving out the jobs `exclude` (the ones being written). One backward probe per
+   * worker-day (both day indexes end with `number`), not a read of all its jobs.
+   * @returns {@link workerDayKey} → that number; a worker-day without such a job is missing.
+   */
+  async routeNumberTops(db: Queryable, companyId: string, days: readonly WorkerDay[], exclude: readonly string[]): Promise<Map<string, number>> {
+    if (!days.length) return new Map();
+    const rows = await query<{ workerId: string; day: number; top: number }>(
+      db,
+      `SELECT x.worker_id AS "workerId", x.day, t.top
+         FROM unnest($2::text[], $3::int[]) AS x(worker_id, day)
+        CROSS JOIN LATERAL (
+              SELECT j.number AS top FROM jobs j
+               WHERE j.company_id = $1 AND j.worker_id = x.worker_id AND j.day = x.day
+                 AND j.is_template = false AND j.archived = false AND NOT (j.id = ANY($4::text[]))
+               ORDER BY j.number DESC LIMIT 1) t`,
+      [companyId, days.map((d) => d.workerId), days.map((d) => d.day), [...exclude]],
+    );
+    return new Map(rows.map((r) => [workerDayKey(r.workerId, r.day), r.top]));
   }
 
   /** Locks the company's jobs with these ids (templates too), in id order so concurrent calls cannot deadlock. */

@@ -25,6 +25,7 @@ import { JobRow, JobView, toJobView } from './job-view';
 import { applyJobWrite, changedProperties, newJobState } from './job-write';
 import { JobsRepository } from './jobs.repository';
 import { mergeTargets, uidSecondaryIndex } from './merge-plan';
+import { inOrder, numberRoutes, RouteEntry, WorkerDay } from './route-numbers';
 
 /** How a job reached us: `createdVia`. */
 export type JobSurface = 'api' | 'connector';
@@ -38,6 +39,11 @@ export interface CreateJobsInput {
   sendRouteChange?: boolean;
   isTemplate?: boolean;
   autoassign?: boolean;
+  /**
+   * Input indexes in the order route numbers are handed out (dispatch's route order); the inputs not
+   * listed follow in input order. Default: input order.
+   */
+  numberOrder?: readonly number[];
 }
 
 /** editjobs, with its jobs already validated ({@link parseJobEdits}), in the order sent. */
@@ -111,12 +117,17 @@ export class JobsService {
         : new Map<number, Job>();
       const fresh: Job[] = [];
       const freshIndex: number[] = [];
-      writes.forEach((write, i) => {
-        if (merges.has(i)) return;
+      // every input in input order: a new job, or a merge into the job its uidSecondary names
+      const entries: RouteEntry[] = writes.map((write, i) => {
+        const numberSent = write.fields.number !== undefined;
+        const current = merges.get(i);
+        if (current) return { before: current, after: applyJobWrite(current, write, assignees[i], now, write.path), numberSent };
         const state = newJobState({ id: newId(), companyId: ctx.companyId, isTemplate, createdBy: ctx.memberId, createdVia: via, now });
         fresh.push(applyJobWrite(state, write, assignees[i], now, write.path));
         freshIndex.push(i);
+        return { before: null, after: fresh[fresh.length - 1], numberSent };
       });
+      await numberRoutes(this.repo, db, ctx.companyId, inOrder(entries, input.numberOrder));
       // the inserted jobs' view rows: what we wrote plus what the insert joined (no second read)
       const rows: Map<string, JobRow> = await this.repo.insertMany(db, fresh);
       const lost: string[] = [];
@@ -126,17 +137,27 @@ export class JobsService {
           created[freshIndex[k]] = true;
         } else lost.push(job.uidSecondary!); // a racing call inserted this uidSecondary first
       });
-      if (lost.length)
-        for (const [i, job] of mergeTargets(byUid, await this.repo.lockByUidSecondary(db, ctx.companyId, lost))) merges.set(i, job);
 
       const changes: Array<{ before: Job; after: Job }> = [];
-      for (const [i, current] of merges) {
-        ids[i] = current.id;
-        const after = applyJobWrite(current, writes[i], assignees[i], now, writes[i].path);
-        const changed = changedProperties(current, after);
-        if (!changed.length) continue;
-        await this.update(db, after, changed, writes[i].path);
-        changes.push({ before: current, after });
+      const merge = async (planned: Array<[number, RouteEntry]>) => {
+        for (const [i, { before, after }] of planned) {
+          ids[i] = before!.id;
+          const changed = changedProperties(before!, after);
+          if (!changed.length) continue;
+          await this.update(db, after, changed, writes[i].path);
+          changes.push({ before: before!, after });
+        }
+      };
+      await merge([...merges.keys()].map((i) => [i, entries[i]]));
+      if (lost.length) {
+        // merged after the insert: numbered again, against the worker-days as this call left them
+        const late: Array<[number, RouteEntry]> = [];
+        for (const [i, job] of mergeTargets(byUid, await this.repo.lockByUidSecondary(db, ctx.companyId, lost))) {
+          merges.set(i, job);
+          late.push([i, { before: job, after: applyJobWrite(job, writes[i], assignees[i], now, writes[i].path), numberSent: entries[i].numberSent }]);
+        }
+        await numberRoutes(this.repo, db, ctx.companyId, late.map(([, e]) => e));
+        await merge(late);
       }
       const merged = await this.repo.rowsByIds(
         db,
@@ -196,16 +217,19 @@ export class JobsService {
       );
       const events: OutboxEventInput[] = [];
       const changes: Array<{ before: Job; after: Job }> = [];
-      for (let i = 0; i < edits.length; i++) {
+      const entries: RouteEntry[] = edits.map(({ write }, i) => {
         const before = current[i];
-        const { write } = edits[i];
         const denial = workerJobEditDenial({ id: ctx.memberId, role: ctx.role }, ctx.settings, before, write.keys, today);
         if (denial) throw new DomainError('forbidden', `${write.path}: ${denial}`);
-        const after = applyJobWrite(before, write, assignees[i], now, write.path);
-        const changed = changedProperties(before, after);
+        return { before, after: applyJobWrite(before, write, assignees[i], now, write.path), numberSent: write.fields.number !== undefined };
+      });
+      await numberRoutes(this.repo, db, ctx.companyId, entries);
+      for (let i = 0; i < edits.length; i++) {
+        const { before, after } = entries[i];
+        const changed = changedProperties(before!, after);
         if (!changed.length) continue;
-        await this.update(db, after, changed, write.path);
-        changes.push({ before, after });
+        await this.update(db, after, changed, edits[i].write.path);
+        changes.push({ before: before!, after });
       }
       const views = await this.views(
         db,
@@ -317,6 +341,16 @@ export class JobsService {
       changed.map((id) => jobEvent(companyId, 'jobupdated', views.get(id)!)),
     );
     return { views, changed, eventIds };
+  }
+
+  /**
+   * Locks the company's worker-days (YYYYMMDD days) until the caller's transaction `db` ends, as a
+   * system actor: route numbers handed out by job writes wait for it, so a caller that renumbers a
+   * day (dispatch's optimizeroute) sees every job landed on it before, and none lands meanwhile.
+   * Take the jobs' row locks first (as the job writes do), then this.
+   */
+  lockRouteDays(db: EntityManager, companyId: string, days: readonly WorkerDay[]): Promise<void> {
+    return this.repo.lockRouteDays(db, companyId, days);
   }
 
   /**

@@ -62,7 +62,7 @@ LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
 /**
  * The id of the company's member whose username is `username` (case-insensitive), as a scalar
  * subquery over `members`; `company` and `username` are parameter placeholders (`$n`). The company as a
- * parameter, not the outer row: the subquery runs once and IDX_jobs_company_worker_day applies.
+ * parameter, not the outer row: the subquery runs once and IDX_jobs_company_worker_day_number applies.
  */
 export function memberIdByUsernameSql(company: string, username: string): string {
   return `(SELECT id FROM members m WHERE m.company_id = ${company} AND lower(m.username) = lower(${username}))`;

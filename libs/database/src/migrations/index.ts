@@ -18,6 +18,7 @@ import { AddMemberLateFixCount1795820000000 } from './1795820000000-AddMemberLat
 import { TrackLinesLz41795830000000 } from './1795830000000-TrackLinesLz4';
 import { AddOutboxSequence1795900000000 } from './1795900000000-AddOutboxSequence';
 import { AddCompanyStopMinutes1795920000000 } from './1795920000000-AddCompanyStopMinutes';
+import { JobsDayIndexesEndWithNumber1795926000000 } from './1795926000000-JobsDayIndexesEndWithNumber';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   TrackLinesLz41795830000000,
   AddOutboxSequence1795900000000,
   AddCompanyStopMinutes1795920000000,
+  JobsDayIndexesEndWithNumber1795926000000,
 ];

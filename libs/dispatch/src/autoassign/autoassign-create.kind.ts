@@ -3,7 +3,7 @@ import { JobsService, JobView, JobWrite, JobWriteDto } from '@app/jobs';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { GeoPoint } from '../types';
 import { planAssignment, PlanJob } from './autoassign-plan';
-import { ASSIGN_SEED, runPlan, worksOnFor } from './autoassign.kind';
+import { ASSIGN_SEED, inRouteOrder, runPlan, worksOnFor } from './autoassign.kind';
 import { JobsAutoassignRead } from './jobs-autoassign.read';
 import { LatestLocationsRead } from '../locations-latest.read';
 import { MembersAutoassignRead } from './members-autoassign.read';
@@ -27,7 +27,7 @@ export interface CreateJobsAutoassignAnswer {
 }
 
 interface Computed {
-  /** input index → worker id, and the day an undated job gets */
+  /** input index → worker id, and the day an undated job gets, in route order ({@link inRouteOrder}) */
   assigned: Array<{ index: number; workerId: string; day?: number }>;
   /** input index → reason */
   reasons: Record<number, string>;
@@ -72,10 +72,14 @@ export class CreateJobsAutoassignKind implements OnModuleInit {
           if (day) writes[index].fields.day = day;
         }
         const published: string[] = [];
-        const { jobs } = await this.jobs.createJobs(params.auth, { jobs: writes, sendRouteChange: params.sendRouteChange }, 'api', {
-          db: manager,
-          published,
-        });
+        // the assigned inputs get their route numbers in the search's route order
+        const numberOrder = computed.assigned.map((a) => a.index);
+        const { jobs } = await this.jobs.createJobs(
+          params.auth,
+          { jobs: writes, sendRouteChange: params.sendRouteChange, numberOrder },
+          'api',
+          { db: manager, published },
+        );
         ctx.afterCommit(() => this.outbox.wake(published));
         const unassignedJobs: string[] = [];
         const reasons: Record<string, string> = {};
@@ -142,6 +146,6 @@ export class CreateJobsAutoassignKind implements OnModuleInit {
         return { index, workerId: out.assigned[j.id], day: params.writes[index].fields.day ? undefined : j.day };
       })
       .sort((a, b) => a.index - b.index);
-    return { assigned, reasons, params };
+    return { assigned: inRouteOrder(assigned, out.routeRank, (a) => String(a.index)), reasons, params };
   }
 }

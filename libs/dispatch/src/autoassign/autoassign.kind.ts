@@ -36,7 +36,7 @@ export interface AutoassignAnswer {
 }
 
 interface Computed {
-  /** job id → worker id and the day an undated job gets */
+  /** job id → worker id and the day an undated job gets, in route order ({@link inRouteOrder}) */
   assigned: Array<{ jobId: string; workerId: string; day?: number }>;
   reasons: Record<string, string>;
 }
@@ -50,18 +50,35 @@ declare module '@app/core' {
 /** The seed of the assignment's search: the same call on the same data answers the same. */
 export const ASSIGN_SEED = 1;
 
+/** The plan's answer: who takes which job, why the others are left, and the order of the routes. */
+export interface PlanOutcome extends Pick<AssignOutput, 'assigned' | 'unassigned'> {
+  /** assigned job id → its rank in its worker's route of its day (the search's order, existing jobs left out) */
+  routeRank: Map<string, number>;
+}
+
 /**
  * Runs the plan's days through the CPU pool's `dispatch.assign` and merges the answers with the plan's
  * own unassigned jobs.
  */
-export async function runPlan(plan: AssignmentPlan, ctx: RunContext): Promise<Pick<AssignOutput, 'assigned' | 'unassigned'>> {
-  const out: Pick<AssignOutput, 'assigned' | 'unassigned'> = { assigned: {}, unassigned: { ...plan.unassigned } };
+export async function runPlan(plan: AssignmentPlan, ctx: RunContext): Promise<PlanOutcome> {
+  const out: PlanOutcome = { assigned: {}, unassigned: { ...plan.unassigned }, routeRank: new Map() };
   for (const { input } of plan.days) {
     const day = await ctx.cpu.run('dispatch.assign', input);
     Object.assign(out.assigned, day.assigned);
     Object.assign(out.unassigned, day.unassigned);
+    for (const route of Object.values(day.routes)) route.forEach((id, rank) => out.routeRank.set(id, rank));
   }
   return out;
+}
+
+/**
+ * `items` in their jobs' route order ({@link PlanOutcome.routeRank}; ties and unranked keep their
+ * order): job writes number the jobs they land on a worker-day in the order they are given, so the
+ * new jobs follow the search's route after the worker's existing ones.
+ */
+export function inRouteOrder<T>(items: T[], rank: ReadonlyMap<string, number>, idOf: (item: T) => string): T[] {
+  const r = (item: T) => rank.get(idOf(item)) ?? Number.MAX_SAFE_INTEGER;
+  return items.map((item, i) => ({ item, i })).sort((a, b) => r(a.item) - r(b.item) || a.i - b.i).map((x) => x.item);
 }
 
 /** `worksOn` of a plan: the availability rules for members of `company` (time zone included). */
@@ -73,7 +90,8 @@ export function worksOnFor(company: DispatchCompanyRow): (member: DispatchMember
  * The `autoassign` run kind (CONTRACTS.md "Dispatch"): reads the jobs and the named workers, decides
  * who works on each job's day, places the jobs (`dispatch.assign`: capacities, method), and writes
  * `worker`/`tsAssigned` (and the day of undated jobs) with their `jobupdated` events in the run's
- * writing transaction, through `JobsService.editJobs`.
+ * writing transaction, through `JobsService.editJobs` — which gives the jobs it lands on a worker-day
+ * that worker-day's next route numbers, in the search's route order.
  */
 @Injectable()
 export class AutoassignKind implements OnModuleInit {
@@ -196,6 +214,6 @@ export class AutoassignKind implements OnModuleInit {
     const assigned = params.jobs
       .filter((id) => out.assigned[id] !== undefined)
       .map((jobId) => ({ jobId, workerId: out.assigned[jobId], day: undated.get(jobId) }));
-    return { assigned, reasons, params };
+    return { assigned: inRouteOrder(assigned, out.routeRank, (a) => a.jobId), reasons, params };
   }
 }

@@ -28,10 +28,11 @@ interface ComputedRoute {
  *   teams' route starts, its latest location on today) and runs the route search in the CPU pool
  *   (`dispatch.solveTour`), outside any transaction;
  * - `write`, in the run's writing transaction after the deadline check, re-reads the day's jobs
- *   under their row locks and refuses (-4/409, nothing written) when a job was added, removed, moved
- *   or completed meanwhile; else it sets `number` 1..n in the new order (one `jobupdated` per job
- *   whose number changed) and, when the day is today and the order changed, writes one
- *   `route_changed` notification for the member — all committed with the run or not at all.
+ *   under their row locks and the worker-day's lock (`JobsService.lockRouteDays`), and refuses
+ *   (-4/409, nothing written) when a job was added, removed, moved or completed meanwhile; else it
+ *   sets `number` 1..n in the new order (one `jobupdated` per job whose number changed) and, when
+ *   the day is today and the order changed, writes one `route_changed` notification for the member
+ *   — all committed with the run or not at all.
  */
 @Injectable()
 export class OptimizeRouteKind implements OnModuleInit {
@@ -86,7 +87,12 @@ export class OptimizeRouteKind implements OnModuleInit {
   }
 
   private async write(manager: EntityManager, computed: ComputedRoute, ctx: RunContext): Promise<OptimizeRouteAnswer> {
-    const now = await this.dayJobs.dayJobs(ctx.companyId, [computed.memberId], computed.day, { lock: true, db: manager });
+    const read = () => this.dayJobs.dayJobs(ctx.companyId, [computed.memberId], computed.day, { lock: true, db: manager });
+    // the day's row locks first, then the worker-day's lock (the order job writes take them in), then
+    // the day again: a job a write landed on it before the lock is seen, and none lands until commit
+    await read();
+    await this.jobs.lockRouteDays(manager, ctx.companyId, [{ workerId: computed.memberId, day: computed.day }]);
+    const now = await read();
     if (routeFingerprint(now) !== computed.fingerprint) {
       throw new DomainError(
         'exists',

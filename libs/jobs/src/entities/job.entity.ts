@@ -14,8 +14,9 @@ export interface CustomField {
  * index made by the migration).
  */
 @Entity('jobs')
-@Index('IDX_jobs_company_day', ['companyId', 'day'])
-@Index('IDX_jobs_company_worker_day', ['companyId', 'workerId', 'day'])
+// both worker-day paths end with `number`: a worker-day's highest number is one probe through either
+@Index('IDX_jobs_company_day_worker_number', ['companyId', 'day', 'workerId', 'number'])
+@Index('IDX_jobs_company_worker_day_number', ['companyId', 'workerId', 'day', 'number'])
 @Index('IDX_jobs_company_created', ['companyId', 'createdAt', 'id'])
 @Index('IDX_jobs_company_saved', ['companyId', 'tsSaved', 'id'])
 @Index('IDX_jobs_company_order', ['companyId', 'orderId'])
