@@ -7,11 +7,10 @@
  * RFC 7946 §3.1.1 orders them; the row sources give them so) or `null` — a row without coordinates
  * is a Feature without geometry (§3.2), never dropped.
  *
- * Backpressure: `row()` resolves when `out` can take more (`drain`).
+ * Backpressure: `row()` resolves when `out` can take more (`drain`). A column listed twice is one property.
  */
 import type { Writable } from 'node:stream';
-import type { Feature, Geometry } from 'geojson';
-import type { CellValue, ReportDocument, ReportRow } from '../report-table';
+import type { ReportDocument, ReportRow } from '../report-table';
 import { propertyValue } from './cell-format';
 import { outputFinished, writeChunk } from './stream-util';
 import type { TableWriter } from './table-writer';
@@ -21,6 +20,11 @@ export function openGeojsonWriter(doc: ReportDocument, out: Writable): TableWrit
   const failed = outputFinished(out);
   failed.catch(() => undefined);
   let count = 0;
+  // a key listed twice (two renames of one column) is one property
+  const columns = doc.columns.filter((c, i, all) => all.findIndex((d) => d.key === c.key) === i);
+  // each property's `"key":` (with the comma before all but the first), JSON-escaped once: the feature
+  // is written as text, not built as an object for JSON.stringify (~15 % of the writer's time)
+  const keys = columns.map((c, i) => (i ? ',' : '') + JSON.stringify(c.key) + ':');
   const open = async (): Promise<void> => {
     if (count === 0) await writeChunk(out, '{"type":"FeatureCollection","features":[', failed);
   };
@@ -33,10 +37,13 @@ export function openGeojsonWriter(doc: ReportDocument, out: Writable): TableWrit
       // a batch's features as one write (its size bounds the buffer)
       let text = '';
       for (const row of rows) {
-        const properties: Record<string, CellValue> = {};
-        for (const c of doc.columns) properties[c.key] = propertyValue(row.values[c.key], c.kind, doc.locale);
-        const feature: Feature<Geometry | null> = { type: 'Feature', geometry: row.geometry ?? null, properties };
-        text += (count++ === 0 ? '\n' : ',\n') + JSON.stringify(feature);
+        let properties = '';
+        for (let i = 0; i < columns.length; i++) {
+          const c = columns[i];
+          properties += keys[i] + JSON.stringify(propertyValue(row.values[c.key], c.kind, doc.locale));
+        }
+        const geometry = row.geometry ? JSON.stringify(row.geometry) : 'null';
+        text += `${count++ === 0 ? '\n' : ',\n'}{"type":"Feature","geometry":${geometry},"properties":{${properties}}}`;
       }
       if (text) await writeChunk(out, text, failed);
     },
