@@ -1,12 +1,4 @@
-import {
-  IsString,
-  Matches,
-  registerDecorator,
-  ValidateIf,
-  ValidationArguments,
-  ValidationError,
-  ValidationOptions,
-} from 'class-validator';
+import { IsString, Matches, registerDecorator, ValidateIf, ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
 import type { FieldIssue } from '../errors/domain-error';
 import { isIanaZone } from '../time';
 
