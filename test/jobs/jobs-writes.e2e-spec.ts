@@ -338,6 +338,27 @@ describe('job writes, events and the /v1/jobs connector', () => {
   });
 
   describe('/v1/jobs', () => {
+    it('contact phone and e-mail follow the field rules on both surfaces: stored as sent; a 65-character phone is -1/400', async () => {
+      const contact = { name: 'Ema', phone: '+1 (555) 123-4567 x89', email: 'Ema <ema@x.test>' };
+      const created = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'CRM row', contact });
+      expect(created.http).toBe(201);
+      expect(created.body.data.items[0].contact).toEqual(contact);
+      const stored = async (id: string) =>
+        (await db.query(`SELECT contact_phone AS phone, contact_email AS email FROM jobs WHERE id = $1`, [id]))[0];
+      expect(await stored(created.body.data.items[0].id)).toEqual({ phone: contact.phone, email: contact.email });
+      const viaAction = await create([{ contactPhone: '0800 FLOWERS', contactEmail: contact.email }]);
+      expect(viaAction.body.status).toBe(0);
+      expect(await stored(viaAction.body.jobs[0].id)).toEqual({ phone: '0800 FLOWERS', email: contact.email });
+
+      const long = 'x'.repeat(65);
+      const rule = 'must be a phone: text of at most 64 characters without control characters, or ""';
+      const v1 = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'Too long', contact: { phone: long } });
+      expect(v1.http).toBe(400);
+      expect(v1.body.error.message).toBe(`body.contact.phone: ${rule}`);
+      const act = await create([{ contactPhone: long }]);
+      expect(act).toEqual({ http: 400, body: { status: -1, error: `data.jobs[0].contactPhone: ${rule}` } });
+    });
+
     it('GET one, PATCH (both forms), archive, DELETE answer the documented shapes', async () => {
       const created = await connector(api, 'POST', '/v1/jobs', company.key, {
         title: 'Connector job',

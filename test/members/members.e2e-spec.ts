@@ -122,7 +122,7 @@ describe('members and company', () => {
       [{ name: 'N', username: 'has space@example.test' }, 'data.username'],
       [{ name: 'N', username: 'u3@example.test', password: 'short' }, 'data.password'],
       [{ name: 'N', username: 'u4@example.test', role: 'boss' }, 'data.role'],
-      [{ name: 'N', username: 'u5@example.test', phone: 'call me' }, 'data.phone'],
+      [{ name: 'N', username: 'u5@example.test', phone: 'x'.repeat(65) }, 'data.phone'],
       [{ name: 'N', username: 'u6@example.test', email: 'not-mail' }, 'data.email'],
       [{ name: 'N', username: 'u7@example.test', teams: ['1'] }, 'data.teams'],
       [{ name: 5, username: 'u8@example.test' }, 'data.name'],
@@ -244,7 +244,7 @@ describe('members and company', () => {
     const BAD: Array<[string, unknown]> = [
       ['name', ''],
       ['name', null],
-      ['phone', 'abc'],
+      ['phone', 'x'.repeat(65)],
       ['email', 'no-at-sign'],
       ['color', 'red'],
       ['color', '#12345'],
@@ -425,7 +425,7 @@ describe('members and company', () => {
     it.each([
       ['name', ''],
       ['email', 'nope'],
-      ['phone', 'x'],
+      ['phone', 'tab\there'],
       ['address', 1],
       ['timezone', 'Nowhere/Land'],
       ['default_radius', -1],
@@ -449,6 +449,60 @@ describe('members and company', () => {
       const res = await action(api, 'editcompany', { [field]: value }, { key: company.key });
       expect(res.body.status).toBe(-1);
       expect(res.body.error).toContain(`data.${field}`);
+    });
+  });
+
+  describe('field rules (docs/domain-rules.md "Field rules")', () => {
+    const PHONE = '+1 (555) 123-4567 x89';
+    const EMAIL = 'Ema <ema@x.test>';
+
+    it('createaccount and editaccount store a CRM phone and a Name <address> e-mail as sent', async () => {
+      const res = await action<any>(
+        api,
+        'createaccount',
+        { name: 'Ema', username: uniqueUsername('ema'), phone: PHONE, email: EMAIL },
+        { key: company.key },
+      );
+      expect(res.body.status).toBe(0);
+      expect(res.body.account).toMatchObject({ phone: PHONE, email: EMAIL });
+      expect(await memberRow(res.body.uid)).toMatchObject({ phone: PHONE, email: EMAIL });
+      const edited = await action<any>(api, 'editaccount', { uid: res.body.uid, phone: '0800 FLOWERS' }, { key: company.key });
+      expect(edited.body.status).toBe(0);
+      expect((await memberRow(res.body.uid)).phone).toBe('0800 FLOWERS');
+      const max = 'x'.repeat(64);
+      expect((await action<any>(api, 'editaccount', { uid: res.body.uid, phone: max }, { key: company.key })).body.status).toBe(0);
+      expect((await memberRow(res.body.uid)).phone).toBe(max);
+    });
+
+    it('editcompany stores the three examples as sent', async () => {
+      const c = await createCompany(api);
+      const res = await action<any>(api, 'editcompany', { phone: '0800 FLOWERS', email: EMAIL }, { key: c.key });
+      expect(res.body.status).toBe(0);
+      const [row] = await db.query(`SELECT phone, email FROM companies WHERE id = $1`, [c.companyUid]);
+      expect(row).toEqual({ phone: '0800 FLOWERS', email: EMAIL });
+      expect((await action<any>(api, 'editcompany', { phone: PHONE }, { key: c.key })).body.status).toBe(0);
+      expect((await db.query(`SELECT phone FROM companies WHERE id = $1`, [c.companyUid]))[0].phone).toBe(PHONE);
+    });
+
+    it('a 65-character phone is -1/400 naming the field, on createaccount, editaccount and editcompany', async () => {
+      const long = 'x'.repeat(65);
+      const username = uniqueUsername('long');
+      const rule = 'must be a phone: text of at most 64 characters without control characters, or ""';
+      const created = await action(api, 'createaccount', { name: 'L', username, phone: long }, { key: company.key });
+      expect(created).toEqual({ http: 400, body: { status: -1, error: `data.phone: ${rule}` } });
+      expect(await db.query(`SELECT 1 FROM members WHERE lower(username) = lower($1)`, [username])).toHaveLength(0);
+      const edited = await action(api, 'editaccount', { uid: company.ownerUid, phone: long }, { key: company.key });
+      expect(edited).toEqual({ http: 400, body: { status: -1, error: `data.phone: ${rule}` } });
+      const c = await createCompany(api);
+      expect(await action(api, 'editcompany', { phone: long }, { key: c.key })).toEqual({
+        http: 400,
+        body: { status: -1, error: `data.phone: ${rule}` },
+      });
+      for (const email of ['no-at', '@x', 'x@', 'Ema <x@>']) {
+        const res = await action(api, 'editcompany', { email }, { key: c.key });
+        expect(res.http).toBe(400);
+        expect(res.body.error).toMatch(/^data\.email: must be an e-mail address/);
+      }
     });
   });
 

@@ -103,6 +103,23 @@ describe('places actions', () => {
       expect(place).toMatchObject({ radius: 0, address: '', color: '', email: '', phone: '', data: [], teams: [], linkedForms: '' });
     });
 
+    it('phone and e-mail follow the field rules: the CRM examples are stored as sent, a 65-character phone is -1/400', async () => {
+      const company = await createCompany(api);
+      const phone = '+1 (555) 123-4567 x89';
+      const email = 'Ema <ema@x.test>';
+      const place = await create(company.key, { name: 'Florist', location: LJUBLJANA, phone, email });
+      expect(place).toMatchObject({ phone, email });
+      expect((await db.query(`SELECT phone, email FROM places WHERE id = $1`, [place.uid]))[0]).toEqual({ phone, email });
+      const edited = await call('editplace', { uid: place.uid, phone: '0800 FLOWERS' }, company.key);
+      expect(edited.body.status).toBe(0);
+      expect((await db.query(`SELECT phone FROM places WHERE id = $1`, [place.uid]))[0].phone).toBe('0800 FLOWERS');
+      const long = await call('createplace', { name: 'Long', location: LJUBLJANA, phone: 'x'.repeat(65) }, company.key);
+      expect(long).toEqual({
+        http: 400,
+        body: { status: -1, error: 'data.phone: must be a phone: text of at most 64 characters without control characters, or ""' },
+      });
+    });
+
     it.each([
       ['name missing', { location: LJUBLJANA }, 'data.name'],
       ['name empty', { name: '', location: LJUBLJANA }, 'data.name'],
@@ -118,7 +135,7 @@ describe('places actions', () => {
       ['radius fractional', { name: 'X', location: LJUBLJANA, radius: 1.5 }, 'data.radius'],
       ['color not #RRGGBB', { name: 'X', location: LJUBLJANA, color: 'red' }, 'data.color: must be a hex color #RRGGBB, or ""'],
       ['email', { name: 'X', location: LJUBLJANA, email: 'not-an-address' }, 'data.email'],
-      ['phone', { name: 'X', location: LJUBLJANA, phone: 'call me' }, 'data.phone'],
+      ['phone', { name: 'X', location: LJUBLJANA, phone: '+1 555\n0100' }, 'data.phone'],
       ['country_code of 3 letters', { name: 'X', location: LJUBLJANA, country_code: 'SVN' }, 'data.country_code'],
       ['teams not integers', { name: 'X', location: LJUBLJANA, teams: ['a'] }, 'data.teams'],
       [

@@ -1,7 +1,19 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested, ValidationError, validateSync } from 'class-validator';
-import { formatValidationErrors, IsIanaZone, Optional, Rule } from './validation';
+import {
+  EMAIL_RULE,
+  EmailOrEmpty,
+  formatValidationErrors,
+  isEmailText,
+  IsIanaZone,
+  isPhoneText,
+  Optional,
+  PHONE_RULE,
+  PhoneOrEmpty,
+  Rule,
+  validationIssues,
+} from './validation';
 
 class Stop {
   @IsString()
@@ -197,5 +209,57 @@ describe('IsIanaZone', () => {
     for (const tz of ['Mars/Base', '', 5]) {
       expect(check({ name: 'Ana', timezone: tz })).toEqual(['data.timezone: must be an IANA time-zone name such as Europe/Ljubljana']);
     }
+  });
+});
+
+describe('field rules: phone and e-mail (docs/domain-rules.md "Field rules")', () => {
+  class Contact {
+    @Optional()
+    @PhoneOrEmpty()
+    phone?: unknown;
+
+    @Optional()
+    @EmailOrEmpty()
+    email?: unknown;
+  }
+  const issues = (body: object) => validationIssues(validateSync(plainToInstance(Contact, body), STRICT));
+
+  it.each(['+1 (555) 123-4567 x89', '0800 FLOWERS', '12', 'call reception', 'x'.repeat(64), '☎'.repeat(64), '📞'.repeat(64), ''])(
+    'accepts the phone %j',
+    (phone) => {
+      expect(isPhoneText(phone)).toBe(true);
+      expect(issues({ phone })).toEqual([]);
+    },
+  );
+
+  it.each(['x'.repeat(65), '☎'.repeat(65), '📞'.repeat(65), '555\n123', 'tab\there', 'esc\u001b[0m', 'del\u007f', 'c1\u0085'])(
+    'refuses the phone %j',
+    (phone) => {
+      expect(isPhoneText(phone)).toBe(false);
+      expect(issues({ phone })).toEqual([{ field: 'data.phone', rule: PHONE_RULE }]);
+    },
+  );
+
+  it.each(['Ema <ema@x.test>', 'ema@x.test', '<ema@x.test>', 'a@b', 'Ema Novak <ema.novak@x.test> ', 'odd"but ok"@x', ''])(
+    'accepts the e-mail %j',
+    (email) => {
+      if (email) expect(isEmailText(email)).toBe(true);
+      expect(issues({ email })).toEqual([]);
+    },
+  );
+
+  it.each(['no-at', '@x', 'x@', ' @ ', 'Ema <no-at>', 'Ema <@x>', 'Ema <x@>', 'Ema <>', `${'a'.repeat(250)}@x.test`])(
+    'refuses the e-mail %j',
+    (email) => {
+      expect(isEmailText(email)).toBe(false);
+      expect(issues({ email })).toEqual([{ field: 'data.email', rule: EMAIL_RULE }]);
+    },
+  );
+
+  it('names a wrong type as a type error only: one message per field', () => {
+    expect(issues({ phone: 386, email: 5 })).toEqual([
+      { field: 'data.phone', rule: 'must be a string' },
+      { field: 'data.email', rule: 'must be a string' },
+    ]);
   });
 });

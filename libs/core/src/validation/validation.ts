@@ -1,19 +1,44 @@
-import {
-  IsEmail,
-  IsString,
-  Matches,
-  MaxLength,
-  registerDecorator,
-  ValidateIf,
-  ValidationArguments,
-  ValidationError,
-  ValidationOptions,
-} from 'class-validator';
+import { IsString, Matches, registerDecorator, ValidateIf, ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
 import type { FieldIssue } from '../errors/domain-error';
 import { isIanaZone } from '../time';
 
-/** Phone with optional country code: digits, spaces, `+ ( ) - .`; 3–40 characters. */
-export const PHONE = /^\+?[0-9 ()\-.]{3,40}$/;
+/** The most characters (Unicode code points, as PostgreSQL's `varchar(64)` counts) a phone field holds. */
+export const PHONE_MAX = 64;
+
+/** The most characters an e-mail field holds (its `varchar(254)` column). */
+export const EMAIL_MAX = 254;
+
+/** A control character (Unicode category Cc: U+0000–U+001F, U+007F–U+009F: tabs, line breaks, escapes…). */
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * The phone rule (docs/domain-rules.md "Field rules"): any text of at most {@link PHONE_MAX}
+ * characters without control characters — `"+1 (555) 123-4567 x89"`, `"0800 FLOWERS"`. Phones are
+ * shown and dialled by people, never parsed, so a CRM's notation is kept as sent.
+ */
+export function isPhoneText(value: string): boolean {
+  return [...value].length <= PHONE_MAX && !CONTROL.test(value);
+}
+
+/**
+ * The e-mail rule (docs/domain-rules.md "Field rules"): a plain address (`ema@x.test`) or
+ * `Name <address>` (`Ema <ema@x.test>`), at most {@link EMAIL_MAX} characters; refused only when the
+ * address (inside the angle brackets, if any) has no `@` between non-empty parts (`no-at`, `@x`, `x@`).
+ */
+export function isEmailText(value: string): boolean {
+  if ([...value].length > EMAIL_MAX) return false;
+  const named = /<([^<>]*)>\s*$/.exec(value);
+  const address = (named ? named[1] : value).trim();
+  return hasAtBetweenParts(address);
+}
+
+/** `address` has an `@` with non-blank text on both sides of it. */
+function hasAtBetweenParts(address: string): boolean {
+  for (let i = address.indexOf('@'); i !== -1; i = address.indexOf('@', i + 1)) {
+    if (address.slice(0, i).trim() && address.slice(i + 1).trim()) return true;
+  }
+  return false;
+}
 
 /** A hex color `#RRGGBB`. */
 export const COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -41,17 +66,22 @@ function fieldRules(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => [...decorators].reverse().forEach((decorate) => decorate(target, key));
 }
 
-/** A contact phone number ({@link PHONE}), or `""` (none). Combine with {@link Optional} for "may be absent". */
-export const PhoneOrEmpty = () =>
-  fieldRules(
-    IsString(),
-    EmptyOr(),
-    Matches(PHONE, { message: 'must be a phone number: digits, spaces and + ( ) - . (3 to 40 characters), or ""' }),
-  );
+/** The message of a phone field that breaks {@link isPhoneText}. */
+export const PHONE_RULE = `must be a phone: text of at most ${PHONE_MAX} characters without control characters, or ""`;
 
-/** An e-mail address of at most 254 characters, or `""` (none). */
+/** The message of an e-mail field that breaks {@link isEmailText}. */
+export const EMAIL_RULE = `must be an e-mail address (name@domain or Name <name@domain>) of at most ${EMAIL_MAX} characters, or ""`;
+
+/**
+ * A phone field ({@link isPhoneText}), or `""` (none); one message per field: a non-string is a type
+ * error only. Combine with {@link Optional} for "may be absent".
+ */
+export const PhoneOrEmpty = () =>
+  fieldRules(IsString(), EmptyOr(), Rule((v) => typeof v !== 'string' || isPhoneText(v), PHONE_RULE) as PropertyDecorator);
+
+/** An e-mail field ({@link isEmailText}), or `""` (none); one message per field, as {@link PhoneOrEmpty}. */
 export const EmailOrEmpty = () =>
-  fieldRules(IsString(), EmptyOr(), MaxLength(254), IsEmail({}, { message: 'must be an e-mail address, or ""' }));
+  fieldRules(IsString(), EmptyOr(), Rule((v) => typeof v !== 'string' || isEmailText(v), EMAIL_RULE) as PropertyDecorator);
 
 /** A hex color `#RRGGBB` ({@link COLOR}), or `""` (none). */
 export const ColorOrEmpty = () => fieldRules(IsString(), EmptyOr(), Matches(COLOR, { message: 'must be a hex color #RRGGBB, or ""' }));

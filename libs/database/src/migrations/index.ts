@@ -19,6 +19,7 @@ import { TrackLinesLz41795830000000 } from './1795830000000-TrackLinesLz4';
 import { AddOutboxSequence1795900000000 } from './1795900000000-AddOutboxSequence';
 import { AddCompanyStopMinutes1795920000000 } from './1795920000000-AddCompanyStopMinutes';
 import { JobsDayIndexesEndWithNumber1795926000000 } from './1795926000000-JobsDayIndexesEndWithNumber';
+import { WidenPhoneColumns1795930000000 } from './1795930000000-WidenPhoneColumns';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   AddOutboxSequence1795900000000,
   AddCompanyStopMinutes1795920000000,
   JobsDayIndexesEndWithNumber1795926000000,
+  WidenPhoneColumns1795930000000,
 ];

@@ -65,7 +65,7 @@ export class Job {
   @Column({ name: 'contact_name', type: 'varchar', length: 200, default: '' })
   contactName: string;
 
-  @Column({ name: 'contact_phone', type: 'varchar', length: 40, default: '' })
+  @Column({ name: 'contact_phone', type: 'varchar', length: 64, default: '' })
   contactPhone: string;
 
   @Column({ name: 'contact_email', type: 'varchar', length: 254, default: '' })

@@ -32,7 +32,7 @@ export class Company {
   @Column({ type: 'varchar', length: 254, default: '' })
   email: string;
 
-  @Column({ type: 'varchar', length: 40, default: '' })
+  @Column({ type: 'varchar', length: 64, default: '' })
   phone: string;
 
   @Column({ type: 'varchar', length: 500, default: '' })

@@ -28,7 +28,7 @@ export class Member {
   @Column({ type: 'varchar', length: 200 })
   name: string;
 
-  @Column({ type: 'varchar', length: 40, default: '' })
+  @Column({ type: 'varchar', length: 64, default: '' })
   phone: string;
 
   @Column({ type: 'varchar', length: 254, default: '' })

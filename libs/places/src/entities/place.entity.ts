@@ -53,7 +53,7 @@ export class Place {
   @Column({ name: 'country_code', type: 'varchar', length: 2, default: '' })
   countryCode: string;
 
-  @Column({ type: 'varchar', length: 40, default: '' })
+  @Column({ type: 'varchar', length: 64, default: '' })
   phone: string;
 
   @Column({ type: 'varchar', length: 254, default: '' })
