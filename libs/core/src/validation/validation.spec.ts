@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested, ValidationError, validateSync } from 'class-validator';
+import { IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested, ValidationError, validateSync } from 'class-validator';
 import { formatValidationErrors, IsIanaZone, Optional, Rule } from './validation';
 
 class Stop {
@@ -68,12 +68,38 @@ describe('formatValidationErrors', () => {
     ).toEqual([]);
   });
 
-  it('writes one `data.field: rule` line per failed rule, without repeating the property name', () => {
-    expect(check({ name: 123 }).sort()).toEqual([
-      'data.name: must be a string',
-      'data.name: must be shorter than or equal to 5 characters',
-    ]);
+  it('writes one `data.field: rule` line per field, without repeating the property name', () => {
     expect(check({ name: 'toolong' })).toEqual(['data.name: must be shorter than or equal to 5 characters']);
+  });
+
+  it('names a wrong type as a type error, not as the range or format rules it also fails', () => {
+    expect(check({ name: 123 })).toEqual(['data.name: must be a string']);
+    expect(check({ name: 'Ana', route: { stops: [{ name: 'x', time: 'noon' }] } })).toEqual([
+      'data.route.stops[0].time: must be an integer number',
+    ]);
+    expect(check({ name: 'Ana', teams: 'x' })).toEqual(['data.teams: must be an array']);
+    expect(check({ name: 'Ana', route: 'x' })).toEqual(['data.route: nested property route must be either object or array']);
+  });
+
+  it('picks the type rule wherever it is written, else the first failing rule from the top', () => {
+    class Order {
+      @Min(0)
+      @IsInt()
+      late: number;
+
+      @Optional()
+      @MaxLength(3)
+      @Matches(/^[a-z]+$/)
+      @Rule((v) => v !== 'zzzz', 'must not be zzzz')
+      code?: string;
+    }
+    const lines = (plain: object) => formatValidationErrors(validateSync(plainToInstance(Order, plain), STRICT));
+    expect(lines({ late: 'x' })).toEqual(['data.late: must be an integer number']);
+    expect(lines({ late: -1.5 })).toEqual(['data.late: must be an integer number']);
+    expect(lines({ late: -1 })).toEqual(['data.late: must not be less than 0']);
+    expect(lines({ late: 0, code: 'ABCD' })).toEqual(['data.code: must be shorter than or equal to 3 characters']);
+    expect(lines({ late: 0, code: 'AB' })).toEqual(['data.code: must match /^[a-z]+$/ regular expression']);
+    expect(lines({ late: 0, code: 'zzzz' })).toEqual(['data.code: must be shorter than or equal to 3 characters']);
   });
 
   it('names every failed field', () => {
@@ -117,9 +143,9 @@ describe('formatValidationErrors', () => {
   it('strips the property name only when the message starts with it', () => {
     const errors: ValidationError[] = [
       Object.assign(new ValidationError(), { property: 'name', constraints: { x: 'named badly' }, children: [] }),
-      Object.assign(new ValidationError(), { property: 'name', constraints: { y: 'name must be set' }, children: [] }),
+      Object.assign(new ValidationError(), { property: 'nick', constraints: { y: 'nick must be set' }, children: [] }),
     ];
-    expect(formatValidationErrors(errors)).toEqual(['data.name: named badly', 'data.name: must be set']);
+    expect(formatValidationErrors(errors)).toEqual(['data.name: named badly', 'data.nick: must be set']);
   });
 
   it('returns an empty list for no errors', () => {
