@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested, ValidationError, validateSync } from 'class-validator';
-import { formatValidationErrors, IsIanaZone, Optional, Rule } from './validation';
+import { formatValidationErrors, IsIanaZone, MsNotSeconds, Optional, Rule } from './validation';
 
 class Stop {
   @IsString()
@@ -223,5 +223,30 @@ describe('IsIanaZone', () => {
     for (const tz of ['Mars/Base', '', 5]) {
       expect(check({ name: 'Ana', timezone: tz })).toEqual(['data.timezone: must be an IANA time-zone name such as Europe/Ljubljana']);
     }
+  });
+});
+
+describe('MsNotSeconds', () => {
+  class Window {
+    @IsInt()
+    @Min(0)
+    @MsNotSeconds()
+    from: number;
+  }
+  const lines = (from: unknown) => formatValidationErrors(validateSync(plainToInstance(Window, { from }), STRICT));
+
+  it('accepts 0 and ms since the epoch', () => {
+    for (const from of [0, 1e11, Date.UTC(2026, 10, 27), Number.MAX_SAFE_INTEGER]) expect(lines(from)).toEqual([]);
+  });
+
+  it('refuses a time that looks like seconds, naming the unit', () => {
+    expect(lines(1_795_000_000)).toEqual(['data.from: must be ms since the epoch; 1795000000 looks like seconds']);
+    expect(lines(1)).toEqual(['data.from: must be ms since the epoch; 1 looks like seconds']);
+    expect(lines(1e11 - 1)).toEqual(['data.from: must be ms since the epoch; 99999999999 looks like seconds']);
+  });
+
+  it('leaves the type and the range to the field’s own rules (one message each)', () => {
+    expect(lines('1795000000')).toEqual(['data.from: must be an integer number']);
+    expect(lines(-5)).toEqual(['data.from: must not be less than 0']);
   });
 });

@@ -72,6 +72,22 @@ export function Rule(test: (value: unknown, args: ValidationArguments) => boolea
 export const IsIanaZone = () => Rule((v) => isIanaZone(v), 'must be an IANA time-zone name such as Europe/Ljubljana');
 
 /**
+ * Below this, a positive time where ms since the epoch are expected is taken for seconds (10^11 ms is
+ * 1973-03-03; 10^11 s is the year 5138), so it is refused rather than read as a moment of 1970.
+ */
+export const SECONDS_LOOK_BELOW = 1e11;
+
+/**
+ * A time in ms since the epoch that does not look like seconds: `0` (the beginning: "everything") or
+ * at least {@link SECONDS_LOOK_BELOW}; otherwise "must be ms since the epoch; N looks like seconds"
+ * (CONTRACTS.md "Ids"). Only judges numbers: combine with the field's `IsInt`/`Min`/`Max`.
+ */
+export const MsNotSeconds = () =>
+  Rule((v) => typeof v !== 'number' || v <= 0 || v >= SECONDS_LOOK_BELOW, '', {
+    message: (a: ValidationArguments) => `must be ms since the epoch; ${String(a.value)} looks like seconds`,
+  });
+
+/**
  * class-validator's constraints that say what *type* a value must have (CONTRACTS.md "Field rules":
  * a wrong type is named as a type error), most basic first: when one of them failed, the field's
  * range or format rules failed only because of it, so it is the one reported — and a list's own
