@@ -558,13 +558,14 @@ describe('alert rules', () => {
 
     it('newest first, with since (inclusive), limit and ruleId; optional keys only when set; a deleted rule’s firings still listed', async () => {
       const company = await createCompany(api);
+      const T = 1_700_000_000_000;
       const w = await createMember(api, company, { role: 'worker' });
       const p = await place(company);
       const r1 = await create(company.key, { action: 'checks_in' });
       const r2 = await create(company.key, { action: 'leaves_zone', zoneId: await zone(company) });
-      const f1 = await firing(company, { ruleId: r1.id, memberId: w.uid, ts: 1_000, placeId: p, checkType: 'IN' });
-      const f2 = await firing(company, { ruleId: r2.id, memberId: w.uid, ts: 3_000, action: 'leaves_zone', zoneId: r2.zoneId });
-      const f3 = await firing(company, { ruleId: r1.id, memberId: w.uid, ts: 2_000, placeId: p, checkType: 'IN' });
+      const f1 = await firing(company, { ruleId: r1.id, memberId: w.uid, ts: T + 1_000, placeId: p, checkType: 'IN' });
+      const f2 = await firing(company, { ruleId: r2.id, memberId: w.uid, ts: T + 3_000, action: 'leaves_zone', zoneId: r2.zoneId });
+      const f3 = await firing(company, { ruleId: r1.id, memberId: w.uid, ts: T + 2_000, placeId: p, checkType: 'IN' });
       const list = async (data: Record<string, unknown>) => {
         const res = await call('getalertfirings', data, company.key);
         expect(res.body.status).toBe(0);
@@ -578,8 +579,8 @@ describe('alert rules', () => {
         action: 'leaves_zone',
         memberUid: w.uid,
         zoneId: r2.zoneId,
-        message: 'message 3000',
-        ts: 3000,
+        message: `message ${T + 3000}`,
+        ts: T + 3000,
       });
       expect(all[2]).toEqual({
         id: f1,
@@ -588,11 +589,17 @@ describe('alert rules', () => {
         memberUid: w.uid,
         placeUid: p,
         checkType: 'IN',
-        message: 'message 1000',
-        ts: 1000,
+        message: `message ${T + 1000}`,
+        ts: T + 1000,
       });
-      expect((await list({ since: 2_000 })).map((f) => f.id)).toEqual([f2, f3]);
-      expect((await list({ since: 3_001 })).map((f) => f.id)).toEqual([]);
+      expect((await list({ since: T + 2_000 })).map((f) => f.id)).toEqual([f2, f3]);
+      expect((await list({ since: T + 3_001 })).map((f) => f.id)).toEqual([]);
+      expect((await list({ since: 0 })).map((f) => f.id)).toEqual([f2, f3, f1]);
+      const secs = await call('getalertfirings', { since: (T + 2_000) / 1000 }, company.key);
+      expect({ http: secs.http, body: secs.body }).toEqual({
+        http: 400,
+        body: { status: -1, error: `data.since: must be ms since the epoch; ${(T + 2_000) / 1000} looks like seconds` },
+      });
       expect((await list({ limit: 1 })).map((f) => f.id)).toEqual([f2]);
       expect((await list({ ruleId: r1.id })).map((f) => f.id)).toEqual([f3, f1]);
       expect((await list({ ruleId: 'NOPE' })).map((f) => f.id)).toEqual([]);

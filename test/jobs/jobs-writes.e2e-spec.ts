@@ -442,6 +442,11 @@ describe('job writes, events and the /v1/jobs connector', () => {
         expect({ q, http: res.http }).toEqual({ q, http: 400 });
         expect(res.body.error.message).toMatch(/^query\./);
       }
+      const secs = await connector(api, 'GET', '/v1/jobs?updatedSince=1795000000', company.key);
+      expect({ http: secs.http, body: secs.body }).toEqual({
+        http: 400,
+        body: { error: { message: 'query.updatedSince: must be ms since the epoch; 1795000000 looks like seconds' } },
+      });
     });
 
     it('PATCH with an externalId another job holds → 400 naming body.externalId (the connector has no 409), nothing written', async () => {

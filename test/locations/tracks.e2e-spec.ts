@@ -283,18 +283,37 @@ describe('tracks', () => {
 
   it('range: until before from, or more than 31 days → -1 naming the field; from and until are required', async () => {
     const me = { uids: [company.ownerUid] };
-    const back = await gettracks(company.key, { ...me, from: 2000, until: 1000 });
+    const T = Date.UTC(2020, 0, 1);
+    const back = await gettracks(company.key, { ...me, from: T + 2000, until: T + 1000 });
     expect([back.http, back.body.status]).toEqual([400, -1]);
     expect(back.body.error).toMatch(/data\.until/);
-    const long = await gettracks(company.key, { ...me, from: 0, until: 31 * DAY + 1 });
+    const long = await gettracks(company.key, { ...me, from: T, until: T + 31 * DAY + 1 });
     expect([long.http, long.body.status]).toEqual([400, -1]);
     expect(long.body.error).toMatch(/data\.until.*31 days/);
-    expect((await gettracks(company.key, { ...me, from: 0, until: 31 * DAY })).body).toEqual({ status: 0, tracks: [] });
-    const missing = await gettracks(company.key, { ...me, from: 0 });
+    expect((await gettracks(company.key, { ...me, from: T, until: T + 31 * DAY })).body).toEqual({ status: 0, tracks: [] });
+    expect((await gettracks(company.key, { ...me, from: 0, until: 0 })).body).toEqual({ status: 0, tracks: [] });
+    const missing = await gettracks(company.key, { ...me, from: T });
     expect([missing.http, missing.body.status]).toEqual([400, -1]);
     expect(missing.body.error).toMatch(/until/);
-    const neither = await gettracks(company.key, { from: 0, until: 1 });
+    const neither = await gettracks(company.key, { from: T, until: T + 1 });
     expect(neither.body.error).toMatch(/data\.uids/);
+  });
+
+  it('a from or until that looks like seconds → -1 naming the unit; a wrong type is a type error', async () => {
+    const me = { uids: [company.ownerUid] };
+    const s = Math.floor(Date.UTC(2026, 10, 27) / 1000);
+    const secs = await gettracks(company.key, { ...me, from: s, until: Date.UTC(2026, 10, 27) + 1000 });
+    expect({ http: secs.http, body: secs.body }).toEqual({
+      http: 400,
+      body: { status: -1, error: `data.from: must be ms since the epoch; ${s} looks like seconds` },
+    });
+    const both = await gettracks(company.key, { ...me, from: s, until: s + 60 });
+    expect(both.body).toEqual({
+      status: -1,
+      error: `data.from: must be ms since the epoch; ${s} looks like seconds; data.until: must be ms since the epoch; ${s + 60} looks like seconds`,
+    });
+    const typed = await gettracks(company.key, { ...me, from: String(Date.UTC(2026, 10, 27)), until: Date.UTC(2026, 10, 28) });
+    expect(typed.body).toEqual({ status: -1, error: 'data.from: must be an integer number' });
   });
 
   it('the open track: included with end_ts = its last fix, extended in place (same id and token) by later fixes', async () => {

@@ -376,16 +376,18 @@ describe('places actions', () => {
       const foreign = await create(other.key, { name: 'Foreign', location: LJUBLJANA });
       await call('deleteplace', { uid: gone.uid }, company.key);
 
-      for (const [uids, field] of [
-        [[a.uid, newId()], 'data.uids[1]'],
-        [[a.uid, gone.uid], 'data.uids[1]'],
-        [[foreign.uid, a.uid], 'data.uids[0]'],
+      const unknown = newId();
+      for (const [uids, field, id] of [
+        [[a.uid, unknown], 'data.uids[1]', unknown],
+        [[a.uid, gone.uid], 'data.uids[1]', gone.uid],
+        [[foreign.uid, a.uid], 'data.uids[0]', foreign.uid],
       ] as const) {
         const res = await call('editplace', { uids, name: 'Changed' }, company.key);
-        expect(res.http).toBe(400);
-        expect(res.body).toEqual({ status: -1, error: `${field}: no such place` });
+        expect(res.http).toBe(404);
+        expect(res.body).toEqual({ status: 1001, error: `${field}: place ${id} not found` });
       }
-      expect((await call('editplace', { uid: foreign.uid, name: 'Mine' }, company.key)).body.error).toBe('data.uid: no such place');
+      const mine = await call('editplace', { uid: foreign.uid, name: 'Mine' }, company.key);
+      expect({ http: mine.http, body: mine.body }).toEqual({ http: 404, body: { status: 1001, error: `data.uid: place ${foreign.uid} not found` } });
       expect(await names(company.key)).toEqual(['A']);
       expect(await names(other.key)).toEqual(['Foreign']);
     });
@@ -433,10 +435,13 @@ describe('places actions', () => {
       await call('editcompany', { workers_create_places: true, workers_view_places: false }, company.key);
       expect((await call('editplace', { uid: mine.uid, radius: 5 }, worker.key)).body.places[0].radius).toBe(5);
       expect((await call('editplace', { uid: theirs.uid, radius: 5 }, worker.key)).body).toEqual({
-        status: -1,
-        error: 'data.uid: no such place',
+        status: 1001,
+        error: `data.uid: place ${theirs.uid} not found`,
       });
-      expect((await call('deleteplace', { uid: theirs.uid }, worker.key)).body).toEqual({ status: -1, error: 'data.uid: no such place' });
+      expect((await call('deleteplace', { uid: theirs.uid }, worker.key)).body).toEqual({
+        status: 1001,
+        error: `data.uid: place ${theirs.uid} not found`,
+      });
       expect((await call('deleteplace', { uid: mine.uid }, worker.key)).body).toEqual({ status: 0, uids: [mine.uid] });
       expect(await names(company.key)).toEqual(['Theirs']);
     });
@@ -473,9 +478,16 @@ describe('places actions', () => {
       const [shown] = (await call('getjobs', { id: jobId }, company.key)).body.jobs;
       expect(shown).toMatchObject({ placeUid: depot.uid, placeName: 'Depot', radius: 150 });
 
-      // deleting again: no such place; a mixed call deletes nothing
-      expect((await call('deleteplace', { uid: depot.uid }, company.key)).body).toEqual({ status: -1, error: 'data.uid: no such place' });
-      expect((await call('deleteplace', { uids: [kept.uid, depot.uid] }, company.key)).body.error).toBe('data.uids[1]: no such place');
+      // deleting again: not found (1001/404); a mixed call deletes nothing
+      const twice = await call('deleteplace', { uid: depot.uid }, company.key);
+      expect({ http: twice.http, body: twice.body }).toEqual({
+        http: 404,
+        body: { status: 1001, error: `data.uid: place ${depot.uid} not found` },
+      });
+      expect((await call('deleteplace', { uids: [kept.uid, depot.uid] }, company.key)).body).toEqual({
+        status: 1001,
+        error: `data.uids[1]: place ${depot.uid} not found`,
+      });
       expect(await names(company.key)).toEqual(['Kept']);
     });
   });
@@ -489,9 +501,22 @@ describe('places actions', () => {
     expect(await names(b.key)).toEqual(['Of B']);
     expect(await names(b.key, { uids: [pa.uid] })).toEqual([]);
     expect(await names(b.key, { query: 'Of' })).toEqual(['Of B']);
-    expect((await call('editplace', { uid: pa.uid, name: 'Stolen' }, b.key)).body.error).toBe('data.uid: no such place');
-    expect((await call('deleteplace', { uid: pa.uid }, b.key)).body.error).toBe('data.uid: no such place');
-    expect((await call('createjobs', { jobs: [{ placeUid: pa.uid }] }, b.key)).body.error).toBe('data.jobs[0].placeUid: no such place');
+    const [before] = (await call('getplaces', { uids: [pa.uid] }, a.key)).body.places;
+    // the id an action acts on → 1001/404 (as an unknown id); an id referenced inside data → -1/400
+    for (const [act, data] of [
+      ['editplace', { uid: pa.uid, name: 'Stolen', radius: 9 }],
+      ['deleteplace', { uid: pa.uid }],
+    ] as const) {
+      const res = await call(act, data, b.key);
+      expect({ act, http: res.http, body: res.body }).toEqual({
+        act,
+        http: 404,
+        body: { status: 1001, error: `data.uid: place ${pa.uid} not found` },
+      });
+    }
+    const ref = await call('createjobs', { jobs: [{ placeUid: pa.uid }] }, b.key);
+    expect({ http: ref.http, body: ref.body }).toEqual({ http: 400, body: { status: -1, error: 'data.jobs[0].placeUid: no such place' } });
     expect(await names(a.key)).toEqual(['Of A']);
+    expect((await call('getplaces', { uids: [pa.uid] }, a.key)).body.places).toEqual([before]);
   });
 });

@@ -338,7 +338,7 @@ describe('reports', () => {
       const reportId = started.json!.reportId!;
       const foreignRead = await reportCall(api, 'getreport', { reportId }, other.key);
       expect(foreignRead.http).toBe(404);
-      expect(foreignRead.json).toMatchObject({ status: 1001 });
+      expect(foreignRead.json).toEqual({ status: 1001, error: `data.reportId: report ${reportId} not found` });
       const workerRead = await reportCall(api, 'getreport', { reportId }, w1.key);
       expect(workerRead.http).toBe(404);
     });
@@ -382,7 +382,7 @@ describe('reports', () => {
     it('getreport of an unknown id → 1001', async () => {
       const a = await reportCall(api, 'getreport', { reportId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }, company.key);
       expect(a.http).toBe(404);
-      expect(a.json).toMatchObject({ status: 1001 });
+      expect(a.json).toEqual({ status: 1001, error: 'data.reportId: report 01ARZ3NDEKTSV4RRFFQ69G5FAV not found' });
     });
   });
 });

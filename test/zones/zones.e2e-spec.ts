@@ -136,16 +136,17 @@ describe('zones', () => {
       expect((await call('getzones', { ids: [zone.id] }, c.key)).body.zones[0].name).toBe('New');
     });
 
-    it('deletezone {id | ids} soft-deletes: gone from getzones and editzone, the row kept; unknown ids → -1, nothing deleted', async () => {
+    it('deletezone {id | ids} soft-deletes: gone from getzones and editzone, the row kept; unknown ids → 1001/404, nothing deleted', async () => {
       const c = await createCompany(api);
       const a = await createZone(c.key, { name: 'A', polygon: polygon(SHELL) });
       const b = await createZone(c.key, { name: 'B', polygon: polygon(SHELL) });
       const d = await createZone(c.key, { name: 'D', polygon: polygon(SHELL) });
       expect((await call('deletezone', { id: a.id }, c.key)).body).toEqual({ status: 0 });
       expect((await call('getzones', {}, c.key)).body.zones.map((z: { name: string }) => z.name)).toEqual(['B', 'D']);
-      expect((await call('editzone', { id: a.id, name: 'Back' }, c.key)).body).toEqual({ status: -1, error: 'data.id: no such zone' });
-      expect((await call('deletezone', { id: a.id }, c.key)).body).toEqual({ status: -1, error: 'data.id: no such zone' });
-      expect((await call('deletezone', { ids: [b.id, a.id] }, c.key)).body).toEqual({ status: -1, error: 'data.ids[1]: no such zone' });
+      const back = await call('editzone', { id: a.id, name: 'Back' }, c.key);
+      expect({ http: back.http, body: back.body }).toEqual({ http: 404, body: { status: 1001, error: `data.id: zone ${a.id} not found` } });
+      expect((await call('deletezone', { id: a.id }, c.key)).body).toEqual({ status: 1001, error: `data.id: zone ${a.id} not found` });
+      expect((await call('deletezone', { ids: [b.id, a.id] }, c.key)).body).toEqual({ status: 1001, error: `data.ids[1]: zone ${a.id} not found` });
       expect((await call('getzones', {}, c.key)).body.zones).toHaveLength(2);
       expect((await call('deletezone', { ids: [b.id, d.id, b.id] }, c.key)).body).toEqual({ status: 0 });
       expect((await call('getzones', {}, c.key)).body.zones).toEqual([]);
@@ -424,9 +425,17 @@ describe('zones', () => {
     const zb = await createZone(b.key, { name: 'Of B', polygon: polygon(rect(14.5, 46.0, 14.52, 46.02)) });
     expect((await call('getzones', {}, b.key)).body.zones).toEqual([zb]);
     expect((await call('getzones', { ids: [za.id] }, b.key)).body.zones).toEqual([]);
-    expect((await call('editzone', { id: za.id, name: 'Stolen' }, b.key)).body).toEqual({ status: -1, error: 'data.id: no such zone' });
-    expect((await call('deletezone', { id: za.id }, b.key)).body).toEqual({ status: -1, error: 'data.id: no such zone' });
-    expect((await call('deletezone', { ids: [zb.id, za.id] }, b.key)).body).toEqual({ status: -1, error: 'data.ids[1]: no such zone' });
+    for (const [act, data, field] of [
+      ['editzone', { id: za.id, name: 'Stolen' }, 'data.id'],
+      ['deletezone', { id: za.id }, 'data.id'],
+      ['deletezone', { ids: [zb.id, za.id] }, 'data.ids[1]'],
+    ] as const) {
+      const res = await call(act, data, b.key);
+      expect({ act, http: res.http, body: res.body }).toEqual({ act, http: 404, body: { status: 1001, error: `${field}: zone ${za.id} not found` } });
+    }
+    // nothing changed: A's zone as it was, B's zone not deleted by the mixed call
+    expect((await call('getzones', {}, a.key)).body.zones).toEqual([za]);
+    expect((await call('getzones', {}, b.key)).body.zones).toEqual([zb]);
     const jobOfB = await createJob(b.key, { destinationLat: 46.01, destinationLng: 14.51 });
     expect(await linkedZones(b.key, [jobOfB])).toEqual([zb.id]);
     expect(await api.app.get(ZonesService).zoneRefs(b.companyUid, [za.id, zb.id])).toEqual([

@@ -1,4 +1,4 @@
-import { AuthContext, DomainError, invalid, newId, Queryable, toPoint } from '@app/core';
+import { AuthContext, DomainError, invalid, newId, notFound, Queryable, toPoint } from '@app/core';
 import { CompanyService, MembersService } from '@app/members';
 import { Injectable } from '@nestjs/common';
 import { CreatePlaceDto, DEFAULT_PLACES_MAX, EditPlaceDto, GetPlacesDto, PlaceTarget, PlaceWritableFields } from './dto/place.dto';
@@ -74,8 +74,8 @@ export class PlacesService {
   /**
    * editplace: the fields sent change on every place named; nothing is written when one is unknown.
    * @returns the places' views, in the order named
-   * @throws DomainError forbidden, invalid naming the field (an unknown, deleted, unseen or other
-   *   company's uid names its `uid` / `uids[i]`)
+   * @throws DomainError not_found (1001/404) naming the first unknown, deleted, unseen or other
+   *   company's uid (`data.uid` / `data.uids[i]`: place X not found); forbidden; invalid naming the field
    */
   async editPlaces(ctx: AuthContext, dto: EditPlaceDto): Promise<PlaceView[]> {
     this.assertMayWrite(ctx, 'editplace');
@@ -92,7 +92,7 @@ export class PlacesService {
   /**
    * deleteplace (our extension): soft delete (`deleted_at`). The places leave getplaces, geofencing
    * and new job references; jobs that already name them still show them.
-   * @throws DomainError forbidden, invalid naming the field of an unknown uid (nothing is deleted)
+   * @throws DomainError not_found naming the first unknown uid (nothing is deleted); forbidden
    */
   async deletePlaces(ctx: AuthContext, targets: readonly PlaceTarget[]): Promise<string[]> {
     this.assertMayWrite(ctx, 'deleteplace');
@@ -167,7 +167,8 @@ export class PlacesService {
   /**
    * Locks the live places `targets` name (`FOR UPDATE`, in id order), within what the caller sees.
    * @returns their ids, in the order named, without repeats
-   * @throws DomainError invalid naming the first target that is not such a place
+   * @throws DomainError not_found naming the first target that is not such a place (the id the
+   *   action acts on: 1001/404, CONTRACTS.md "Ids")
    */
   private async lockTargets(
     db: Queryable,
@@ -178,7 +179,7 @@ export class PlacesService {
     const ids = [...new Set(targets.map((t) => t.uid))];
     const found = await this.repo.lockLive(db, companyId, ids, visibility === 'all' ? undefined : visibility.teams);
     const missing = targets.find((t) => !found.has(t.uid));
-    if (missing) throw invalid(missing.field, `no such place`);
+    if (missing) throw notFound(`${missing.field}: place ${missing.uid}`);
     return ids;
   }
 

@@ -72,7 +72,7 @@ export class ReportsService {
    */
   async getReport(ctx: AuthContext, reportId: string): Promise<StoredReport | ReportPending> {
     const run = await this.runs.find(ctx.companyId, reportId);
-    if (!run || run.kind !== 'report' || !canReadReport(ctx, run.memberId)) throw notFound('report');
+    if (!run || run.kind !== 'report' || !canReadReport(ctx, run.memberId)) throw notFound(`data.reportId: report ${reportId}`);
     switch (run.state) {
       case 'queued':
       case 'running':

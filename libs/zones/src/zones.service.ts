@@ -1,4 +1,4 @@
-import { AuthContext, invalid, LatLng, newId, Queryable } from '@app/core';
+import { AuthContext, invalid, LatLng, newId, notFound, Queryable } from '@app/core';
 import { CompanyService } from '@app/members';
 import { Injectable } from '@nestjs/common';
 import { CreateZoneDto, EditZoneDto, GetZonesDto, ZoneTarget, ZoneWritableFields } from './dto/zone.dto';
@@ -51,8 +51,8 @@ export class ZonesService {
 
   /**
    * editzone: the fields sent change; `tsSaved` becomes now (also when nothing else was sent).
-   * @throws DomainError invalid naming `data.id` ("no such zone": unknown, deleted or another
-   *   company's), `data.polygon`, `data.teams[i]` — nothing is written then
+   * @throws DomainError not_found (1001/404) naming `data.id` (unknown, deleted or another company's:
+   *   "data.id: zone X not found"); invalid naming `data.polygon`, `data.teams[i]` — nothing is written then
    */
   async editZone(ctx: AuthContext, dto: EditZoneDto): Promise<ZoneView> {
     const patch = await this.patchOf(ctx.companyId, dto, 'data');
@@ -62,7 +62,7 @@ export class ZonesService {
       patch.polygon = dto.polygon;
     }
     return this.repo.transaction(async (db) => {
-      if (!(await this.repo.lockLive(db, ctx.companyId, [dto.id])).has(dto.id)) throw invalid('data.id', 'no such zone');
+      if (!(await this.repo.lockLive(db, ctx.companyId, [dto.id])).has(dto.id)) throw notFound(`data.id: zone ${dto.id}`);
       await this.repo.update(db, ctx.companyId, dto.id, patch, Date.now());
       const [row] = await this.repo.liveRows(ctx.companyId, [dto.id], db);
       return toZoneView(row);
@@ -73,15 +73,15 @@ export class ZonesService {
    * deletezone: soft delete (`deleted_at`). The zones leave getzones, jobs' `linkedZones`, dispatch
    * and alert evaluation at once; firings that named them still show them.
    * @returns the ids deleted, in the order named, without repeats
-   * @throws DomainError invalid naming the first target that is not a live zone of the company
-   *   (nothing is deleted then)
+   * @throws DomainError not_found naming the first target that is not a live zone of the company
+   *   (`data.ids[1]: zone X not found`; nothing is deleted then)
    */
   async deleteZones(ctx: AuthContext, targets: readonly ZoneTarget[]): Promise<string[]> {
     const ids = [...new Set(targets.map((t) => t.id))];
     return this.repo.transaction(async (db) => {
       const found = await this.repo.lockLive(db, ctx.companyId, ids);
       const missing = targets.find((t) => !found.has(t.id));
-      if (missing) throw invalid(missing.field, 'no such zone');
+      if (missing) throw notFound(`${missing.field}: zone ${missing.id}`);
       await this.repo.softDelete(db, ctx.companyId, ids, Date.now());
       return ids;
     });

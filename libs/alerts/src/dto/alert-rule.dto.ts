@@ -1,4 +1,4 @@
-import { IdOrIdsDto, NamedTarget, NullableOptional, Optional, Rule } from '@app/core';
+import { IdOrIdsDto, MsNotSeconds, NamedTarget, NullableOptional, Optional, Rule } from '@app/core';
 import type { AlertAction } from '../alert-actions';
 import { Type } from 'class-transformer';
 import {
@@ -225,6 +225,7 @@ export class GetAlertFiringsDto {
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
+  @MsNotSeconds()
   since?: number;
 
   /** default 100, at most 1000 */

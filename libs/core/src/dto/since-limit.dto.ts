@@ -1,4 +1,4 @@
-import { Optional } from '../validation/validation';
+import { MsNotSeconds, Optional } from '../validation/validation';
 import { IsInt, Max, Min } from 'class-validator';
 
 /** The `since` / `limit` pair of our list actions (getnotifications, getwebhookdeliveries); extend it. */
@@ -8,6 +8,7 @@ export class SinceLimitDto {
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
+  @MsNotSeconds()
   since?: number;
 
   /** default 100, at most 1000 */

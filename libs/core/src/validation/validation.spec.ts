@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested, ValidationError, validateSync } from 'class-validator';
+import { IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested, ValidationError, validateSync } from 'class-validator';
 import {
   EMAIL_RULE,
   EmailOrEmpty,
@@ -8,6 +8,7 @@ import {
   isEmailText,
   IsIanaZone,
   isPhoneText,
+  MsNotSeconds,
   Optional,
   PHONE_RULE,
   PhoneOrEmpty,
@@ -80,12 +81,38 @@ describe('formatValidationErrors', () => {
     ).toEqual([]);
   });
 
-  it('writes one `data.field: rule` line per failed rule, without repeating the property name', () => {
-    expect(check({ name: 123 }).sort()).toEqual([
-      'data.name: must be a string',
-      'data.name: must be shorter than or equal to 5 characters',
-    ]);
+  it('writes one `data.field: rule` line per field, without repeating the property name', () => {
     expect(check({ name: 'toolong' })).toEqual(['data.name: must be shorter than or equal to 5 characters']);
+  });
+
+  it('names a wrong type as a type error, not as the range or format rules it also fails', () => {
+    expect(check({ name: 123 })).toEqual(['data.name: must be a string']);
+    expect(check({ name: 'Ana', route: { stops: [{ name: 'x', time: 'noon' }] } })).toEqual([
+      'data.route.stops[0].time: must be an integer number',
+    ]);
+    expect(check({ name: 'Ana', teams: 'x' })).toEqual(['data.teams: must be an array']);
+    expect(check({ name: 'Ana', route: 'x' })).toEqual(['data.route: nested property route must be either object or array']);
+  });
+
+  it('picks the type rule wherever it is written, else the first failing rule from the top', () => {
+    class Order {
+      @Min(0)
+      @IsInt()
+      late: number;
+
+      @Optional()
+      @MaxLength(3)
+      @Matches(/^[a-z]+$/)
+      @Rule((v) => v !== 'zzzz', 'must not be zzzz')
+      code?: string;
+    }
+    const lines = (plain: object) => formatValidationErrors(validateSync(plainToInstance(Order, plain), STRICT));
+    expect(lines({ late: 'x' })).toEqual(['data.late: must be an integer number']);
+    expect(lines({ late: -1.5 })).toEqual(['data.late: must be an integer number']);
+    expect(lines({ late: -1 })).toEqual(['data.late: must not be less than 0']);
+    expect(lines({ late: 0, code: 'ABCD' })).toEqual(['data.code: must be shorter than or equal to 3 characters']);
+    expect(lines({ late: 0, code: 'AB' })).toEqual(['data.code: must match /^[a-z]+$/ regular expression']);
+    expect(lines({ late: 0, code: 'zzzz' })).toEqual(['data.code: must be shorter than or equal to 3 characters']);
   });
 
   it('names every failed field', () => {
@@ -129,9 +156,9 @@ describe('formatValidationErrors', () => {
   it('strips the property name only when the message starts with it', () => {
     const errors: ValidationError[] = [
       Object.assign(new ValidationError(), { property: 'name', constraints: { x: 'named badly' }, children: [] }),
-      Object.assign(new ValidationError(), { property: 'name', constraints: { y: 'name must be set' }, children: [] }),
+      Object.assign(new ValidationError(), { property: 'nick', constraints: { y: 'nick must be set' }, children: [] }),
     ];
-    expect(formatValidationErrors(errors)).toEqual(['data.name: named badly', 'data.name: must be set']);
+    expect(formatValidationErrors(errors)).toEqual(['data.name: named badly', 'data.nick: must be set']);
   });
 
   it('returns an empty list for no errors', () => {
@@ -261,5 +288,30 @@ describe('field rules: phone and e-mail (docs/domain-rules.md "Field rules")', (
       { field: 'data.phone', rule: 'must be a string' },
       { field: 'data.email', rule: 'must be a string' },
     ]);
+  });
+});
+
+describe('MsNotSeconds', () => {
+  class Window {
+    @IsInt()
+    @Min(0)
+    @MsNotSeconds()
+    from: number;
+  }
+  const lines = (from: unknown) => formatValidationErrors(validateSync(plainToInstance(Window, { from }), STRICT));
+
+  it('accepts 0 and ms since the epoch', () => {
+    for (const from of [0, 1e11, Date.UTC(2026, 10, 27), Number.MAX_SAFE_INTEGER]) expect(lines(from)).toEqual([]);
+  });
+
+  it('refuses a time that looks like seconds, naming the unit', () => {
+    expect(lines(1_795_000_000)).toEqual(['data.from: must be ms since the epoch; 1795000000 looks like seconds']);
+    expect(lines(1)).toEqual(['data.from: must be ms since the epoch; 1 looks like seconds']);
+    expect(lines(1e11 - 1)).toEqual(['data.from: must be ms since the epoch; 99999999999 looks like seconds']);
+  });
+
+  it('leaves the type and the range to the field’s own rules (one message each)', () => {
+    expect(lines('1795000000')).toEqual(['data.from: must be an integer number']);
+    expect(lines(-5)).toEqual(['data.from: must not be less than 0']);
   });
 });

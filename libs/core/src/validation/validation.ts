@@ -102,9 +102,58 @@ export function Rule(test: (value: unknown, args: ValidationArguments) => boolea
 export const IsIanaZone = () => Rule((v) => isIanaZone(v), 'must be an IANA time-zone name such as Europe/Ljubljana');
 
 /**
- * Turns class-validator errors into `{field: "data.teams[1]", rule: "must be an integer"}` issues, one
- * per failed rule, naming the full path of each field (duplicates dropped). Unknown fields read
- * `{field: "data.foo", rule: "unknown field"}`.
+ * Below this, a positive time where ms since the epoch are expected is taken for seconds (10^11 ms is
+ * 1973-03-03; 10^11 s is the year 5138), so it is refused rather than read as a moment of 1970.
+ */
+export const SECONDS_LOOK_BELOW = 1e11;
+
+/**
+ * A time in ms since the epoch that does not look like seconds: `0` (the beginning: "everything") or
+ * at least {@link SECONDS_LOOK_BELOW}; otherwise "must be ms since the epoch; N looks like seconds"
+ * (CONTRACTS.md "Ids"). Only judges numbers: combine with the field's `IsInt`/`Min`/`Max`.
+ */
+export const MsNotSeconds = () =>
+  Rule((v) => typeof v !== 'number' || v <= 0 || v >= SECONDS_LOOK_BELOW, '', {
+    message: (a: ValidationArguments) => `must be ms since the epoch; ${String(a.value)} looks like seconds`,
+  });
+
+/**
+ * class-validator's constraints that say what *type* a value must have (CONTRACTS.md "Field rules":
+ * a wrong type is named as a type error), most basic first: when one of them failed, the field's
+ * range or format rules failed only because of it, so it is the one reported — and a list's own
+ * type (`must be an array`) before its entries' (`each value … must be an integer number`).
+ */
+const TYPE_RULES = [
+  'whitelistValidation',
+  'isDefined',
+  'isArray',
+  'isObject',
+  'nestedValidation',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+];
+
+/**
+ * The one rule of a field that failed: its most basic failed type rule ({@link TYPE_RULES}), else
+ * the first failing rule as written top to bottom (class-validator lists a field's constraints bottom
+ * to top, the order decorators apply in).
+ */
+function firstFailingRule(constraints: Record<string, string>): [string, string] | undefined {
+  const entries = Object.entries(constraints);
+  for (const type of TYPE_RULES) {
+    const found = entries.find(([name]) => name === type);
+    if (found) return found;
+  }
+  return entries[entries.length - 1];
+}
+
+/**
+ * Turns class-validator errors into `{field: "data.teams[1]", rule: "must be an integer"}` issues,
+ * **one per field**: its first failing rule, a type rule first (`must be a string` rather than
+ * `must be shorter than…` for a number), naming the full path of each field (duplicates dropped).
+ * Unknown fields read `{field: "data.foo", rule: "unknown field"}`.
  */
 export function validationIssues(errors: ValidationError[], prefix = 'data'): FieldIssue[] {
   const out: FieldIssue[] = [];
@@ -112,11 +161,11 @@ export function validationIssues(errors: ValidationError[], prefix = 'data'): Fi
   const walk = (errs: ValidationError[], path: string) => {
     for (const e of errs) {
       const key = /^\d+$/.test(e.property) ? `${path}[${e.property}]` : path ? `${path}.${e.property}` : e.property;
-      for (const [name, message] of Object.entries(e.constraints ?? {})) {
-        const rule = name === 'whitelistValidation' ? 'unknown field' : stripProperty(message, e.property);
-        const line = `${key}: ${rule}`;
-        if (!seen.has(line)) out.push({ field: key, rule });
-        seen.add(line);
+      const failed = firstFailingRule(e.constraints ?? {});
+      if (failed && !seen.has(key)) {
+        const [name, message] = failed;
+        out.push({ field: key, rule: name === 'whitelistValidation' ? 'unknown field' : stripProperty(message, e.property) });
+        seen.add(key);
       }
       if (e.children?.length) walk(e.children, key);
     }

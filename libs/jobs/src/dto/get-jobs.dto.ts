@@ -1,4 +1,4 @@
-import { isRealDay, Optional, Rule } from '@app/core';
+import { isRealDay, MsNotSeconds, Optional, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsString, Length, Max, Min, ValidateNested } from 'class-validator';
 
@@ -52,6 +52,7 @@ export class GetJobsSortDto {
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
+  @MsNotSeconds()
   from?: number;
 
   /** ms, exclusive */
@@ -59,6 +60,7 @@ export class GetJobsSortDto {
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
+  @MsNotSeconds()
   until?: number;
 
   /** progress index (scheduled 0, accepted 1, rejected 2, started 3, success 4, failed 5); -1 = all */

@@ -1,4 +1,4 @@
-import { CompletesValidation, EntriesOf, invalid, Optional, QueryBool, QueryInt, Verbatim } from '@app/core';
+import { CompletesValidation, EntriesOf, invalid, MsNotSeconds, Optional, QueryBool, QueryInt, Verbatim } from '@app/core';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, Matches, MaxLength, Min } from 'class-validator';
 import { JobEdit, JobWrite, JobWriteDto, parseJobEdits, parseJobWrites } from '../job-input';
 import { MAX_JOBS_PER_CALL } from '../jobs.service';
@@ -86,6 +86,7 @@ export class ConnectorJobsQueryDto {
   @QueryInt()
   @IsInt({ message: 'must be an integer ≥ 0 (ms)' })
   @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
+  @MsNotSeconds()
   createdSince?: number;
 
   /** ms, inclusive */
@@ -93,6 +94,7 @@ export class ConnectorJobsQueryDto {
   @QueryInt()
   @IsInt({ message: 'must be an integer ≥ 0 (ms)' })
   @Min(0, { message: 'must be an integer ≥ 0 (ms)' })
+  @MsNotSeconds()
   updatedSince?: number;
 
   /** one or more of scheduled, accepted, rejected, started, success, failed (comma-separated) */

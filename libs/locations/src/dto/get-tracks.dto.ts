@@ -1,4 +1,4 @@
-import { Optional } from '@app/core';
+import { MsNotSeconds, Optional } from '@app/core';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsString, Length, Max, Min } from 'class-validator';
 
 /** gettracks (spec "Tracks: POST /api/gettracks"). */
@@ -7,12 +7,14 @@ export class GetTracksDto {
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
+  @MsNotSeconds()
   from: number;
 
   /** ms, exclusive; from ≤ until ≤ from + 31 days */
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
+  @MsNotSeconds()
   until: number;
 
   /** member uids → the flat `tracks` answer */
