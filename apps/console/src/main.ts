@@ -23,6 +23,7 @@ function signIn(error?: string): void {
 }
 
 function start(key: string): void {
+  performance.mark('sign-in');
   const app = new ConsoleApp(root, key, tiles, signIn);
   app.start().catch((e: Error) => signIn(`The console could not load: ${e.message}`));
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 
 /** Content types of the files the console's build writes (apps/console/build.mjs). */
@@ -21,16 +21,26 @@ export interface ConsoleAsset {
 /**
  * The console as `npm run build` wrote it to `<repo>/dist/console` (found from this file upwards, so the
  * api run from `dist/` and from sources in tests find the same build): `index.html` and `assets/`
- * (content-hashed names, each with a `.gz` twin). Read once, at the first request.
+ * (content-hashed names, each with a `.gz` twin). Read at the first request, and again when
+ * `index.html` changed since (a rebuild while the api runs: the old hashed names are gone).
  */
 export class ConsoleBundle {
-  private loaded?: { html: string; assets: Map<string, ConsoleAsset> } | null;
+  private loaded?: { html: string; assets: Map<string, ConsoleAsset>; mtimeMs: number } | null;
 
   constructor(private readonly dir: string | null = findConsoleDir()) {}
 
   /** The page template, or null when the console was not built. */
   html(): string | null {
+    if (this.loaded && this.mtime() !== this.loaded.mtimeMs) this.loaded = undefined;
     return this.load()?.html ?? null;
+  }
+
+  private mtime(): number {
+    try {
+      return statSync(join(this.dir ?? '', 'index.html')).mtimeMs;
+    } catch {
+      return -1;
+    }
   }
 
   /** A built asset by file name (names outside the build's list are unknown: no path walks). */
@@ -50,7 +60,7 @@ export class ConsoleBundle {
       if (!type) continue;
       assets.set(name, { path: join(assetsDir, name), type, gzipPath: names.has(`${name}.gz`) ? join(assetsDir, `${name}.gz`) : null });
     }
-    return (this.loaded = { html: readFileSync(join(this.dir, 'index.html'), 'utf8'), assets });
+    return (this.loaded = { html: readFileSync(join(this.dir, 'index.html'), 'utf8'), assets, mtimeMs: this.mtime() });
   }
 }
 

@@ -149,11 +149,16 @@ export class MembersLayer extends L.Layer {
     const ordered = [...drawn.filter((d) => d.m.uid === selected), ...drawn.filter((d) => d.m.uid !== selected)];
     for (const d of ordered) {
       const text = d.m.name || d.m.username;
-      const box: [number, number, number, number] = [d.x + RADIUS + 3, d.y - 8, text.length * 6.5 + 6, 16];
-      const keys = cells(box);
-      if (d.m.uid !== selected && overlaps(keys, box)) continue;
+      // right of the dot, else left of it, else not at all (the selected member's always)
+      const width = text.length * 6.5 + 6;
+      let box: [number, number, number, number] = [d.x + RADIUS + 3, d.y - 8, width, 16];
+      let keys = cells(box);
+      if (d.m.uid !== selected && overlaps(keys, box)) {
+        box = [d.x - RADIUS - 3 - width, d.y - 8, width, 16];
+        keys = cells(box);
+        if (overlaps(keys, box)) continue;
+      }
       for (const k of keys) grid.set(k, [...(grid.get(k) ?? []), box]);
-      box[2] = ctx.measureText(text).width + 6;
       ctx.fillStyle = 'rgba(255,255,255,0.85)';
       ctx.fillRect(box[0], box[1], box[2], box[3]);
       ctx.fillStyle = '#111';

@@ -92,7 +92,7 @@ export class MemberList {
     const name = m.name || m.username;
     const nameEl = button.children[1] as HTMLElement;
     if (nameEl.textContent !== name) nameEl.textContent = name;
-    const stateText = m.lat === undefined ? `${m.state}, not located` : alerted ? `${m.state}, alert` : m.state;
+    const stateText = m.lat === undefined ? 'not located' : alerted ? `${m.state}, alert` : m.state;
     const stateEl = button.children[2] as HTMLElement;
     if (stateEl.textContent !== stateText) stateEl.textContent = stateText;
   }
