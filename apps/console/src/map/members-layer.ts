@@ -150,7 +150,7 @@ export class MembersLayer extends L.Layer {
     for (const d of ordered) {
       const text = d.m.name || d.m.username;
       // right of the dot, else left of it, else not at all (the selected member's always)
-      const width = text.length * 6.5 + 6;
+      const width = ctx.measureText(text).width + 6;
       let box: [number, number, number, number] = [d.x + RADIUS + 3, d.y - 8, width, 16];
       let keys = cells(box);
       if (d.m.uid !== selected && overlaps(keys, box)) {
