@@ -6,12 +6,12 @@
  * moving at 400 position events/s through the real stream; the bundle's size as served (gzip).
  */
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium } from 'playwright-core';
 import { newId } from '@app/core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/browser';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS } from '../test/support/browser';
 import { DemoDay, startDemoDay } from '../test/support/demo-day';
 import { SseStream } from '../test/support/sse';
 import { fmt, percentile, PartReport, printPart } from './stats';
@@ -112,6 +112,7 @@ async function seedMembers(demo: DemoDay, n: number): Promise<{ key: string; com
  */
 async function frames(demo: DemoDay, log: (l: string) => void): Promise<{ deltas: number[]; positions: number; seconds: number }> {
   const { key, companyId, ids } = await seedMembers(demo, CONFIG.members);
+  mkdirSync(ARTIFACTS, { recursive: true });
   const b = await freshBrowser();
   const watcher = await SseStream.open(`${demo.api.url}/v1/stream?events=position`, { 'api-key': key });
   let moving = true;
@@ -156,6 +157,7 @@ async function frames(demo: DemoDay, log: (l: string) => void): Promise<{ deltas
       CONFIG.measureSeconds * 1000,
     );
     const seconds = (Date.now() - t0) / 1000;
+    await page.screenshot({ path: join(ARTIFACTS, 'bench-2000-members.png') });
     return { deltas: deltas.slice(1), positions: watcher.events.length - before, seconds };
   } finally {
     moving = false;
