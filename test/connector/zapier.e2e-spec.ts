@@ -299,6 +299,10 @@ describe('Zapier app (integrations/zapier)', () => {
       expect(
         await run(triggers.place_check.operation.perform, { inputData: { kind: 'placecheckin' }, cleanedRequest: { data: checkin } }),
       ).toEqual([]);
+      // a job check-in is no place visit, whatever the subscription delivered
+      expect(await run(triggers.place_check.operation.perform, { cleanedRequest: { data: { ...checkin, kind: 'jobcheckin' } } })).toEqual(
+        [],
+      );
       const clock = { ...samples.clockEvent, kind: 'clockout' };
       expect(
         await run(triggers.clock_event.operation.perform, { inputData: { kind: 'clockout' }, cleanedRequest: { data: clock } }),

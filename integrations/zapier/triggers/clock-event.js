@@ -40,7 +40,7 @@ module.exports = defineTrigger({
         helpText: 'Only clock-ins or only clock-outs. Leave empty for both.',
       },
     ],
-    accepts: (item, bundle) => (bundle.inputData.kind ? item.kind === bundle.inputData.kind : item.kind in KINDS),
+    accepts: (item, bundle) => (bundle.inputData.kind ? item.kind === bundle.inputData.kind : Object.hasOwn(KINDS, item.kind)),
     list: recentClockEvents,
     sample: samples.clockEvent,
     outputFields: outputFields.clockEvent,

@@ -44,7 +44,7 @@ module.exports = defineTrigger({
         helpText: 'Only arrivals or only departures. Leave empty for both.',
       },
     ],
-    accepts: (item, bundle) => (bundle.inputData.kind ? item.kind === bundle.inputData.kind : item.kind in KINDS),
+    accepts: (item, bundle) => (bundle.inputData.kind ? item.kind === bundle.inputData.kind : Object.hasOwn(KINDS, item.kind)),
     list: recentChecks,
     sample: samples.checkin,
     outputFields: outputFields.checkin,
