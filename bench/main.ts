@@ -348,6 +348,8 @@ async function main(): Promise<number> {
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'live') return await runLiveOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'console')
+      return await (await import('./console')).runConsoleBench({ serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);

@@ -13,6 +13,7 @@ import { ReportsModule } from '@app/reports';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ActionAuthGuard } from './envelope/action-auth.guard';
+import { ConsoleModule } from './console/console.module';
 import { DocsModule } from './docs/docs.module';
 import { ConnectorAuthGuard } from './envelope/connector-auth.guard';
 import { ApiExceptionFilter } from './envelope/exception.filter';
@@ -110,6 +111,7 @@ export class FallbackModule {}
     MetricsModule,
     ActionsModule,
     DocsModule,
+    ConsoleModule,
     FallbackModule,
   ],
   providers: [

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { toBool, toInt } from './env-transforms';
 import { StreamEnv } from './stream-env';
 import { trustProxySetting } from './trust-proxy';
@@ -396,6 +396,21 @@ export class AppConfig extends StreamEnv {
   @IsString()
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'must be an http(s):// URL' })
   GEOCODER_URL?: string;
+
+  /**
+   * The console's map tiles (docs/console.md): an http(s) `{z}/{x}/{y}` template (`{s}` for subdomains);
+   * unset = no tiles, a plain background. Its host is added to the console's CSP.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s/]+\/\S*\{z\}\S*\{x\}\S*\{y\}\S*$/, { message: 'must be an http(s):// URL template with {z}, {x} and {y}' })
+  CONSOLE_TILE_URL?: string;
+
+  /** The tiles' attribution shown on the console's map (text), e.g. "© OpenStreetMap contributors". */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  CONSOLE_TILE_ATTRIBUTION?: string;
 
   /** `true` registers the test-only run kinds (`test.*`) in the worker; refused when NODE_ENV=production. */
   @Transform(toBool)
