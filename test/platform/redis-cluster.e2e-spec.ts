@@ -99,7 +99,14 @@ beforeAll(async () => {
   api = await startApi();
   db = api.app.get(DataSource);
   [apiProc, worker] = await Promise.all([
-    startApiProcess({ ...env, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), STREAM_HEARTBEAT_MS: '1000' }),
+    startApiProcess({
+      ...env,
+      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      STREAM_HEARTBEAT_MS: '1000',
+      QUEUE_DASHBOARD_USER: 'support',
+      QUEUE_DASHBOARD_PASSWORD: 'cluster pass',
+      METRICS_CACHE_MS: '0',
+    }),
     startWorker('worker', env, (sql, params) => db.query(sql, params)),
   ]);
   console.log(`redis cluster e2e: cluster ${cluster.nodesEnv}, apps up ${Date.now() - started} ms after start`);
@@ -134,6 +141,18 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
       },
     });
     expect(res.body.reported.redis.cluster.masters.reduce((n: number, m: { slots: number }) => n + m.slots, 0)).toBe(16384);
+  });
+
+  it('the queue dashboard and /metrics read every queue from the cluster', async () => {
+    const auth = { authorization: `Basic ${Buffer.from('support:cluster pass').toString('base64')}` };
+    const list = await fetch(`${apiProc.url}/admin/queues/api/queues`, { headers: auth });
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as { queues: Array<{ name: string; counts: Record<string, number> }> };
+    expect(body.queues.map((q) => q.name).sort()).toEqual([...ALL_QUEUES].sort());
+    expect(body.queues.every((q) => typeof q.counts?.waiting === 'number')).toBe(true);
+    const metrics = await (await fetch(`${apiProc.url}/metrics`)).text();
+    for (const q of ALL_QUEUES) expect(metrics).toMatch(new RegExp(`^fieldwork_queue_jobs\\{queue="${q}",state="waiting"\\} \\d+`, 'm'));
+    expect(metrics).not.toMatch(/fieldwork_metrics_collect_errors_total\{source="redis"\} [1-9]/);
   });
 
   it('each queue has its own hash tag {<prefix>:<queue>}: its keys share one slot, the queues spread over slots; nothing goes to the shared Redis', async () => {
@@ -298,4 +317,13 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
       await receiver.close();
     }
   }, 90_000);
+
+  it('SIGTERM: the worker and the api process close their BullMQ workers and cluster connections and exit 0', async () => {
+    const before = { out: worker.stdout.length, err: worker.stderr.length };
+    const [workerExit, apiExit] = await Promise.all([worker.stop('SIGTERM', 15_000), apiProc.child.stop('SIGTERM', 15_000)]);
+    expect({ workerExit, apiExit }).toEqual({ workerExit: { code: 0, signal: null }, apiExit: { code: 0, signal: null } });
+    // nothing failed on a connection closed under it while stopping (the output is capped at 64 kB: the tail is enough)
+    const stopping = worker.stdout.slice(Math.min(before.out, worker.stdout.length - 4000)) + worker.stderr.slice(before.err);
+    expect(stopping).not.toMatch(/Connection is closed|ClusterAllFailedError/);
+  }, 40_000);
 });
