@@ -51,7 +51,7 @@ export class PlacesConnectorController {
   @Examples(GET_PLACE)
   async one(@Caller() ctx: AuthContext, @Param('id') id: string): Promise<{ data: { items: ConnectorPlace[] } }> {
     const [view] = await this.places.getPlaces(ctx, { uids: [id], max: 1 });
-    if (!view) throw notFound(`place ${id}`);
+    if (!view) throw notFound(`${connectorPlaceTarget(id).field}: place ${id}`);
     return { data: { items: [toConnectorPlace(view)] } };
   }
 

@@ -2,8 +2,9 @@ import type { RouteExamplesDoc } from '../envelope/request-context';
 
 /**
  * `POST /v1/reports` for the OpenAPI document: a csv jobs report of one member over a week, three
- * columns, one renamed (the answer starts with the UTF-8 byte-order mark unless `bom: false`). The
- * reports e2e spec sends this body and checks the header row.
+ * columns, one renamed (csv lines end in CRLF, RFC 4180; the answer starts with the UTF-8 byte-order
+ * mark unless `bom: false`). test/connector/connector-reports.e2e-spec.ts sends this body (its
+ * member's username swapped in) and gets exactly this file.
  */
 export const CREATE_REPORT: RouteExamplesDoc = {
   body: {
@@ -16,6 +17,6 @@ export const CREATE_REPORT: RouteExamplesDoc = {
     bom: false,
   },
   answer: {
-    'text/csv; charset=utf-8': 'Date,Job,Status\n03/02/2026,Replace boiler valve,success\n03/04/2026,Annual inspection,scheduled\n',
+    'text/csv; charset=utf-8': 'Date,Job,Status\r\n2026-03-02,Replace boiler valve,success\r\n2026-03-04,Annual inspection,scheduled\r\n',
   },
 };
