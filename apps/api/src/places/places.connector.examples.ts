@@ -37,7 +37,7 @@ export const CREATE_PLACE: RouteExamplesDoc = {
     address: 'Dunajska cesta 5',
     city: 'Ljubljana',
     postalCode: '1000',
-    countryCode: 'si',
+    countryCode: 'SI',
     phone: '+386 1 234 5678',
     email: 'depot@example.com',
     location: { lat: 46.0569, lng: 14.5058 },
