@@ -83,14 +83,35 @@ describe('/v1/locations and /v1/tracks', () => {
         state: 'moving',
         trackingOn: true,
       });
-      expect(all[2]).toMatchObject({ lat: 46.06, lng: 14.51, accuracy: 12, speed: 0, heading: null, battery: 40, state: 'halted', trackingOn: true });
+      expect(all[2]).toMatchObject({
+        lat: 46.06,
+        lng: 14.51,
+        accuracy: 12,
+        speed: 0,
+        heading: null,
+        battery: 40,
+        state: 'halted',
+        trackingOn: true,
+      });
       expect(all[3]).toMatchObject({ lat: 46.07, accuracy: null, speed: null, state: 'stale', trackingOn: true });
-      const off = { lat: null, lng: null, ts: null, accuracy: null, speed: null, heading: null, battery: null, state: 'off', trackingOn: false };
+      const off = {
+        lat: null,
+        lng: null,
+        ts: null,
+        accuracy: null,
+        speed: null,
+        heading: null,
+        battery: null,
+        state: 'off',
+        trackingOn: false,
+      };
       expect(all[4]).toEqual({ member: { id: never.uid, username: never.username, name: 'Nev Never' }, ...off });
       expect(all[0]).toMatchObject({ member: { id: company.ownerUid }, ...off });
       // the same members and fixes as locate answers
       const located = await action<any>(api, 'locate', { teams: true }, { key: company.key });
-      expect(located.body.accounts.map((r: { uid: string; ts: number }) => [r.uid, r.ts || null])).toEqual(all.map((p) => [p.member.id, p.ts]));
+      expect(located.body.accounts.map((r: { uid: string; ts: number }) => [r.uid, r.ts || null])).toEqual(
+        all.map((p) => [p.member.id, p.ts]),
+      );
     });
 
     it('every filter narrows: memberId, username (any case), team; unknown ones select nothing', async () => {
@@ -137,7 +158,9 @@ describe('/v1/locations and /v1/tracks', () => {
 
     beforeAll(async () => {
       const fixes = drive(20, 10_000);
-      await api.app.get(TrackBuilder).onFixes({ companyId: company.companyUid, memberId: moving.uid, fromTs: fixes[0].ts, toTs: fixes[19].ts });
+      await api.app
+        .get(TrackBuilder)
+        .onFixes({ companyId: company.companyUid, memberId: moving.uid, fromTs: fixes[0].ts, toTs: fixes[19].ts });
       from = now - 3600_000;
       until = now + 60_000;
     });
@@ -148,7 +171,9 @@ describe('/v1/locations and /v1/tracks', () => {
       const flat = await action<any>(api, 'gettracks', { uids: [moving.uid], from, until }, { key: company.key });
       const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
       expect(tracks).toEqual(
-        (flat.body.tracks as Array<Record<string, unknown>>).map((t) => Object.fromEntries(Object.entries(t).map(([k, v]) => [camel(k), v]))),
+        (flat.body.tracks as Array<Record<string, unknown>>).map((t) =>
+          Object.fromEntries(Object.entries(t).map(([k, v]) => [camel(k), v])),
+        ),
       );
       expect(tracks[0]).toMatchObject({
         ownerUid: moving.uid,
@@ -181,7 +206,10 @@ describe('/v1/locations and /v1/tracks', () => {
         [`memberId=${m}&from=${s - 3600}&until=${until}`, `query.from: must be ms since the epoch; ${s - 3600} looks like seconds`],
         [`memberId=${m}&from=${from}&until=abc`, 'query.until: must be an integer ≥ 0 (ms)'],
         [`memberId=${m}&from=${until}&until=${from}`, 'query.until: must not be before query.from'],
-        [`memberId=${m}&from=${from}&until=${from + 32 * 24 * 3600_000}`, 'query.until: the range from query.from may span at most 31 days'],
+        [
+          `memberId=${m}&from=${from}&until=${from + 32 * 24 * 3600_000}`,
+          'query.until: the range from query.from may span at most 31 days',
+        ],
         [`memberId=${m}&from=${from}&until=${until}&withCourse=true`, 'query.withCourse: unknown field'],
       ]) {
         expect({ q, res: await v1(`/v1/tracks?${q}`, company.key) }).toEqual({ q, res: { http: 400, body: { error: { message } } } });

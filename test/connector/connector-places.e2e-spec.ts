@@ -87,10 +87,16 @@ describe('/v1/places', () => {
     const bare = await create(company.key, { name: 'Bare', location: { lat: 0, lng: 0 } });
     expect(bare).toMatchObject({ address: '', countryCode: '', phone: '', email: '', radius: 0, teams: [] });
 
-    expect(await v1('DELETE', `/v1/places/${place.id}`, company.key)).toEqual({ http: 200, body: { data: { id: place.id, deleted: true } } });
+    expect(await v1('DELETE', `/v1/places/${place.id}`, company.key)).toEqual({
+      http: 200,
+      body: { data: { id: place.id, deleted: true } },
+    });
     for (const [method, body] of [['GET'], ['PATCH', { radius: 1 }], ['DELETE']] as const) {
       const gone = await v1(method, `/v1/places/${place.id}`, company.key, body);
-      expect({ method, gone }).toEqual({ method, gone: { http: 404, body: { error: { message: `path.id: place ${place.id} not found` } } } });
+      expect({ method, gone }).toEqual({
+        method,
+        gone: { http: 404, body: { error: { message: `path.id: place ${place.id} not found` } } },
+      });
     }
     const [row] = await db.query(`SELECT deleted_at FROM places WHERE id = $1`, [place.id]);
     expect(row.deleted_at).not.toBeNull(); // soft delete, as deleteplace
@@ -156,9 +162,19 @@ describe('/v1/places', () => {
       ['POST', '/v1/places', { name: 'x' }, 'body.location: is required: no geocoder is configured'],
       ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, id: 'MINE' }, 'body.id: is read-only on create'],
       ['POST', '/v1/places', { name: 'x', location: { lat: 91, lng: 0 } }, 'body.location.lat: must not be greater than 90'],
-      ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, postalCode: 'x'.repeat(21) }, 'body.postalCode: must be shorter than or equal to 20 characters'],
-      ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, countryCode: 'SVN' }, 'body.countryCode: must be an ISO 3166-1 alpha-2 country code such as SI, or ""'],
-      ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, teams: [9] }, 'body.teams[0]: team 9 is not in the company\'s teams_config'],
+      [
+        'POST',
+        '/v1/places',
+        { name: 'x', location: LJUBLJANA, postalCode: 'x'.repeat(21) },
+        'body.postalCode: must be shorter than or equal to 20 characters',
+      ],
+      [
+        'POST',
+        '/v1/places',
+        { name: 'x', location: LJUBLJANA, countryCode: 'SVN' },
+        'body.countryCode: must be an ISO 3166-1 alpha-2 country code such as SI, or ""',
+      ],
+      ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, teams: [9] }, "body.teams[0]: team 9 is not in the company's teams_config"],
       ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, radius: '5' }, 'body.radius: must be an integer number'],
       ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, createdAt: 1 }, 'body.createdAt: is read-only'],
       ['POST', '/v1/places', { name: 'x', location: LJUBLJANA, color: '#000000' }, 'body.color: unknown field'],
@@ -181,7 +197,10 @@ describe('/v1/places', () => {
     await create(mine.key, { name: 'My depot', location: LJUBLJANA });
     for (const [method, body] of [['GET'], ['PATCH', { name: 'Hijacked' }], ['DELETE']] as const) {
       const res = await v1(method, `/v1/places/${their.id}`, mine.key, body);
-      expect({ method, res }).toEqual({ method, res: { http: 404, body: { error: { message: expect.stringContaining(`place ${their.id} not found`) } } } });
+      expect({ method, res }).toEqual({
+        method,
+        res: { http: 404, body: { error: { message: expect.stringContaining(`place ${their.id} not found`) } } },
+      });
       const unknown = await v1(method, '/v1/places/01JD0000000000000000000000', mine.key, body);
       expect(unknown.http).toBe(404);
     }
@@ -193,7 +212,17 @@ describe('/v1/places', () => {
 
   it('a worker key: reads places (only its teams’ without workers_view_places), writes only with workers_create_places', async () => {
     const c = await createCompany(api);
-    await action(api, 'editcompany', { teams_config: [{ id: 1, name: 'North' }, { id: 2, name: 'South' }] }, { key: c.key });
+    await action(
+      api,
+      'editcompany',
+      {
+        teams_config: [
+          { id: 1, name: 'North' },
+          { id: 2, name: 'South' },
+        ],
+      },
+      { key: c.key },
+    );
     const worker = await createMember(api, c, { role: 'worker', teams: [1] });
     const north = await create(c.key, { name: 'North yard', location: LJUBLJANA, teams: [1] });
     const south = await create(c.key, { name: 'South yard', location: LJUBLJANA, teams: [2] });
@@ -208,7 +237,9 @@ describe('/v1/places', () => {
     const names = async () => (await v1('GET', '/v1/places', worker.key)).body.data.items.map((p: { name: string }) => p.name).sort();
     expect(await names()).toEqual(['North yard', 'South yard']); // workers_view_places defaults to true
 
-    expect((await action(api, 'editcompany', { workers_create_places: true, workers_view_places: false }, { key: c.key })).body.status).toBe(0);
+    expect(
+      (await action(api, 'editcompany', { workers_create_places: true, workers_view_places: false }, { key: c.key })).body.status,
+    ).toBe(0);
     expect(await names()).toEqual(['North yard']);
     expect((await v1('GET', `/v1/places/${south.id}`, worker.key)).http).toBe(404);
     expect((await v1('PATCH', `/v1/places/${south.id}`, worker.key, { radius: 5 })).http).toBe(404);

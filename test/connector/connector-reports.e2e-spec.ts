@@ -78,7 +78,7 @@ describe('POST /v1/reports', () => {
   });
 
   it('answers the OpenAPI example’s file for the example’s request, as createreport answers it (same bytes and headers)', async () => {
-    const body = { ...(CREATE_REPORT.body as Record<string, unknown>), members: [ana.username] };
+    const body: Record<string, unknown> = { ...(CREATE_REPORT.body as Record<string, unknown>), members: [ana.username] };
     const res = await post(body, company.key);
     expect({ http: res.http, error: res.json }).toEqual({ http: 200, error: undefined });
     expect(res.contentType).toBe('text/csv; charset=utf-8');
@@ -99,13 +99,21 @@ describe('POST /v1/reports', () => {
     expect(withBom.http).toBe(200);
     expect([...withBom.body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(withBom.disposition).toBe('attachment; filename="jobs_20260302.csv"');
-    expect(readCsv(withBom.body).slice(1).map((r) => r[2])).toEqual(['Replace boiler valve']);
+    expect(
+      readCsv(withBom.body)
+        .slice(1)
+        .map((r) => r[2]),
+    ).toEqual(['Replace boiler valve']);
 
     const xlsx = await post({ type: 'members', format: 'xlsx', members: [ana.uid, bor.username] }, company.key);
     expect(xlsx.http).toBe(200);
     expect(xlsx.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(xlsx.disposition).toBe('attachment; filename="members.xlsx"');
-    expect(readXlsx(xlsx.body).slice(1).map((r) => r[0])).toEqual(['Ana Novak', 'Bor Kos']);
+    expect(
+      readXlsx(xlsx.body)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual(['Ana Novak', 'Bor Kos']);
 
     const place = await action<any>(api, 'createplace', { name: 'Depot', location: { lat: 46, lng: 14 } }, { key: company.key });
     const places = await post({ type: 'places', format: 'csv', places: [place.body.uid], bom: false }, company.key);
@@ -124,7 +132,10 @@ describe('POST /v1/reports', () => {
       [{ ...base, date: 20260302 }, 'body.date: must be a real date YYYY-MM-DD'],
       [{ ...base, date: undefined, from: '2026-03-02' }, 'body.until: required (YYYY-MM-DD) unless date is sent'],
       [{ ...base, from: '2026-03-02', until: '2026-03-03' }, 'body.date: send date, or from and until, not both'],
-      [{ ...base, type: 'timeline', date: undefined, from: '2026-03-01', until: '2026-03-31' }, /^body\.until: timeline covers at most 14 days/],
+      [
+        { ...base, type: 'timeline', date: undefined, from: '2026-03-01', until: '2026-03-31' },
+        /^body\.until: timeline covers at most 14 days/,
+      ],
       [{ ...base, members: undefined }, 'body.members: required for jobs: member usernames or uids'],
       [{ ...base, members: ['nobody@example.test'] }, 'body.members: unknown accounts: nobody@example.test'],
       [{ ...base, members: [foreign.uid] }, `body.members: unknown accounts: ${foreign.uid}`],
@@ -139,7 +150,10 @@ describe('POST /v1/reports', () => {
     for (const [body, message] of cases) {
       const res = await post(body, company.key);
       expect({ body, http: res.http, keys: Object.keys(res.json ?? {}) }).toEqual({ body, http: 400, keys: ['error'] });
-      expect({ body, message: res.json.error.message }).toEqual({ body, message: typeof message === 'string' ? message : expect.stringMatching(message) });
+      expect({ body, message: res.json.error.message }).toEqual({
+        body,
+        message: typeof message === 'string' ? message : expect.stringMatching(message),
+      });
     }
     expect(await runsOf(company)).toBe(before);
     expect((await post({ ...base }, 'fwk_nope')).http).toBe(401);
@@ -149,7 +163,10 @@ describe('POST /v1/reports', () => {
     const own = await post({ type: 'jobs', format: 'csv', date: '2026-03-02', members: [ana.uid] }, ana.key);
     expect(own.http).toBe(200);
     const others = await post({ type: 'jobs', format: 'csv', date: '2026-03-02', members: [bor.uid] }, ana.key);
-    expect({ http: others.http, body: others.json }).toEqual({ http: 403, body: { error: { message: 'a worker may report only on itself' } } });
+    expect({ http: others.http, body: others.json }).toEqual({
+      http: 403,
+      body: { error: { message: 'a worker may report only on itself' } },
+    });
     const wide = await post({ type: 'alerts', format: 'csv', date: '2026-03-02' }, ana.key);
     expect({ http: wide.http, body: wide.json }).toEqual({
       http: 403,
@@ -161,7 +178,10 @@ describe('POST /v1/reports', () => {
 
   it('another company reads none of this company’s data: its members and places are unknown accounts', async () => {
     const res = await post({ type: 'jobs', format: 'csv', date: '2026-03-02', members: [ana.uid] }, other.key);
-    expect({ http: res.http, body: res.json }).toEqual({ http: 400, body: { error: { message: `body.members: unknown accounts: ${ana.uid}` } } });
+    expect({ http: res.http, body: res.json }).toEqual({
+      http: 400,
+      body: { error: { message: `body.members: unknown accounts: ${ana.uid}` } },
+    });
     const own = await post({ type: 'jobs', format: 'csv', date: '2026-03-02', members: [foreign.uid], bom: false }, other.key);
     expect(own.http).toBe(200);
     expect(readCsv(own.body).length).toBe(1); // the header only: nothing of the other company

@@ -78,7 +78,11 @@ export class PlacesService {
    */
   async listForConnector(ctx: AuthContext, f: Omit<ConnectorPlacesFilter, 'companyId' | 'teams'>): Promise<PlaceView[]> {
     const visibility = await this.visibility(ctx);
-    const rows = await this.repo.connectorPage({ ...f, companyId: ctx.companyId, teams: visibility === 'all' ? undefined : visibility.teams });
+    const rows = await this.repo.connectorPage({
+      ...f,
+      companyId: ctx.companyId,
+      teams: visibility === 'all' ? undefined : visibility.teams,
+    });
     return rows.map(toPlaceRowView);
   }
 

@@ -64,7 +64,9 @@ describe('connectorReportRequest (POST /v1/reports → createreport)', () => {
   });
 
   it('createreport’s other rules, naming the connector’s fields', () => {
-    expect(refusal({ type: 'mileage', format: 'csv', date: '2026-03-04', members: ['a'] })).toBe('body.format: mileage reports come as xlsx');
+    expect(refusal({ type: 'mileage', format: 'csv', date: '2026-03-04', members: ['a'] })).toBe(
+      'body.format: mileage reports come as xlsx',
+    );
     expect(refusal({ date: '2026-03-04', members: ['a'], columns: [{ key: 'title' }, { key: 'nope' }] })).toMatch(
       /^body\.columns\[1\]\.key: unknown column "nope" of jobs: one of /,
     );
@@ -73,9 +75,10 @@ describe('connectorReportRequest (POST /v1/reports → createreport)', () => {
 
 describe('ConnectorReportBody rules', () => {
   const issues = (plain: object) =>
-    validationIssues(validateSync(plainToInstance(ConnectorReportBody, plain), { whitelist: true, forbidNonWhitelisted: true }), 'body').map(
-      (i) => `${i.field}: ${i.rule}`,
-    );
+    validationIssues(
+      validateSync(plainToInstance(ConnectorReportBody, plain), { whitelist: true, forbidNonWhitelisted: true }),
+      'body',
+    ).map((i) => `${i.field}: ${i.rule}`);
   it('names each bad field once; dates are real YYYY-MM-DD; createreport-only keys are unknown here', () => {
     expect(issues({ type: 'jobs', format: 'csv', date: '2026-03-04', members: ['a'] })).toEqual([]);
     expect(issues({ type: 'nope', format: 'csv' })).toEqual([expect.stringMatching(/^body\.type: must be one of jobs, dayroute/)]);
@@ -94,10 +97,24 @@ describe('ConnectorReportBody rules', () => {
 describe('toConnectorReportError', () => {
   it('renames createreport fields in the field and the message; accounts by the type’s subjects', () => {
     const named = toConnectorReportError(invalid('data.accounts', 'unknown accounts: x'), 'members') as DomainError;
-    expect([named.kind, named.field, named.rule, named.message]).toEqual(['invalid', 'body.members', 'unknown accounts: x', 'body.members: unknown accounts: x']);
-    expect((toConnectorReportError(invalid('data.accounts', 'unknown places: p'), 'places') as DomainError).message).toBe('body.places: unknown places: p');
-    const pdf = new DomainError('invalid', 'data.format: too many rows for pdf (10001 > 10000): use xlsx or csv', 'data.format', 'row limit');
-    expect((toConnectorReportError(pdf, 'members') as DomainError).message).toBe('body.format: too many rows for pdf (10001 > 10000): use xlsx or csv');
+    expect([named.kind, named.field, named.rule, named.message]).toEqual([
+      'invalid',
+      'body.members',
+      'unknown accounts: x',
+      'body.members: unknown accounts: x',
+    ]);
+    expect((toConnectorReportError(invalid('data.accounts', 'unknown places: p'), 'places') as DomainError).message).toBe(
+      'body.places: unknown places: p',
+    );
+    const pdf = new DomainError(
+      'invalid',
+      'data.format: too many rows for pdf (10001 > 10000): use xlsx or csv',
+      'data.format',
+      'row limit',
+    );
+    expect((toConnectorReportError(pdf, 'members') as DomainError).message).toBe(
+      'body.format: too many rows for pdf (10001 > 10000): use xlsx or csv',
+    );
   });
 
   it('passes errors about no field unchanged', () => {

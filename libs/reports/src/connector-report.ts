@@ -26,7 +26,10 @@ export function connectorReportRequest(b: Omit<ConnectorReportBody, 'request' | 
   const { subjects } = REPORT_RULES[b.type];
   if (b.members !== undefined && b.places !== undefined) throw invalid(`${prefix}.places`, 'send members or places, not both');
   if (subjects === 'none' && (b.members ?? b.places) !== undefined)
-    throw invalid(`${prefix}.${b.members !== undefined ? 'members' : 'places'}`, `${b.type} reports are company-wide: send neither members nor places`);
+    throw invalid(
+      `${prefix}.${b.members !== undefined ? 'members' : 'places'}`,
+      `${b.type} reports are company-wide: send neither members nor places`,
+    );
   if (subjects === 'members' && b.places !== undefined) throw invalid(`${prefix}.places`, `${b.type} reports are on members: send members`);
   if (subjects === 'places' && b.members !== undefined) throw invalid(`${prefix}.members`, `${b.type} reports are on places: send places`);
   checkDates(b, prefix);

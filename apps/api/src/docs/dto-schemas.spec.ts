@@ -1,7 +1,21 @@
 import 'reflect-metadata';
 import { EntriesOf, Optional, Rule } from '@app/core';
 import { Type } from 'class-transformer';
-import { Allow, IsArray, IsDefined, IsIn, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import type { SchemaObject } from 'openapi3-ts/oas30';
 import { DtoSchemas, probeConditions } from './dto-schemas';
 

@@ -132,7 +132,9 @@ describe('buildOpenApiDocument: connector examples and file answers', () => {
     ]);
     expect((get.responses['200'] as ResponseObject).content!['application/json'].example).toEqual({ data: { items: [{ id: 'T1' }] } });
     const post = op('/v1/things', 'post');
-    expect((post.requestBody as { content: Record<string, { example?: unknown }> }).content['application/json'].example).toEqual({ name: 'a' });
+    expect((post.requestBody as { content: Record<string, { example?: unknown }> }).content['application/json'].example).toEqual({
+      name: 'a',
+    });
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
   });
 

@@ -193,7 +193,8 @@ function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: Refer
   if (!route.files || answer) content['application/json'] = { schema: answer ?? ref('ConnectorAnswer') };
   for (const type of route.files?.types ?? []) content[type] = { schema: fileSchema(type) };
   for (const [type, example] of Object.entries(examples?.answer ?? {})) {
-    if (!content[type]) throw new Error(`OpenAPI: ${route.method} ${route.path} has an answer example for ${type}, which it does not answer`);
+    if (!content[type])
+      throw new Error(`OpenAPI: ${route.method} ${route.path} has an answer example for ${type}, which it does not answer`);
     content[type].example = example;
   }
   const operation: OperationObject = {
@@ -217,7 +218,9 @@ function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: Refer
   if (route.body) {
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: schemas.ref(route.body), ...(examples?.body !== undefined ? { example: examples.body } : {}) } },
+      content: {
+        'application/json': { schema: schemas.ref(route.body), ...(examples?.body !== undefined ? { example: examples.body } : {}) },
+      },
     };
   }
   return operation;

@@ -83,12 +83,13 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
     const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.UseFullyQualifiedType;
     // a file answer (Nest's StreamableFile) is documented by `@ActionFiles`; the JSON schema covers the rest
     // an answer serialized ahead (`JsonAnswer<T>`) is documented as its shape `T`
-    const json = (answer.isUnion() ? answer.types : [answer]).filter((t) => !isFileAnswer(t)).map((t) =>
-      t.getSymbol()?.getName() === 'JsonAnswer' ? checker.getTypeArguments(t as ts.TypeReference)[0] : t,
-    );
+    const json = (answer.isUnion() ? answer.types : [answer])
+      .filter((t) => !isFileAnswer(t))
+      .map((t) => (t.getSymbol()?.getName() === 'JsonAnswer' ? checker.getTypeArguments(t as ts.TypeReference)[0] : t));
     // a connector route may answer only files (`POST /v1/reports`): `@ConnectorFiles` documents them, no JSON schema
     if (!json.length && hasDecorator(method, ['ConnectorFiles'])) return [];
-    if (!json.length) throw new Error(`${controller}.${handler}: answers only files (document them with @ActionFiles, and the JSON answer too)`);
+    if (!json.length)
+      throw new Error(`${controller}.${handler}: answers only files (document them with @ActionFiles, and the JSON answer too)`);
     const text = json
       .map((t) => {
         const node = checker.typeToTypeNode(t, aliasFile, flags);

@@ -30,7 +30,10 @@ export class ReportsConnectorController {
       stored = await this.reports.createReport(ctx, body.request);
     } catch (err) {
       if (err instanceof RunUnfinishedError)
-        throw new DomainError('unavailable', `${err.message}; POST /api/getreport {reportId: "${err.runId}"} answers the file when it is done`);
+        throw new DomainError(
+          'unavailable',
+          `${err.message}; POST /api/getreport {reportId: "${err.runId}"} answers the file when it is done`,
+        );
       throw toConnectorReportError(err, REPORT_RULES[body.type].subjects);
     }
     if (!('result' in stored)) throw new Error(`report ${stored.reportId} answered its state to a synchronous request`);

@@ -66,7 +66,10 @@ describe('toConnectorPosition', () => {
       trackingOn: false,
     };
     expect(toConnectorPosition(member, undefined, NOW)).toEqual(never);
-    expect(toConnectorPosition(member, row({ ts: null, lat: null, lng: null, trackingStatus: true }), NOW)).toEqual({ ...never, trackingOn: true });
+    expect(toConnectorPosition(member, row({ ts: null, lat: null, lng: null, trackingStatus: true }), NOW)).toEqual({
+      ...never,
+      trackingOn: true,
+    });
   });
 
   it('keeps unknown optional values null', () => {
@@ -81,7 +84,12 @@ describe('toConnectorPosition', () => {
 
 describe('selecting members for /v1/locations', () => {
   it('asks locate for the one member named, else the team, else everyone', () => {
-    expect(locateQueryOf({ memberId: 'M1', team: 2 })).toMatchObject({ accounts: ['M1'], teams: undefined, ping: false, withAddress: false });
+    expect(locateQueryOf({ memberId: 'M1', team: 2 })).toMatchObject({
+      accounts: ['M1'],
+      teams: undefined,
+      ping: false,
+      withAddress: false,
+    });
     expect(locateQueryOf({ username: 'ana@x.test' })).toMatchObject({ accounts: ['ana@x.test'], teams: undefined });
     expect(locateQueryOf({ team: 2 })).toMatchObject({ accounts: [], teams: [2] });
     expect(locateQueryOf({})).toMatchObject({ accounts: [], teams: 'all' });

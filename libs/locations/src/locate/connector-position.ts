@@ -98,7 +98,10 @@ export function toConnectorPosition(
       trackingOn,
     };
   }
-  const p = toPositionRecord({ ...row, uid: member.uid, username: member.usr, name: member.name, ts: row.ts, lat: row.lat, lng: row.lng }, now);
+  const p = toPositionRecord(
+    { ...row, uid: member.uid, username: member.usr, name: member.name, ts: row.ts, lat: row.lat, lng: row.lng },
+    now,
+  );
   return {
     member: who,
     lat: p.lat,

@@ -60,7 +60,12 @@ describe('toConnectorTrack', () => {
     });
     // every snake_case field but course_encoded has its camelCase twin
     const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-    expect(Object.keys(entry).filter((k) => k !== 'course_encoded').map(camel).sort()).toEqual(Object.keys(track).sort());
+    expect(
+      Object.keys(entry)
+        .filter((k) => k !== 'course_encoded')
+        .map(camel)
+        .sort(),
+    ).toEqual(Object.keys(track).sort());
   });
 });
 
@@ -69,6 +74,8 @@ describe('checkTracksRange', () => {
     expect(() => checkTracksRange(10, 10, 'query')).not.toThrow();
     expect(() => checkTracksRange(0, MAX_TRACKS_RANGE_MS, 'query')).not.toThrow();
     expect(() => checkTracksRange(10, 9, 'query')).toThrow('query.until: must not be before query.from');
-    expect(() => checkTracksRange(0, MAX_TRACKS_RANGE_MS + 1, 'data')).toThrow('data.until: the range from data.from may span at most 31 days');
+    expect(() => checkTracksRange(0, MAX_TRACKS_RANGE_MS + 1, 'data')).toThrow(
+      'data.until: the range from data.from may span at most 31 days',
+    );
   });
 });
