@@ -34,6 +34,9 @@ import { MembersConnectorController } from './members/members.connector.controll
 import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 import { PlacesActionsController } from './places/places.controller';
+import { PlacesConnectorController } from './places/places.connector.controller';
+import { LocationsConnectorController } from './locations/locations.connector.controller';
+import { ReportsConnectorController } from './reports/reports.connector.controller';
 import { ShareController } from './locations/share.controller';
 import { TracksController } from './locations/tracks.controller';
 import { DispatchActionsController } from './dispatch/dispatch.controller';
@@ -74,6 +77,9 @@ import { StreamController } from './live/stream.controller';
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,
+    PlacesConnectorController,
+    LocationsConnectorController,
+    ReportsConnectorController,
     TracksController,
     ShareController,
     DispatchActionsController,
