@@ -5,7 +5,12 @@ import { Request, Response } from 'express';
 import { noteAnsweredError } from '../ops/logging';
 import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
 
-/** `public`: keyless routes of the wire contract outside /api and /v1 (track share links), errors in the action shape. */
+/**
+ * `public`: keyless routes of the wire contract outside /api and /v1 (share links), errors in the
+ * action shape. `other`: everything else outside /api and /v1 (operational routes, `/osmand`, unknown
+ * paths): its 404s and the errors we write ourselves in the action shape, Nest's own bodies of the
+ * operational routes' exceptions kept (see {@link answerError}).
+ */
 type Surface = 'action' | 'connector' | 'public' | 'other';
 
 export function surfaceOf(path: string): Surface {
@@ -33,11 +38,12 @@ const errorsLogger = new Logger('Errors');
 /**
  * {@link ApiExceptionFilter}'s answer to `exception`, for handlers outside Nest's router too (the
  * lean `/osmand` route): the surface's error shape, `Retry-After` for a rate limit, Nest's own body
- * for an HttpException on an operational route.
+ * for an HttpException other than 404/405 on an operational route (a readiness 503 names its check).
  */
 export function answerError(exception: unknown, req: Request, res: Response): void {
-  if (surfaceOf(req.path) === 'other' && exception instanceof HttpException) {
-    // health and other operational routes answer Nest's own body (e.g. which readiness check failed)
+  if (surfaceOf(req.path) === 'other' && exception instanceof HttpException && kindOfHttpStatus(exception.getStatus()) !== 'not_found') {
+    // health and other operational routes answer Nest's own body (e.g. which readiness check failed);
+    // an unknown route outside /api and /v1 (`GET /nope`) is answered in the action shape below
     noteAnsweredError(res, exception.message);
     res.status(exception.getStatus()).json(exception.getResponse());
     return;
