@@ -140,7 +140,7 @@ describe('OpenAPI docs', () => {
     const names = (get.parameters as Array<{ name: string }>).map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['id', 'deviceid', 'lat', 'lon', 'location', 'speed', 'timestamp']));
     expect(Object.keys((post.requestBody as { content: object }).content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '404', '429']);
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '404', '429', '431']);
   });
 
   it('gives every operation its answer schema, generated from the handler’s return type (none is envelope-only)', () => {
