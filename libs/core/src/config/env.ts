@@ -391,6 +391,18 @@ export class AppConfig extends StreamEnv {
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'must be an http(s):// URL' })
   PUBLIC_BASE_URL?: string;
 
+  /**
+   * Map tiles of the browser pages (the console and the share pages): an http(s) `{z}/{x}/{y}` template
+   * (`{s}` subdomains allowed), e.g. OpenStreetMap's; unset = no tiles, a plain background with
+   * everything still drawn and scaled (CONTRACTS.md "Wave 3: dispatcher console").
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s/]+\/(?=\S*\{z\})(?=\S*\{x\})(?=\S*\{y\})\S*$/, {
+    message: 'must be an http(s):// tile URL template holding {z}, {x} and {y}',
+  })
+  CONSOLE_TILE_URL?: string;
+
   /** A Nominatim-compatible geocoder (`/search`, `/reverse`); unset = no geocoding. */
   @IsOptional()
   @IsString()

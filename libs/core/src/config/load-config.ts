@@ -24,6 +24,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
     'METRICS_TOKEN',
     'PUBLIC_BASE_URL',
     'GEOCODER_URL',
+    'CONSOLE_TILE_URL',
   ]) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }
