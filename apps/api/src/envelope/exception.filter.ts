@@ -3,6 +3,7 @@ import { DomainError, ErrorKind, isDatabaseUnavailable, RateLimitedError } from 
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { noteAnsweredError } from '../ops/logging';
+import { prefersHtml, renderErrorPage } from '../share/share-html';
 import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
 
 /**
@@ -85,6 +86,8 @@ export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'se
   const { status, http } = kind === 'server' ? { status: -99, http: 500 } : statusOf(kind);
   if (res.headersSent) return;
   noteAnsweredError(res, message);
-  if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
+  // a share link opened by a browser is a page: its error too (the same status)
+  if (surface === 'public' && prefersHtml(res.req)) res.status(http).vary('Accept').type('html').send(renderErrorPage(http, message));
+  else if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
   else res.status(http).json({ status, error: message });
 }
