@@ -174,9 +174,12 @@ describe('OpenAPI docs', () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
   });
 
-  it('documents the public share routes: no key, GeoJSON or GPX, errors as the action API’s', () => {
+  it('documents the public share routes: no key, GeoJSON, GPX or a page, errors as the action API’s', () => {
     const media = (p: string) => Object.keys(((doc.paths[p].get as OperationObject).responses['200'] as ResponseObject).content!);
-    expect(media('/share/tracks/{token}')).toEqual(['application/geo+json']);
+    // the track link negotiates: a page for a browser, GeoJSON for everyone else
+    expect(media('/share/tracks/{token}')).toEqual(['application/geo+json', 'text/html']);
+    expect(media('/share/clusters/{token}')).toEqual(['text/html']);
+    expect(media('/share/clusters/{token}.svg')).toEqual(['image/svg+xml']);
     expect(media('/share/tracks/{token}.geojson')).toEqual(['application/geo+json']);
     expect(media('/share/tracks/{token}.gpx')).toEqual(['application/gpx+xml']);
     const gpx = doc.paths['/share/tracks/{token}.gpx'].get as OperationObject;

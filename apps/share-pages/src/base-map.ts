@@ -25,7 +25,10 @@ export function createBaseMap(el: HTMLElement, tiles: TilesConfig | null, opts: 
   return map;
 }
 
-/** Fits the map to `points` with a margin; a single point (or a tiny box) gets a street-level view. */
+/**
+ * Fits the map to `points` with a margin wide enough for the labels beside them; a single point (or a
+ * tiny box) gets a street-level view.
+ */
 export function fitTo(map: L.Map, points: LatLng[]): void {
   if (points.length === 0) {
     map.setView([0, 0], 2);
@@ -33,7 +36,8 @@ export function fitTo(map: L.Map, points: LatLng[]): void {
   }
   const bounds = L.latLngBounds(points);
   if (bounds.getNorthEast().distanceTo(bounds.getSouthWest()) < 50) map.setView(bounds.getCenter(), 17);
-  else map.fitBounds(bounds, { padding: [32, 32], maxZoom: 18 });
+  // room at the sides for the labels beside the first and last points (`Start 08:12`, `12 jobs`)
+  else map.fitBounds(bounds, { padding: [110, 40], maxZoom: 18 });
 }
 
 /** Text made safe for Leaflet's attribution (which it writes as HTML). */

@@ -47,7 +47,8 @@ export interface SharePage {
 /**
  * A whole share page: the bundle's stylesheet and deferred script from our origin (none when not
  * built), the page's text as HTML (readable without the script), its data as a JSON block. No inline
- * script or style: the pages' CSP allows neither.
+ * script or style: the pages' CSP allows neither. An empty icon, so the browser asks for no
+ * `/favicon.ico`.
  */
 export function renderSharePage(p: SharePage): string {
   const assets = shareAssets();
@@ -61,6 +62,7 @@ export function renderSharePage(p: SharePage): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(p.title)}</title>
 ${head}
 </head>
