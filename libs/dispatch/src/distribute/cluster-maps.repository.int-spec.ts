@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, openIntegrationDb } from '@test/support/integration';
 import type { ClusterPreview } from '../cluster';
@@ -31,7 +32,7 @@ describe('ClusterMapsRepository (PostgreSQL)', () => {
   it('keeps the preview page’s regions beside the SVG; a map stored before regions were kept answers them as null', async () => {
     const token = await repo.store(ds, a, '<svg>r</svg>', preview);
     expect(await repo.map(token)).toEqual({ svg: '<svg>r</svg>', regions: preview });
-    const old = 'f'.repeat(31) + '1';
+    const old = randomBytes(16).toString('hex');
     await ds.query(`INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, '<svg/>', 1, 9e15)`, [old, a]);
     expect(await repo.map(old)).toEqual({ svg: '<svg/>', regions: null });
     expect(await repo.map('0'.repeat(32))).toBeNull();
