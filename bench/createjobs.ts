@@ -141,6 +141,7 @@ function rowOf(
     defaultRadius: company.defaultRadius,
     timezone: company.timezone,
     linkedZones: '',
+    extraLabels: {},
   };
 }
 

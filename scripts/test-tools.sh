@@ -9,6 +9,15 @@
 # is stopped). Prints the install command and fails when it cannot install.
 set -euo pipefail
 
+# chromium (Debian's package, /usr/bin/chromium): the share pages' browser test drives it with
+# playwright-core (test/share/share-pages.browser.e2e-spec.ts); installed when missing
+if ! [ -x /usr/bin/chromium ]; then
+  # shellcheck source=lib/apt-install.sh
+  . "$(dirname "$0")/lib/apt-install.sh"
+  echo "installing chromium (for the browser tests) with apt-get" >&2
+  apt_install chromium || { echo "chromium is needed by the browser tests: sudo apt-get install -y chromium" >&2; exit 1; }
+fi
+
 have_haproxy() { command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; }
 have_xmllint() { command -v xmllint >/dev/null 2>&1; }
 have_pdftotext() { command -v pdftotext >/dev/null 2>&1; }

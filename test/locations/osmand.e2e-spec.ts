@@ -177,6 +177,46 @@ describe('/osmand', () => {
     }
   });
 
+  it('found by fuzzing: a device id holding a NUL byte or a lone surrogate → 400 naming the field (was a 500)', async () => {
+    const nul = 'must not contain the NUL character';
+    const surrogate = 'must be well-formed Unicode: it holds a lone surrogate';
+    const cases: Array<[Promise<Response>, string]> = [
+      [fetch(`${api.url}/osmand?id=a%00b&lat=1&lon=2`), `id: ${nul}`],
+      [fetch(`${api.url}/osmand?deviceid=%00`), `deviceid: ${nul}`],
+      [postForm({ id: 'a\u0000', lat: '1', lon: '2' }), `id: ${nul}`],
+      [postJson({ device_id: 'a\u0000b', location: { coords: { latitude: 1, longitude: 2 } } }), `device_id: ${nul}`],
+      [postJson({ device_id: '\u0000' }), `device_id: ${nul}`],
+      [postJson({ device_id: 'a\ud800b', location: { coords: { latitude: 1, longitude: 2 } } }), `device_id: ${surrogate}`],
+      [postJson({ device_id: '\udc00' }), `device_id: ${surrogate}`],
+    ];
+    for (const [pending, error] of cases) {
+      const res = await pending;
+      expect({ error, http: res.status, body: await res.json() }).toEqual({ error, http: 400, body: { status: -1, error } });
+    }
+    // (a query string or form body can't carry a lone surrogate: percent-encoding is UTF-8, which has
+    // none; undecodable bytes arrive as U+FFFD). A well-formed pair (an emoji) is a device id like any
+    // other: unknown here
+    const emoji = await postJson({ device_id: 'phone-\ud83d\ude00', location: { coords: { latitude: 1, longitude: 2 } } });
+    expect(emoji.status).toBe(404);
+  });
+
+  it('a URL beyond the header limit → 431 in the action shape (was Node’s {statusCode, message})', async () => {
+    const { request } = await import('node:http');
+    const answer = await new Promise<{ http: number; type?: string; body: string }>((resolve, reject) => {
+      const req = request(`${api.url}/osmand?id=${device}&lat=1&lon=2&pad=${'a'.repeat(20_000)}`, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ http: res.statusCode!, type: res.headers['content-type'], body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.http).toBe(431);
+    expect(answer.type).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.body)).toEqual({ status: -1, error: expect.stringContaining('request header fields too large') });
+  });
+
   it('lands in the device member’s own company only; a deactivated member’s device is unknown', async () => {
     const other = await createCompany(api);
     const o = await createMember(api, other);

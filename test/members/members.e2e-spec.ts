@@ -452,6 +452,85 @@ describe('members and company', () => {
     });
   });
 
+  describe('worker-input labels (editcompany extra_<kind>_<x>_key, issue #28)', () => {
+    const LABEL_KEYS = [1, 2, 3, 4].flatMap((x) => [`extra_number_${x}_key`, `extra_text_${x}_key`]);
+
+    it('editcompany sets them, getcompany answers all eight ("" unset), and every job answer carries them; "" clears one', async () => {
+      const c = await createCompany(api);
+      const other = await createCompany(api);
+      const fresh = await action<any>(api, 'getcompany', {}, { key: c.key });
+      for (const k of LABEL_KEYS) expect({ k, v: fresh.body.company[k] }).toEqual({ k, v: '' });
+
+      const edit = await action<any>(
+        api,
+        'editcompany',
+        { extra_number_1_key: 'Meter reading (kWh)', extra_text_2_key: 'Gate code', extra_text_4_key: 'Šifra 🔑' },
+        { key: c.key },
+      );
+      expect(edit.body.status).toBe(0);
+      expect(edit.body.company).toMatchObject({ extra_number_1_key: 'Meter reading (kWh)', extra_text_2_key: 'Gate code', extra_text_4_key: 'Šifra 🔑' });
+      expect((await action<any>(api, 'getcompany', {}, { key: c.key })).body.company).toMatchObject({
+        extra_number_1_key: 'Meter reading (kWh)',
+        extra_number_2_key: '',
+        extra_text_2_key: 'Gate code',
+      });
+
+      const created = await action<any>(
+        api,
+        'createjobs',
+        { jobs: [{ destinationName: 'Labelled', extra_number_1_val: 1234.5, extra_text_2_val: '4711' }, { destinationName: 'Empty' }] },
+        { key: c.key },
+      );
+      expect(created.body.status).toBe(0);
+      // the labels are the company's: on a job with values and on one without
+      for (const job of created.body.jobs) {
+        expect(job).toMatchObject({ extra_number_1_key: 'Meter reading (kWh)', extra_text_2_key: 'Gate code', extra_number_2_key: '' });
+      }
+      expect(created.body.jobs[0]).toMatchObject({ extra_number_1_val: 1234.5, extra_text_2_val: '4711' });
+      const [read] = (await action<any>(api, 'getjobs', { id: created.body.jobs[0].id }, { key: c.key })).body.jobs;
+      expect(read).toMatchObject({ extra_number_1_key: 'Meter reading (kWh)', extra_number_1_val: 1234.5, extra_text_2_key: 'Gate code' });
+
+      // "" clears one, the others stay; another company's jobs never see them
+      await action(api, 'editcompany', { extra_text_2_key: '' }, { key: c.key });
+      const [after] = (await action<any>(api, 'getjobs', { id: created.body.jobs[0].id }, { key: c.key })).body.jobs;
+      expect(after).toMatchObject({ extra_number_1_key: 'Meter reading (kWh)', extra_text_2_key: '', extra_text_2_val: '4711' });
+      const theirs = await action<any>(api, 'createjobs', { jobs: [{ destinationName: 'Theirs' }] }, { key: other.key });
+      for (const k of LABEL_KEYS) expect({ k, v: theirs.body.jobs[0][k] }).toEqual({ k, v: '' });
+
+      // still read-only on a job: a job's label is the company's
+      const write = await action(api, 'editjobs', { jobs: { [created.body.jobs[0].id]: { extra_number_1_key: 'Mine' } } }, { key: c.key });
+      expect(write.body).toEqual({ status: -1, error: expect.stringContaining('extra_number_1_key: is read-only') });
+    });
+
+    it.each([
+      ['extra_number_1_key', 5, 'must be a string'],
+      ['extra_text_3_key', null, 'must be a string'],
+      ['extra_number_2_key', 'x'.repeat(101), 'must be at most 100 characters'],
+      ['extra_text_1_key', 'line\nbreak', 'must not contain control characters'],
+    ])('editcompany refuses %s = %j naming it: %s', async (field, value, rule) => {
+      const res = await action(api, 'editcompany', { [field]: value }, { key: company.key });
+      expect(res).toEqual({ http: 400, body: { status: -1, error: expect.stringContaining(`data.${field}: ${rule}`) } });
+    });
+
+    it('a label of exactly 100 characters is taken; unknown field numbers and values are unknown keys', async () => {
+      const c = await createCompany(api);
+      expect((await action<any>(api, 'editcompany', { extra_number_4_key: 'é'.repeat(100) }, { key: c.key })).body.company.extra_number_4_key).toBe(
+        'é'.repeat(100),
+      );
+      for (const key of ['extra_number_5_key', 'extra_text_0_key', 'extra_number_1_val']) {
+        const res = await action(api, 'editcompany', { [key]: 'x' }, { key: c.key });
+        expect({ key, res: res.body }).toEqual({ key, res: { status: -1, error: expect.stringContaining(`data.${key}`) } });
+      }
+    });
+
+    it('only administrators set them', async () => {
+      const c = await createCompany(api);
+      const dispatcher = await createMember(api, c, { role: 'dispatcher' });
+      const res = await action(api, 'editcompany', { extra_number_1_key: 'x' }, { key: dispatcher.key });
+      expect(res.body.status).toBe(-5);
+    });
+  });
+
   describe('field rules (docs/domain-rules.md "Field rules")', () => {
     const PHONE = '+1 (555) 123-4567 x89';
     const EMAIL = 'Ema <ema@x.test>';

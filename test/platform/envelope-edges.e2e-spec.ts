@@ -107,6 +107,28 @@ describe('envelope edges', () => {
     expect((await action(api, 'editcompany', { name: 'Co \ud83d\ude00' }, { key: company.key })).body.status).toBe(0);
   });
 
+  it('an unknown route outside /api and /v1 → 404 in the action envelope’s shape (was Nest’s {message, error, statusCode})', async () => {
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['GET', '/'],
+      ['POST', '/nope/deeper?x=1'],
+      ['DELETE', '/health/nope'],
+      ['GET', '/share'],
+      ['GET', '/share/nope/x'],
+    ]) {
+      const res = await fetch(`${api.url}${path}`, { method });
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const route = path.split('?')[0];
+      expect({ path, http: res.status, body: await res.json() }).toEqual({
+        path,
+        http: 404,
+        body: { status: 1001, error: `route not found: ${method} ${route}` },
+      });
+    }
+    // the operational routes' own answers are kept
+    expect((await fetch(`${api.url}/health/live`)).status).toBe(200);
+  });
+
   /** A request whose head is larger than Node's `maxHeaderSize` (16 KiB by default). */
   const oversized = (path: string, method: string) =>
     new Promise<{ http: number; contentType?: string; body: string }>((resolve, reject) => {
@@ -128,9 +150,15 @@ describe('envelope edges', () => {
     const conn = await oversized('/v1/jobs', 'GET');
     expect(conn.http).toBe(431);
     expect(JSON.parse(conn.body)).toEqual({ error: { message: expect.stringContaining('header') } });
-    const other = await oversized('/health/live', 'GET');
-    expect(other.http).toBe(431);
-    expect(JSON.parse(other.body)).toEqual({ statusCode: 431, message: expect.any(String) });
+    // outside /api and /v1 (operational routes, /osmand, share links) the action shape too
+    for (const path of ['/health/live', '/osmand', '/share/tracks/x', '/nope']) {
+      const other = await oversized(path, 'GET');
+      expect({ path, http: other.http, body: JSON.parse(other.body) }).toEqual({
+        path,
+        http: 431,
+        body: { status: -1, error: expect.stringContaining('header') },
+      });
+    }
     // the server still serves
     expect((await fetch(`${api.url}/health/ready`)).status).toBe(200);
   });

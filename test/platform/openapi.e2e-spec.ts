@@ -140,7 +140,7 @@ describe('OpenAPI docs', () => {
     const names = (get.parameters as Array<{ name: string }>).map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['id', 'deviceid', 'lat', 'lon', 'location', 'speed', 'timestamp']));
     expect(Object.keys((post.requestBody as { content: object }).content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
-    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '404', '429']);
+    expect(Object.keys(post.responses).sort()).toEqual(['200', '400', '404', '429', '431']);
   });
 
   it('gives every operation its answer schema, generated from the handler’s return type (none is envelope-only)', () => {
@@ -174,9 +174,12 @@ describe('OpenAPI docs', () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
   });
 
-  it('documents the public share routes: no key, GeoJSON or GPX, errors as the action API’s', () => {
+  it('documents the public share routes: no key, GeoJSON, GPX or a page, errors as the action API’s', () => {
     const media = (p: string) => Object.keys(((doc.paths[p].get as OperationObject).responses['200'] as ResponseObject).content!);
-    expect(media('/share/tracks/{token}')).toEqual(['application/geo+json']);
+    // the track link negotiates: a page for a browser, GeoJSON for everyone else
+    expect(media('/share/tracks/{token}')).toEqual(['application/geo+json', 'text/html']);
+    expect(media('/share/clusters/{token}')).toEqual(['text/html']);
+    expect(media('/share/clusters/{token}.svg')).toEqual(['image/svg+xml']);
     expect(media('/share/tracks/{token}.geojson')).toEqual(['application/geo+json']);
     expect(media('/share/tracks/{token}.gpx')).toEqual(['application/gpx+xml']);
     const gpx = doc.paths['/share/tracks/{token}.gpx'].get as OperationObject;

@@ -11,6 +11,8 @@ import { answerClientErrorsInShape } from './envelope/client-error';
 import { DrainState } from './health/drain-state.service';
 import { mountOsmAnd, OSMAND_PATH } from './locations/osmand.route';
 import { mountQueueDashboard, QUEUE_DASHBOARD_PATH } from './ops/queue-dashboard';
+import { mountShareAssets } from './share/share-assets';
+import { shareSecurityHeaders } from './share/share-csp';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -31,14 +33,18 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
   // the dashboard's page needs its own scripts and styles; /osmand answers a phone app, never a
   // browser (empty 200 or a small JSON error), so browser headers are skipped there; everything
   // else gets helmet's defaults
+  // the share pages (`/share/…`) get their own CSP: self plus the tile host (docs/share-pages.md)
   const secure = helmet();
+  const secureShare = shareSecurityHeaders(config.CONSOLE_TILE_URL);
+  type Middleware = (a: unknown, b: unknown, c: () => void) => void;
   app.use((req: { path: string }, res: unknown, next: () => void) =>
     req.path.startsWith(QUEUE_DASHBOARD_PATH) || req.path === OSMAND_PATH || req.path === `${OSMAND_PATH}/`
       ? next()
-      : (secure as (a: unknown, b: unknown, c: () => void) => void)(req, res, next),
+      : ((req.path.startsWith('/share/') ? secureShare : secure) as Middleware)(req, res, next),
   );
   if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), maxAge: 600 });
   mountQueueDashboard(app);
+  mountShareAssets(app);
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY));
   app.disable('x-powered-by');
   useJsonBodies(app);

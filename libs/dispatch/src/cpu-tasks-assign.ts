@@ -5,7 +5,7 @@
  */
 import type {} from '@app/core';
 import { AssignInput, AssignOutput, assignJobs } from './assign';
-import { clusterPoints, renderClusterSvg, sphericalMean } from './cluster';
+import { ClusterPreview, clusterPoints, clusterPreview, renderClusterSvg, sphericalMean } from './cluster';
 import { GeoPoint } from './types';
 
 /** distributejobs' clustering: the points (degrees) and how to group them. */
@@ -32,6 +32,8 @@ export interface ClusterTaskOutput {
   centers: GeoPoint[];
   /** the map preview: points coloured by cluster, centres marked, a scale bar */
   svg: string;
+  /** the same clusters for the preview page: positions, centres and hulls per region */
+  preview: ClusterPreview;
 }
 
 declare module '@app/core' {
@@ -46,7 +48,7 @@ declare module '@app/core' {
 /**
  * Clusters the points (`clusterPoints`: Arthur & Vassilvitskii 2007 k-means++, on the sphere after
  * Dhillon & Modha 2001), or takes the given groups and computes their spherical means, then renders
- * the map preview (`renderClusterSvg`).
+ * the map previews (`renderClusterSvg`, and `clusterPreview` for the preview page).
  * @throws Error when `groups` is missing for `method: 'groups'` (a caller bug).
  */
 export function clusterTask(input: ClusterTaskInput): ClusterTaskOutput {
@@ -66,7 +68,12 @@ export function clusterTask(input: ClusterTaskInput): ClusterTaskOutput {
       budgetMs: input.budgetMs,
     }));
   }
-  return { assignment, centers, svg: renderClusterSvg({ points: input.points, assignment, centers }) };
+  return {
+    assignment,
+    centers,
+    svg: renderClusterSvg({ points: input.points, assignment, centers }),
+    preview: clusterPreview(input.points, assignment, centers),
+  };
 }
 
 /** Runs {@link assignJobs} (regret insertion, then moves between workers: see docs/autoassign.md). */

@@ -24,6 +24,7 @@ export function jobRow(over: Partial<JobRow> = {}): JobRow {
       defaultRadius: 100,
       timezone: 'Europe/Ljubljana',
       linkedZones: '',
+      extraLabels: {},
     },
   );
   return { ...row, ...over };

@@ -68,6 +68,8 @@ export interface JobRow extends JobColumns {
   timezone: string;
   /** comma-separated ids of the live zones covering the destination (`LINKED_ZONES_SQL`) */
   linkedZones: string;
+  /** the company's labels of the worker-input fields (`extra_number_1_key` → "Meter reading"; editcompany) */
+  extraLabels: Record<string, string>;
 }
 
 /** What a {@link JobRow} holds beyond the job's own columns: the database clock's columns and what the view joins. */
@@ -85,6 +87,7 @@ export type JobRowJoined = Pick<
   | 'defaultRadius'
   | 'timezone'
   | 'linkedZones'
+  | 'extraLabels'
 >;
 
 /**
@@ -149,6 +152,7 @@ export function jobRowOf(j: Job, joined: JobRowJoined): JobRow {
     defaultRadius: joined.defaultRadius,
     timezone: joined.timezone,
     linkedZones: joined.linkedZones,
+    extraLabels: joined.extraLabels,
   };
 }
 
@@ -251,7 +255,7 @@ export function toJobView(r: JobRow): JobView {
     uidSecondary: r.uidSecondary ?? '',
     receiverUid: r.workerId ?? '',
     customFields: r.customFields,
-    ...extrasOf(r.extra),
+    ...extrasOf(r.extra, r.extraLabels),
     isTemplate: r.isTemplate,
     tsCreated: r.tsCreated,
     tsAssigned: r.tsAssigned,
@@ -320,10 +324,13 @@ const EXTRA_FIELDS: ReadonlyArray<[JobExtraKey, string | number]> = (['number', 
   ]),
 );
 
-/** The eight key/value pairs of `extra`, "" (or 0 for a number's value) where unset. */
-function extrasOf(extra: Record<string, string | number>): { [K in JobExtraKey]: string | number } {
+/**
+ * The eight key/value pairs: values from the job's `extra`, labels (`_key`) from the company's
+ * `labels` (editcompany), "" (or 0 for a number's value) where unset.
+ */
+function extrasOf(extra: Record<string, string | number>, labels: Record<string, string>): { [K in JobExtraKey]: string | number } {
   const out: Record<string, string | number> = {};
-  for (const [key, unset] of EXTRA_FIELDS) out[key] = extra[key] ?? unset;
+  for (const [key, unset] of EXTRA_FIELDS) out[key] = labels[key] ?? extra[key] ?? unset;
   return out as { [K in JobExtraKey]: string | number };
 }
 

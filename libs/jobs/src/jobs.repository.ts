@@ -44,6 +44,7 @@ const JOINED_FIELDS = [
   'defaultRadius',
   'timezone',
   'linkedZones',
+  'extraLabels',
 ] as const satisfies ReadonlyArray<keyof JobRowJoined | 'id'>;
 
 /** Builds `WHERE` clauses with numbered parameters (over {@link JOB_SELECT_SQL}'s aliases, `j` the job). */

@@ -51,7 +51,8 @@ export function jobSelectSql(source: string): string {
   j.created_at::float8 AS "createdAt", j.version, j.created_by AS "createdBy", j.created_via AS "createdVia",
   w.username AS "workerUsername", w.name AS "workerName", w.email AS "workerEmail", w.phone AS "workerPhone",
   d.name AS "dispatcherName", p.name AS "placeName", p.radius AS "placeRadius",
-  c.default_radius AS "defaultRadius", c.timezone AS "timezone", ${LINKED_ZONES_SQL} AS "linkedZones"
+  c.default_radius AS "defaultRadius", c.timezone AS "timezone", ${LINKED_ZONES_SQL} AS "linkedZones",
+  c.extra_labels AS "extraLabels"
 FROM ${source} j
 JOIN companies c ON c.id = j.company_id
 LEFT JOIN members w ON w.id = j.worker_id

@@ -1,7 +1,14 @@
+import { ExtraLabelKey, extraLabelsView } from './company-labels';
 import { Company, TeamConfig, WorkingHours } from './entities/company.entity';
 
+/**
+ * The labels of the worker-input fields, `""` where unset: `extra_number_1_key` … `extra_text_4_key`,
+ * as every job answer carries them.
+ */
+export type CompanyExtraLabels = { [K in ExtraLabelKey]: string };
+
 /** The company as getcompany and editcompany answer it. */
-export interface CompanyView {
+export interface CompanyView extends CompanyExtraLabels {
   uid: string;
   /** The company account's (owner's) username. */
   username: string;
@@ -53,5 +60,6 @@ export function toCompanyView(c: Company, ownerUsername: string, defaultStopMinu
           ? { ...c.workingHours, source: 'default' as const }
           : null,
     })),
+    ...extraLabelsView(c.extraLabels ?? {}),
   };
 }

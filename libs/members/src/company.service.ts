@@ -2,6 +2,7 @@ import { AppConfig, AuthContext, invalid, isIanaZone, newId } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService, IssuedKey } from './api-keys.service';
 import { CompaniesRepository } from './companies.repository';
+import { applyExtraLabels } from './company-labels';
 import { CompanyView, toCompanyView } from './company-view';
 import { EditCompanyDto } from './dto/company.dto';
 import { USERNAME } from './dto/member-fields';
@@ -118,6 +119,7 @@ export class CompanyService {
       if (dto.workers_view_places !== undefined) company.workersViewPlaces = dto.workers_view_places;
       if (dto.checkin_dwell_seconds !== undefined) company.checkinDwellSeconds = dto.checkin_dwell_seconds;
       if (dto.stop_minutes !== undefined) company.stopMinutes = dto.stop_minutes;
+      company.extraLabels = applyExtraLabels(company.extraLabels ?? {}, dto);
       company.updatedAt = Date.now();
       await this.companies.save(manager, company);
       return toCompanyView(company, await this.ownerUsername(company), this.config.TRACK_STOP_MINUTES);

@@ -9,6 +9,7 @@ export * from './member-policy';
 export * from './member-notifications';
 export * from './member-view';
 export * from './company-view';
+export * from './company-labels';
 export * from './api-keys.service';
 export * from './company.service';
 export * from './members.service';

@@ -268,11 +268,13 @@ function streamOperation(route: DocRoute): OperationObject {
 const PUBLIC_ERRORS = ['404', '429', '500', '503'];
 
 /**
- * A public (keyless) route: its path parameters, its `@PublicRoute` media type, and the errors it can
- * answer (unknown id 404, rate limit 429, failures) in the action API's JSON shape.
+ * A public (keyless) route: its path parameters, its `@PublicRoute` media types, and the errors it can
+ * answer (unknown id 404, rate limit 429, failures) in the action API's JSON shape (an HTML page
+ * instead for a browser asking for HTML: docs/share-pages.md).
  */
 function publicOperation(route: DocRoute): OperationObject {
   const doc = route.publicDoc!;
+  const produces = Array.isArray(doc.produces) ? doc.produces : [doc.produces];
   const errors = actionErrorResponses();
   return {
     operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
@@ -283,8 +285,8 @@ function publicOperation(route: DocRoute): OperationObject {
     parameters: route.pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
     responses: {
       '200': {
-        description: doc.produces.description,
-        content: { [doc.produces.type]: { schema: doc.produces.type.endsWith('json') ? { type: 'object' } : { type: 'string' } } },
+        description: produces.length === 1 ? produces[0].description : produces.map((p) => `${p.type}: ${p.description}`).join('; '),
+        content: Object.fromEntries(produces.map((p) => [p.type, { schema: p.type.endsWith('json') ? { type: 'object' } : { type: 'string' } }])),
       },
       ...Object.fromEntries(PUBLIC_ERRORS.filter((h) => errors[h]).map((h) => [h, errors[h]])),
     },

@@ -82,9 +82,12 @@ function operation(summary: string, extra: Partial<OperationObject>): OperationO
     'x-surface': 'device',
     responses: {
       200: { description: 'stored (or a heartbeat without coordinates); empty body' },
-      400: error('a bad value (named as sent), or an unknown device for query and form requests'),
+      400: error(
+        'a bad value (named as sent; a device id over 64 characters, holding a NUL byte or a lone surrogate too), or an unknown device for query and form requests',
+      ),
       404: error('unknown device (JSON body)'),
       429: error('the device id’s rate limit is spent (`Retry-After`)'),
+      431: error('the URL and headers together over 16 KiB (answered by the HTTP server, in the same shape)'),
     },
     ...extra,
   };

@@ -36,11 +36,11 @@ export function pathOfRawRequest(raw: Buffer | undefined, socket: TrackedSocket)
 /**
  * Requests Node's HTTP parser refuses before any route runs (a URL and headers over
  * `maxHeaderSize`, 16 KiB by default → 431; other malformed requests → 400) are answered in the
- * surface's error shape instead of Node's empty body: action `{status: -1, error}`, connector
- * `{error: {message}}`, other paths Nest's `{statusCode, message}`. The surface comes from the
- * request line when the failing packet holds it, else from the connection's previous request;
- * when neither is known (a huge head split over many packets on a fresh connection) the answer
- * takes the `other` shape.
+ * surface's error shape instead of Node's empty body: connector `{error: {message}}`, every other
+ * path (the action API, share links, `/osmand`, operational routes) the action shape
+ * `{status: -1, error}`. The path comes from the request line when the failing packet holds it, else
+ * from the connection's previous request; when neither is known (a huge head split over many packets
+ * on a fresh connection) the answer takes a neutral `{statusCode, message}` shape.
  */
 export function answerClientErrorsInShape(server: Server): void {
   server.on('request', (req: IncomingMessage) => {
@@ -52,13 +52,13 @@ export function answerClientErrorsInShape(server: Server): void {
       return;
     }
     const { http, text, message } = statusOfParseError(err.code);
-    const surface = surfaceOf(pathOfRawRequest(err.rawPacket, socket) ?? '');
+    const path = pathOfRawRequest(err.rawPacket, socket);
     const body = JSON.stringify(
-      surface === 'action' || surface === 'public'
-        ? { status: -1, error: message }
-        : surface === 'connector'
+      path === undefined
+        ? { statusCode: http, message }
+        : surfaceOf(path) === 'connector'
           ? { error: { message } }
-          : { statusCode: http, message },
+          : { status: -1, error: message },
     );
     socket.end(
       `HTTP/1.1 ${http} ${text}\r\nContent-Type: application/json; charset=utf-8\r\n` +

@@ -3,9 +3,15 @@ import { DomainError, ErrorKind, isDatabaseUnavailable, RateLimitedError } from 
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { noteAnsweredError } from '../ops/logging';
+import { prefersHtml, renderErrorPage } from '../share/share-html';
 import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
 
-/** `public`: keyless routes of the wire contract outside /api and /v1 (track share links), errors in the action shape. */
+/**
+ * `public`: keyless routes of the wire contract outside /api and /v1 (share links), errors in the
+ * action shape. `other`: everything else outside /api and /v1 (operational routes, `/osmand`, unknown
+ * paths): its 404s and the errors we write ourselves in the action shape, Nest's own bodies of the
+ * operational routes' exceptions kept (see {@link answerError}).
+ */
 type Surface = 'action' | 'connector' | 'public' | 'other';
 
 export function surfaceOf(path: string): Surface {
@@ -33,11 +39,12 @@ const errorsLogger = new Logger('Errors');
 /**
  * {@link ApiExceptionFilter}'s answer to `exception`, for handlers outside Nest's router too (the
  * lean `/osmand` route): the surface's error shape, `Retry-After` for a rate limit, Nest's own body
- * for an HttpException on an operational route.
+ * for an HttpException other than 404/405 on an operational route (a readiness 503 names its check).
  */
 export function answerError(exception: unknown, req: Request, res: Response): void {
-  if (surfaceOf(req.path) === 'other' && exception instanceof HttpException) {
-    // health and other operational routes answer Nest's own body (e.g. which readiness check failed)
+  if (surfaceOf(req.path) === 'other' && exception instanceof HttpException && kindOfHttpStatus(exception.getStatus()) !== 'not_found') {
+    // health and other operational routes answer Nest's own body (e.g. which readiness check failed);
+    // an unknown route outside /api and /v1 (`GET /nope`) is answered in the action shape below
     noteAnsweredError(res, exception.message);
     res.status(exception.getStatus()).json(exception.getResponse());
     return;
@@ -79,6 +86,8 @@ export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'se
   const { status, http } = kind === 'server' ? { status: -99, http: 500 } : statusOf(kind);
   if (res.headersSent) return;
   noteAnsweredError(res, message);
-  if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
+  // a share link opened by a browser is a page: its error too (the same status)
+  if (surface === 'public' && prefersHtml(res.req)) res.status(http).vary('Accept').type('html').send(renderErrorPage(http, message));
+  else if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
   else res.status(http).json({ status, error: message });
 }

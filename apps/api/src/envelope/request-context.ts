@@ -103,6 +103,6 @@ export const PUBLIC_ROUTE = 'fieldwork:public-route';
 /** How a public route is documented in the OpenAPI document. */
 export interface PublicRouteDoc {
   summary: string;
-  /** the success answer's media type and what it is */
-  produces: { type: string; description: string };
+  /** the success answer's media type(s) and what each is (a route negotiating on `Accept` lists several) */
+  produces: { type: string; description: string } | Array<{ type: string; description: string }>;
 }

@@ -20,6 +20,8 @@ import { AddOutboxSequence1795900000000 } from './1795900000000-AddOutboxSequenc
 import { AddCompanyStopMinutes1795920000000 } from './1795920000000-AddCompanyStopMinutes';
 import { JobsDayIndexesEndWithNumber1795926000000 } from './1795926000000-JobsDayIndexesEndWithNumber';
 import { WidenPhoneColumns1795930000000 } from './1795930000000-WidenPhoneColumns';
+import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyExtraLabels';
+import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -45,4 +47,6 @@ export const MIGRATIONS = [
   AddCompanyStopMinutes1795920000000,
   JobsDayIndexesEndWithNumber1795926000000,
   WidenPhoneColumns1795930000000,
+  AddCompanyExtraLabels1796047310000,
+  AddClusterMapRegions1796047320000,
 ];

@@ -3,5 +3,8 @@ export { clusterPoints, clusterCenters, clusterSse, DEFAULT_RESTARTS } from './c
 export type { ClusterOptions, ClusterResult } from './cluster-points';
 export { balancedCapacity } from './balance';
 export { sphericalMean } from './sphere';
-export { renderClusterSvg } from './svg';
+export { renderClusterSvg, clusterColour, readableOn } from './svg';
+export { clusterPreview } from './preview';
+export type { ClusterPreview, ClusterPreviewRegion, PreviewLatLng } from './preview';
+export { convexHull } from './hull';
 export type { ClusterSvgInput } from './svg';

@@ -1,5 +1,6 @@
 import { MEAN_EARTH_RADIUS_M } from '@app/core/pure';
 import type { GeoPoint } from '../types';
+import { convexHull } from './hull';
 import { sphericalMean } from './sphere';
 
 /** What {@link renderClusterSvg} draws: the points, each point's cluster index, the cluster centres. */
@@ -31,19 +32,40 @@ const MAP_PX = 800;
 const MARGIN_PX = 24;
 /** Height of the band under the map holding the scale bar, px. */
 const BAND_PX = 36;
+/** One legend entry's width and row height, px. */
+const LEGEND_ITEM_PX = 150;
+const LEGEND_ROW_PX = 22;
 /** The smallest extent drawn, m: a single point or a street's worth of jobs still gets a readable map. */
 const MIN_EXTENT_M = 500;
 const DEG = Math.PI / 180;
 
+/** `1 job`, `20 jobs`. */
+const jobs = (n: number) => `${n} job${n === 1 ? '' : 's'}`;
+
 /**
- * An SVG map of clustered points, rendered here (no outside map service, no tiles): an equirectangular
- * projection with its standard parallel at the middle of the points' bounding box (true scale along it
- * and along every meridian; J. P. Snyder, "Map Projections — A Working Manual", USGS PP 1395, 1987,
- * p. 90), longitudes unwrapped around the points' spherical mean so a group across the antimeridian is
- * drawn together. Shows the points as dots coloured by cluster (one `<g fill>` per cluster), each centre
- * as a white disc ringed in its cluster's colour with the cluster's number (1-based), and a scale bar of
- * a round length (1, 2 or 5 × 10ⁿ m, about a quarter of the map's width) labelled in m or km. The box
- * gets a margin and at least {@link MIN_EXTENT_M} of extent. Size: ~40 bytes a point.
+ * Black or white, whichever reads better on a `#rrggbb` colour (WCAG 2 relative luminance); white for
+ * any other colour string.
+ */
+export function readableOn(colour: string): string {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
+  if (!m) return '#fff';
+  const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const [r, g, b] = m.slice(1).map((h) => lin(parseInt(h, 16) / 255));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.35 ? '#111' : '#fff';
+}
+
+/**
+ * An SVG map of clustered points (the jobs of distributejobs' regions), rendered here (no outside map
+ * service, no tiles): an equirectangular projection with its standard parallel at the middle of the
+ * points' bounding box (true scale along it and along every meridian; J. P. Snyder, "Map Projections
+ * — A Working Manual", USGS PP 1395, 1987, p. 90), longitudes unwrapped around the points' spherical
+ * mean so a group across the antimeridian is drawn together. Drawn as the console draws regions:
+ * each region's convex hull, translucent in its colour; its jobs as dots of that colour (one
+ * `<g class="cluster" fill>` per region); at its centre a disc of its colour with its number
+ * (1-based, the answer's order) and its job count beside it; under the map a legend (a swatch,
+ * "Region n", the count) and a scale bar of a round length (1, 2 or 5 × 10ⁿ m, about a quarter of
+ * the map's width) in m or km. Positions only: no job or customer is named. The box gets a margin and
+ * at least {@link MIN_EXTENT_M} of extent. Size: ~60 bytes a point.
  *
  * @throws RangeError when `assignment` does not match `points` or names a cluster with no centre.
  */
@@ -56,7 +78,7 @@ export function renderClusterSvg(input: ClusterSvgInput): string {
   const centres = centers.map((c, j) => ({ c, j })).filter(({ c }) => Number.isFinite(c.lat) && Number.isFinite(c.lng));
   const all = [...points, ...centres.map(({ c }) => c)];
   const k = centers.length;
-  const title = `${points.length} point${points.length === 1 ? '' : 's'} in ${k} cluster${k === 1 ? '' : 's'}`;
+  const title = `${jobs(points.length)} in ${k} region${k === 1 ? '' : 's'}`;
   if (all.length === 0) {
     const w = 2 * MARGIN_PX + 200;
     return svgDocument(w, 2 * MARGIN_PX + BAND_PX, title, [`<text x="${MARGIN_PX}" y="${MARGIN_PX + 12}" font-size="12">no points</text>`]);
@@ -83,40 +105,67 @@ export function renderClusterSvg(input: ClusterSvgInput): string {
   const widthM = Math.max((maxLng - minLng) * kx * 1.06, MIN_EXTENT_M);
   const heightM = Math.max((maxLat - minLat) * ky * 1.06, MIN_EXTENT_M);
   const mPerPx = Math.max(widthM, heightM) / MAP_PX;
-  const mapW = Math.max(Math.round(widthM / mPerPx), 120);
-  const mapH = Math.max(Math.round(heightM / mPerPx), 60);
-  const x = (p: GeoPoint) => (MARGIN_PX + mapW / 2 + ((unwrap(p.lng) - lng0) * kx) / mPerPx).toFixed(1);
-  const y = (p: GeoPoint) => (MARGIN_PX + mapH / 2 - ((p.lat - lat0) * ky) / mPerPx).toFixed(1);
+  const mapW = Math.max(Math.round(widthM / mPerPx), 320);
+  const mapH = Math.max(Math.round(heightM / mPerPx), 120);
+  const px = (p: GeoPoint): [number, number] => [
+    Math.round((MARGIN_PX + mapW / 2 + ((unwrap(p.lng) - lng0) * kx) / mPerPx) * 10) / 10,
+    Math.round((MARGIN_PX + mapH / 2 - ((p.lat - lat0) * ky) / mPerPx) * 10) / 10,
+  ];
 
-  const body: string[] = [`<rect x="${MARGIN_PX}" y="${MARGIN_PX}" width="${mapW}" height="${mapH}" fill="#f7f7f4" stroke="#bbb"/>`];
-  const byCluster: string[][] = Array.from({ length: k }, () => []);
-  points.forEach((p, i) => byCluster[assignment[i]].push(`<circle cx="${x(p)}" cy="${y(p)}" r="3"/>`));
-  byCluster.forEach((dots, j) => {
-    if (dots.length)
+  const body: string[] = [`<rect x="${MARGIN_PX}" y="${MARGIN_PX}" width="${mapW}" height="${mapH}" fill="#eef0ea" stroke="#bbb"/>`];
+  const byCluster: Array<Array<[number, number]>> = Array.from({ length: k }, () => []);
+  points.forEach((p, i) => byCluster[assignment[i]].push(px(p)));
+  byCluster.forEach((pts, j) => {
+    const hull = convexHull(pts);
+    if (hull.length >= 2)
       body.push(
-        `<g class="cluster" data-cluster="${j + 1}" fill="${clusterColour(j)}" stroke="#333" stroke-width="0.4">${dots.join('')}</g>`,
+        `<polygon class="region" data-cluster="${j + 1}" points="${hull.map(([x, y]) => `${x},${y}`).join(' ')}" fill="${clusterColour(j)}" ` +
+          `fill-opacity="0.14" stroke="${clusterColour(j)}" stroke-width="2" stroke-linejoin="round"/>`,
+      );
+  });
+  byCluster.forEach((pts, j) => {
+    if (pts.length)
+      body.push(
+        `<g class="cluster" data-cluster="${j + 1}" fill="${clusterColour(j)}" stroke="#fff" stroke-width="1.2">` +
+          `${pts.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="4.5"/>`).join('')}</g>`,
       );
   });
   for (const { c, j } of centres) {
-    const cx = x(c);
-    const cy = y(c);
+    const [cx, cy] = px(c);
+    const colour = clusterColour(j);
     body.push(
-      `<g class="centre" data-cluster="${j + 1}"><title>${escapeXml(`cluster ${j + 1}: ${c.lat.toFixed(5)}, ${c.lng.toFixed(5)}`)}</title>` +
-        `<circle cx="${cx}" cy="${cy}" r="10" fill="#fff" stroke="${clusterColour(j)}" stroke-width="4"/>` +
-        `<circle cx="${cx}" cy="${cy}" r="12" fill="none" stroke="#222" stroke-width="1"/>` +
-        `<text x="${cx}" y="${cy}" dy="0.35em" text-anchor="middle" font-size="10" font-weight="bold" fill="#222">${j + 1}</text></g>`,
+      `<g class="centre" data-cluster="${j + 1}"><title>${escapeXml(`region ${j + 1}: ${jobs(byCluster[j].length)}, centre ${c.lat.toFixed(5)}, ${c.lng.toFixed(5)}`)}</title>` +
+        `<circle cx="${cx}" cy="${cy}" r="13" fill="${colour}" stroke="#fff" stroke-width="2.5"/>` +
+        `<circle cx="${cx}" cy="${cy}" r="14.5" fill="none" stroke="#333" stroke-width="0.8"/>` +
+        `<text x="${cx}" y="${cy}" dy="0.35em" text-anchor="middle" font-size="13" font-weight="bold" fill="${readableOn(colour)}">${j + 1}</text>` +
+        `<text x="${(cx + 19).toFixed(1)}" y="${cy}" dy="0.35em" font-size="12" font-weight="bold" fill="#1d2430" stroke="#fff" stroke-width="3" ` +
+        `paint-order="stroke">${jobs(byCluster[j].length)}</text></g>`,
     );
   }
   const bar = scaleBar(mapW * mPerPx);
-  const barPx = (bar.metres / mPerPx).toFixed(1);
+  const barPx = bar.metres / mPerPx;
   const by = MARGIN_PX + mapH + 22;
+  const barEnd = (MARGIN_PX + barPx).toFixed(1);
   body.push(
-    `<g class="scale" stroke="#222" stroke-width="2"><line x1="${MARGIN_PX}" y1="${by}" x2="${MARGIN_PX + Number(barPx)}" y2="${by}"/>` +
+    `<g class="scale" stroke="#222" stroke-width="2"><line x1="${MARGIN_PX}" y1="${by}" x2="${barEnd}" y2="${by}"/>` +
       `<line x1="${MARGIN_PX}" y1="${by - 5}" x2="${MARGIN_PX}" y2="${by + 1}"/>` +
-      `<line x1="${(MARGIN_PX + Number(barPx)).toFixed(1)}" y1="${by - 5}" x2="${(MARGIN_PX + Number(barPx)).toFixed(1)}" y2="${by + 1}"/></g>` +
-      `<text x="${(MARGIN_PX + Number(barPx) + 6).toFixed(1)}" y="${by + 4}" font-size="12" fill="#222">${escapeXml(bar.label)}</text>`,
+      `<line x1="${barEnd}" y1="${by - 5}" x2="${barEnd}" y2="${by + 1}"/></g>` +
+      `<text x="${(MARGIN_PX + barPx + 6).toFixed(1)}" y="${by + 4}" font-size="12" fill="#222">${escapeXml(bar.label)}</text>`,
   );
-  return svgDocument(mapW + 2 * MARGIN_PX, mapH + 2 * MARGIN_PX + BAND_PX, title, body);
+  // the legend: a row of regions (as many as fit the map's width), then the next row
+  const perRow = Math.max(1, Math.floor(mapW / LEGEND_ITEM_PX));
+  const legendTop = MARGIN_PX + mapH + BAND_PX;
+  const legend = byCluster.map((pts, j) => {
+    const lx = MARGIN_PX + (j % perRow) * LEGEND_ITEM_PX;
+    const ly = legendTop + Math.floor(j / perRow) * LEGEND_ROW_PX;
+    return (
+      `<g class="legend-entry" data-cluster="${j + 1}"><rect x="${lx}" y="${ly}" width="14" height="14" rx="3" fill="${clusterColour(j)}" stroke="#333" stroke-width="0.6"/>` +
+      `<text x="${lx + 20}" y="${ly + 11.5}" font-size="12" fill="#1d2430">Region ${j + 1} · ${jobs(pts.length)}</text></g>`
+    );
+  });
+  body.push(`<g class="legend">${legend.join('')}</g>`);
+  const legendH = Math.ceil(k / perRow) * LEGEND_ROW_PX;
+  return svgDocument(mapW + 2 * MARGIN_PX, mapH + 2 * MARGIN_PX + BAND_PX + legendH, title, body);
 }
 
 function svgDocument(width: number, height: number, title: string, body: string[]): string {

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, openIntegrationDb } from '@test/support/integration';
+import type { ClusterPreview } from '../cluster';
 import { CLUSTER_MAP_TOKEN, CLUSTER_MAP_TTL_MS, ClusterMapsRepository } from './cluster-maps.repository';
 
 describe('ClusterMapsRepository (PostgreSQL)', () => {
@@ -16,13 +18,24 @@ describe('ClusterMapsRepository (PostgreSQL)', () => {
   });
   afterAll(() => ds.destroy());
 
+  const preview: ClusterPreview = { v: 1, regions: [{ points: [[46.05, 14.5]], centre: [46.05, 14.5], hull: [[46.05, 14.5]] }] };
+
   it('stores a map under a fresh 128-bit token for the company, readable for 7 days', async () => {
-    const token = await repo.store(ds, a, '<svg>a</svg>');
+    const token = await repo.store(ds, a, '<svg>a</svg>', preview);
     expect(token).toMatch(CLUSTER_MAP_TOKEN);
     expect(await repo.svg(token)).toBe('<svg>a</svg>');
     const [row] = await ds.query(`SELECT company_id, (expires_at - created_at)::float8 AS ttl FROM cluster_maps WHERE token = $1`, [token]);
     expect(row).toEqual({ company_id: a, ttl: CLUSTER_MAP_TTL_MS });
-    expect(await repo.store(ds, a, '<svg>a</svg>')).not.toBe(token);
+    expect(await repo.store(ds, a, '<svg>a</svg>', preview)).not.toBe(token);
+  });
+
+  it('keeps the preview page’s regions beside the SVG; a map stored before regions were kept answers them as null', async () => {
+    const token = await repo.store(ds, a, '<svg>r</svg>', preview);
+    expect(await repo.map(token)).toEqual({ svg: '<svg>r</svg>', regions: preview });
+    const old = randomBytes(16).toString('hex');
+    await ds.query(`INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, '<svg/>', 1, 9e15)`, [old, a]);
+    expect(await repo.map(old)).toEqual({ svg: '<svg/>', regions: null });
+    expect(await repo.map('0'.repeat(32))).toBeNull();
   });
 
   it('answers null for unknown, malformed and expired tokens', async () => {
@@ -36,8 +49,8 @@ describe('ClusterMapsRepository (PostgreSQL)', () => {
   it('purges expired maps (any company) when storing, never live ones', async () => {
     const expired = 'e'.repeat(31) + '2';
     await ds.query(`INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, '<svg/>', 1, 2)`, [expired, b]);
-    const live = await repo.store(ds, b, '<svg>b</svg>');
-    await ds.transaction((db) => repo.store(db, a, '<svg>in a transaction</svg>'));
+    const live = await repo.store(ds, b, '<svg>b</svg>', preview);
+    await ds.transaction((db) => repo.store(db, a, '<svg>in a transaction</svg>', preview));
     expect(await ds.query(`SELECT token FROM cluster_maps WHERE token = $1`, [expired])).toEqual([]);
     expect(await repo.svg(live)).toBe('<svg>b</svg>');
   });

@@ -3,6 +3,7 @@ import { query, Queryable, queryOne, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { ClusterPreview } from '../cluster';
 
 /** How long a distributejobs map preview stays readable: 7 days, ms (CONTRACTS.md "Dispatch"). */
 export const CLUSTER_MAP_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -10,38 +11,50 @@ export const CLUSTER_MAP_TTL_MS = 7 * 24 * 3600 * 1000;
 /** A map token as we issue them: 128 random bits in hex. */
 export const CLUSTER_MAP_TOKEN = /^[0-9a-f]{32}$/;
 
+/** A stored map preview: the SVG, and the regions the preview page draws (null: stored before they were kept). */
+export interface StoredClusterMap {
+  svg: string;
+  regions: ClusterPreview | null;
+}
+
 /**
- * distributejobs' map previews in `cluster_maps`: the SVG under a random 128-bit token (not an id), 7
- * days. Expired maps are never answered, and are purged whenever a new one is stored (the index on
- * `expires_at` makes that a range delete).
+ * distributejobs' map previews in `cluster_maps`: the SVG and the page's regions (positions only)
+ * under a random 128-bit token (not an id), 7 days. Expired maps are never answered, and are purged
+ * whenever a new one is stored (the index on `expires_at` makes that a range delete).
  */
 @Injectable()
 export class ClusterMapsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Stores `svg` for the company in the caller's transaction `db` and purges expired maps.
+   * Stores `svg` and `regions` for the company in the caller's transaction `db` and purges expired maps.
    * @returns the new token.
    */
-  async store(db: Queryable, companyId: string, svg: string): Promise<string> {
+  async store(db: Queryable, companyId: string, svg: string, regions: ClusterPreview): Promise<string> {
     const token = randomBytes(16).toString('hex');
     await query(db, `DELETE FROM cluster_maps WHERE expires_at < ${SQL_NOW_MS}`);
     await query(
       db,
-      `INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, $3, ${SQL_NOW_MS}, ${SQL_NOW_MS} + $4::bigint)`,
-      [token, companyId, svg, CLUSTER_MAP_TTL_MS],
+      `INSERT INTO cluster_maps (token, company_id, svg, regions, created_at, expires_at)
+       VALUES ($1, $2, $3, $5::jsonb, ${SQL_NOW_MS}, ${SQL_NOW_MS} + $4::bigint)`,
+      [token, companyId, svg, CLUSTER_MAP_TTL_MS, JSON.stringify(regions)],
     );
     return token;
   }
 
   /** The SVG of a live token, or null (unknown, malformed or expired). */
   async svg(token: string): Promise<string | null> {
+    return (await this.map(token, false))?.svg ?? null;
+  }
+
+  /** The SVG and regions of a live token, or null (unknown, malformed or expired). */
+  async map(token: string, withRegions = true): Promise<StoredClusterMap | null> {
     if (!CLUSTER_MAP_TOKEN.test(token)) return null;
-    const row = await queryOne<{ svg: string }>(
+    const row = await queryOne<StoredClusterMap>(
       this.dataSource,
-      `SELECT svg FROM cluster_maps WHERE token = $1 AND expires_at > ${SQL_NOW_MS}`,
+      `SELECT svg, ${withRegions ? 'regions' : 'NULL AS regions'} FROM cluster_maps WHERE token = $1 AND expires_at > ${SQL_NOW_MS}`,
       [token],
     );
-    return row?.svg ?? null;
+    return row ?? null;
   }
 }

@@ -1,5 +1,6 @@
 import { invalid, RunContext, RunKindRegistry } from '@app/core';
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { ClusterPreview } from '../cluster';
 import type { GeoPoint } from '../types';
 import { JobsAutoassignRead } from '../autoassign/jobs-autoassign.read';
 import type { DistributeMethod } from '../dto/distribute.dto';
@@ -42,6 +43,7 @@ export interface DistributeResult {
 interface Computed {
   clusters: DistributeCluster[];
   svg: string;
+  preview: ClusterPreview;
 }
 
 declare module '@app/core' {
@@ -72,7 +74,7 @@ export class DistributeJobsKind implements OnModuleInit {
       compute: (params, ctx) => this.compute(params, ctx),
       write: async (manager, computed: Computed, ctx) => ({
         clusters: computed.clusters,
-        mapToken: await this.maps.store(manager, ctx.companyId, computed.svg),
+        mapToken: await this.maps.store(manager, ctx.companyId, computed.svg, computed.preview),
       }),
     });
   }
@@ -117,7 +119,7 @@ export class DistributeJobsKind implements OnModuleInit {
       method: params.method,
     }));
     out.assignment.forEach((k, i) => clusters[k].jobs.push(jobs[i].id));
-    return { clusters, svg: out.svg };
+    return { clusters, svg: out.svg, preview: out.preview };
   }
 }
 

@@ -1,6 +1,6 @@
 import { AppConfig, AuthContext, WorkerResultsService } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { ClusterMapsRepository } from './cluster-maps.repository';
+import { ClusterMapsRepository, StoredClusterMap } from './cluster-maps.repository';
 import { DistributeCluster } from './distribute.kind';
 import { DistributeJobsDto } from '../dto/distribute.dto';
 
@@ -39,5 +39,13 @@ export class DistributeService {
   /** The SVG of a live map token, or null (unknown or expired: the share route answers 404). */
   mapSvg(token: string): Promise<string | null> {
     return this.maps.svg(token);
+  }
+
+  /**
+   * The SVG and the regions (positions, centres, hulls; no names) of a live map token for the preview
+   * page, or null (unknown or expired: the share route answers 404).
+   */
+  mapPreview(token: string): Promise<StoredClusterMap | null> {
+    return this.maps.map(token);
   }
 }

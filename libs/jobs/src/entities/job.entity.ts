@@ -119,7 +119,10 @@ export class Job {
   @Column({ name: 'custom_fields', type: 'jsonb', default: () => `'[]'` })
   customFields: CustomField[];
 
-  /** Worker-input fields: `{ "extra_number_1_val": 3.5, "extra_text_2_key": "Meter", … }` */
+  /**
+   * Worker-input values: `{ "extra_number_1_val": 3.5, "extra_text_2_val": "…" }`. Their labels
+   * (`extra_*_key`) are the company's (`companies.extra_labels`, editcompany), not stored per job.
+   */
   @Column({ type: 'jsonb', default: () => `'{}'` })
   extra: Record<string, string | number>;
 

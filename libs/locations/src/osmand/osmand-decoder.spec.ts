@@ -84,6 +84,11 @@ describe('decodeOsmAnd: query and form parameters', () => {
     [{ id: 'd', lat: '1', lon: '2', speed: 'fast' }, 'speed', 'must be a number'],
     [{ id: 'd', lat: '1', lon: '2', timestamp: 'now' }, 'timestamp', 'must be Unix seconds or ms, ISO 8601, or yyyy-MM-dd HH:mm:ss (UTC)'],
     [{ id: 'x'.repeat(65) }, 'id', 'must be at most 64 characters'],
+    // found by fuzzing: these reached PostgreSQL (a 500)
+    [{ id: 'a\u0000b', lat: '1', lon: '2' }, 'id', 'must not contain the NUL character'],
+    [{ deviceid: '\u0000' }, 'deviceid', 'must not contain the NUL character'],
+    [{ id: 'a\ud800' }, 'id', 'must be well-formed Unicode: it holds a lone surrogate'],
+    [{ deviceid: '\udc00b' }, 'deviceid', 'must be well-formed Unicode: it holds a lone surrogate'],
   ])('refuses %j naming %s', (query, field, rule) => {
     expect(q(query)).toEqual({ ok: false, format: 'query', field, rule });
   });
@@ -120,6 +125,8 @@ describe('decodeOsmAnd: the JSON body', () => {
 
   it.each([
     [{ location }, 'device_id', 'is required (a string)'],
+    [{ device_id: 'a\u0000', location }, 'device_id', 'must not contain the NUL character'],
+    [{ device_id: 'a\ud800b', location }, 'device_id', 'must be well-formed Unicode: it holds a lone surrogate'],
     [[1], 'body', 'must be a JSON object {device_id, location}'],
     [{ device_id: 'd', location: { coords: { latitude: '1', longitude: 2 } } }, 'location.coords.latitude', 'must be a number'],
     [{ device_id: 'd', location: { coords: { latitude: 1 } } }, 'location.coords.longitude', 'is required (a number)'],

@@ -62,6 +62,19 @@ const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 /** ISO 8601 as JavaScript reads it reliably: a date, `T`, a time, an optional fraction and zone. */
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const MAX_DEVICE_ID = 64;
+/** A UTF-16 surrogate without its partner: not well-formed Unicode (PostgreSQL text can't hold it). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The device id's own rules, beyond "present": at most {@link MAX_DEVICE_ID} characters, no NUL
+ * (PostgreSQL refuses it in text: a 500 before) and no lone surrogate — the envelope's wording for
+ * the same rules (`apps/api/src/envelope/request-context.ts`).
+ */
+function checkDeviceId(deviceId: string, field: string): void {
+  if (deviceId.length > MAX_DEVICE_ID) throw new Bad(field, `must be at most ${MAX_DEVICE_ID} characters`);
+  if (deviceId.includes('\u0000')) throw new Bad(field, 'must not contain the NUL character');
+  if (LONE_SURROGATE.test(deviceId)) throw new Bad(field, 'must be well-formed Unicode: it holds a lone surrogate');
+}
 
 class Bad extends Error {
   constructor(
@@ -118,7 +131,7 @@ function decodeParams(params: Record<string, unknown>, format: OsmAndFormat, now
   const idName = params.id !== undefined ? 'id' : 'deviceid';
   if (typeof rawId !== 'string' || rawId.trim() === '') throw new Bad('id', 'is required: the device identifier (id or deviceid)');
   const deviceId = rawId.trim();
-  if (deviceId.length > MAX_DEVICE_ID) throw new Bad(idName, `must be at most ${MAX_DEVICE_ID} characters`);
+  checkDeviceId(deviceId, idName);
 
   let ts = now;
   const rawTs = lastValue(params.timestamp);
@@ -171,7 +184,7 @@ function decodeJson(body: unknown, now: number): OsmAndDecoded {
   const rawId = body.device_id;
   if (typeof rawId !== 'string' || rawId.trim() === '') throw new Bad('device_id', 'is required (a string)');
   const deviceId = rawId.trim();
-  if (deviceId.length > MAX_DEVICE_ID) throw new Bad('device_id', `must be at most ${MAX_DEVICE_ID} characters`);
+  checkDeviceId(deviceId, 'device_id');
   const location = body.location;
   if (location === undefined || location === null) return { ok: true, format: 'json', deviceId, fix: null };
   if (!isObject(location)) throw new Bad('location', 'must be an object');

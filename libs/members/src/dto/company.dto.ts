@@ -1,8 +1,25 @@
 import { EmailOrEmpty, IsIanaZone, LatLngDto, NullableOptional, Optional, PhoneOrEmpty, Rule } from '@app/core';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsString, Length, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { extraLabelProblem, LABEL_CONTROL_RULE, LABEL_LENGTH_RULE, MAX_EXTRA_LABEL } from '../company-labels';
 import { TeamConfig } from '../entities/company.entity';
 import { teamsConfigProblem, workingHoursProblem } from '../member-rules';
+
+/**
+ * A worker-input field's label: the job answers' read-only `extra_<kind>_<x>_key` (a string of at most
+ * 100 characters without control characters; `""` clears it). The messages are also the OpenAPI
+ * description (string messages only are read there).
+ */
+const ExtraLabel = (): PropertyDecorator => (target, property) => {
+  const decorators = [
+    Optional(),
+    IsString(),
+    Rule((v) => typeof v === 'string' && [...v].length <= MAX_EXTRA_LABEL, LABEL_LENGTH_RULE),
+    Rule((v) => typeof v === 'string' && extraLabelProblem(v) === null, LABEL_CONTROL_RULE),
+  ];
+  // applied as stacked decorators are: bottom first
+  for (const decorate of decorators.reverse()) decorate(target, property as string);
+};
 
 /** editcompany (our extension): only the fields sent change; `teams_config` is replaced whole. */
 export class EditCompanyDto {
@@ -79,4 +96,30 @@ export class EditCompanyDto {
   @Optional()
   @Rule((v) => teamsConfigProblem(v) === null, '', { message: (a) => `${teamsConfigProblem(a.value)}` })
   teams_config?: TeamConfig[];
+
+  /** the label of the jobs' `extra_number_1_key` (worker-input number field 1); "" clears it */
+  @ExtraLabel()
+  extra_number_1_key?: string;
+
+  @ExtraLabel()
+  extra_number_2_key?: string;
+
+  @ExtraLabel()
+  extra_number_3_key?: string;
+
+  @ExtraLabel()
+  extra_number_4_key?: string;
+
+  /** the label of the jobs' `extra_text_1_key` (worker-input text field 1); "" clears it */
+  @ExtraLabel()
+  extra_text_1_key?: string;
+
+  @ExtraLabel()
+  extra_text_2_key?: string;
+
+  @ExtraLabel()
+  extra_text_3_key?: string;
+
+  @ExtraLabel()
+  extra_text_4_key?: string;
 }

@@ -1,5 +1,6 @@
 import { MsColumn } from '@app/core';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ExtraLabels } from '../company-labels';
 
 /** Working hours of one weekday: minutes from midnight; start 0 and end 0 = off. */
 export interface DayHours {
@@ -82,6 +83,13 @@ export class Company {
 
   @Column({ name: 'teams_config', type: 'jsonb', default: () => `'[]'` })
   teamsConfig: TeamConfig[];
+
+  /**
+   * Labels of the worker-input fields (`{"extra_number_1_key": "Meter reading", …}`, only those set):
+   * every job answer's read-only `extra_<kind>_<x>_key` (editcompany sets them).
+   */
+  @Column({ name: 'extra_labels', type: 'jsonb', default: () => `'{}'` })
+  extraLabels: ExtraLabels;
 
   /** The company account: the owner administrator (set right after the owner is created). */
   @Column({ name: 'owner_member_id', type: 'varchar', length: 26, nullable: true })

@@ -119,6 +119,20 @@ describe('report reads of jobs, members and places (PostgreSQL)', () => {
     expect(narrow.map((r) => Object.keys(r).sort())).toEqual(Array(4).fill(['destination_name', 'id', 'worker_id']));
   });
 
+  it('jobs-rows: `extra` holds the job’s worker-input values with the company’s labels (editcompany)', async () => {
+    await ds.query(`UPDATE companies SET extra_labels = '{"extra_number_1_key": "Hours"}' WHERE id = $1`, [a]);
+    await ds.query(`UPDATE jobs SET extra = '{"extra_number_1_val": 2.5, "extra_text_2_val": "ok"}' WHERE id = $1`, [jobs.bor]);
+    try {
+      const rows = (await all(readJobRowBatches(db, q(), ['destination_name', 'extra']))).flat();
+      const byName = new Map(rows.map((r) => [r.destination_name, r.extra]));
+      expect(byName.get('bor')).toEqual({ extra_number_1_key: 'Hours', extra_number_1_val: 2.5, extra_text_2_val: 'ok' });
+      expect(byName.get('first')).toEqual({ extra_number_1_key: 'Hours' });
+    } finally {
+      await ds.query(`UPDATE companies SET extra_labels = '{}' WHERE id = $1`, [a]);
+      await ds.query(`UPDATE jobs SET extra = '{}' WHERE id = $1`, [jobs.bor]);
+    }
+  });
+
   it('jobs-rows: worked jobs in the order they were worked; a member’s job facts of the days', async () => {
     const worked = await all(readWorkedJobRows(db, q()));
     expect(worked.map((r) => r.destination_name)).toEqual(['unnumbered', 'first', 'second']);

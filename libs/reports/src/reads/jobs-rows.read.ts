@@ -96,7 +96,8 @@ const JOB_INPUT_SQL: { readonly [K in JobInput]: string } = {
   items_to_pickup: 'j.items_to_pickup',
   items_to_dropoff: 'j.items_to_dropoff',
   custom_fields: 'j.custom_fields',
-  extra: 'j.extra',
+  // the values, with the company's labels of the worker-input fields (editcompany) over any of the job's
+  extra: `j.extra || (SELECT c.extra_labels FROM companies c WHERE c.id = j.company_id) AS extra`,
   ts_created: 'j.ts_created::float8 AS ts_created',
   ts_assigned: 'j.ts_assigned::float8 AS ts_assigned',
   ts_accepted: 'j.ts_accepted::float8 AS ts_accepted',
