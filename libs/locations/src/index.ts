@@ -47,3 +47,6 @@ export * from './tracks/track-builder.service';
 export * from './tracks/tracks-query.service';
 export * from './member-locations.read';
 export * from './location-events';
+export * from './polling/connector-items';
+export * from './polling/location-polling.service';
+export * from './polling/polling.dto';

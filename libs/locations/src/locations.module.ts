@@ -15,6 +15,7 @@ import { LocateService } from './locate/locate.service';
 import { MembersLocateRead } from './locate/members-locate.read';
 import { MemberLocationsReader } from './member-locations.read';
 import { FixPasses } from './fix-passes.service';
+import { LocationPollingService } from './polling/location-polling.service';
 import { TrackBuilder } from './tracks/track-builder.service';
 import { TracksQueryService } from './tracks/tracks-query.service';
 import { TracksRepository } from './tracks/tracks.repository';
@@ -30,9 +31,10 @@ const EXPORTED = [
   TrackBuilder,
   TracksQueryService,
   MemberLocationsReader,
+  LocationPollingService,
 ];
 
-/** Locations: fixes, the latest location, tracks, check-ins and clock events. */
+/** Locations: fixes, the latest location, tracks, check-ins and clock events (and their polling triggers). */
 @Module({
   imports: [PlacesModule],
   providers: [
