@@ -134,6 +134,24 @@ describe('OpenAPI docs', () => {
     expect(doc.paths['/v1/jobs/{id}'].delete?.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
   });
 
+  it('documents the polling triggers (/v1/checkins, /v1/clock-events, /v1/alert-firings): parameters, items with examples that fit their schemas', () => {
+    const params = (path: string) => ((doc.paths[path].get as OperationObject).parameters as ParameterObject[]).map((p) => p.name).sort();
+    expect(params('/v1/checkins')).toEqual(['createdSince', 'kind', 'limit']);
+    expect(params('/v1/clock-events')).toEqual(['createdSince', 'limit']);
+    expect(params('/v1/alert-firings')).toEqual(['createdSince', 'limit']);
+    const schemas = doc.components!.schemas as Record<string, SchemaObject>;
+    for (const name of ['PlaceCheckinItem', 'JobCheckinItem', 'ClockEventItem', 'AlertFiringItem'])
+      expect({ name, example: !!schemas[name]?.example }).toEqual({ name, example: true });
+    // every example in the document is valid against the schema it illustrates
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    const examples = Object.entries(schemas).filter(([, schema]) => schema.example !== undefined);
+    for (const [name, schema] of examples) {
+      const { example, ...rest } = schema;
+      const validate = ajv.compile(forAjv({ ...rest, components: doc.components }) as object);
+      expect({ name, errors: validate(example) ? null : validate.errors }).toEqual({ name, errors: null });
+    }
+  });
+
   it('documents /osmand (Traccar Client): GET query, POST query / form / JSON, its answers', () => {
     const get = doc.paths['/osmand'].get as OperationObject;
     const post = doc.paths['/osmand'].post as OperationObject;

@@ -31,7 +31,11 @@ describe('getjobs search (PostgreSQL)', () => {
   beforeAll(async () => {
     ds = await openIntegrationDb();
     repo = new JobsRepository(ds);
-    queries = new JobsQueryService(repo, new JobStampsRepository(ds), new OutboxStamping(new OutboxRepository(ds), new StampParticipants()));
+    queries = new JobsQueryService(
+      repo,
+      new JobStampsRepository(ds),
+      new OutboxStamping(new OutboxRepository(ds), new StampParticipants()),
+    );
   });
   afterAll(() => ds.destroy());
 

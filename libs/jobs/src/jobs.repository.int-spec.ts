@@ -162,7 +162,10 @@ describe('JobsRepository (PostgreSQL)', () => {
       const outbox = new OutboxRepository(ds);
       const stamp = () => outbox.stamp(d, [stamps]);
       const stampOf = async (id: string) =>
-        (await ds.query(`SELECT created_stamp::float8 AS c, saved_stamp::float8 AS s FROM jobs WHERE id = $1`, [id]))[0] as { c: number; s: number };
+        (await ds.query(`SELECT created_stamp::float8 AS c, saved_stamp::float8 AS s FROM jobs WHERE id = $1`, [id]))[0] as {
+          c: number;
+          s: number;
+        };
       const base = { companyId: d, includeArchived: false, limit: 100, skip: 0 };
       const [first] = await insert(job(d, { destinationName: 'first' }));
       // committed but not stamped yet: not polled

@@ -171,7 +171,12 @@ describe('OutboxRepository: stamped_at and the polling read', () => {
     const a = (await createIntCompany(ds)).companyId;
     const b = (await createIntCompany(ds)).companyId;
     await ds.transaction((m) =>
-      outbox.appendMany(m, [polled(a, 'placecheckin', 'P1', ['W1']), polled(a, 'clockin', 'C1', ['W1']), event(a, 'J1'), polled(b, 'placecheckin', 'X')]),
+      outbox.appendMany(m, [
+        polled(a, 'placecheckin', 'P1', ['W1']),
+        polled(a, 'clockin', 'C1', ['W1']),
+        event(a, 'J1'),
+        polled(b, 'placecheckin', 'X'),
+      ]),
     );
     const page = (q: Partial<Parameters<OutboxRepository['stampedEventsPage']>[0]>) =>
       repo.stampedEventsPage({ companyId: a, actions: ['placecheckin', 'placecheckout'], limit: 100, ...q } as never);

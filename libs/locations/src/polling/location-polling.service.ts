@@ -1,6 +1,14 @@
 import { AuthContext, StampedEvents } from '@app/core';
 import { Injectable } from '@nestjs/common';
-import { CheckinItem, CheckinKind, CHECKIN_KINDS, checkinItemForEvent, CLOCK_KINDS, ClockEventItem, clockEventItemForEvent } from './connector-items';
+import {
+  CheckinItem,
+  CheckinKind,
+  CHECKIN_KINDS,
+  checkinItemForEvent,
+  CLOCK_KINDS,
+  ClockEventItem,
+  clockEventItemForEvent,
+} from './connector-items';
 
 /** A polling request as the route resolved it: `since` ms inclusive (absent: from the first), `limit` 0–100. */
 export interface PollingPage {
