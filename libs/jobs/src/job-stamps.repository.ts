@@ -18,24 +18,27 @@ export class JobStampsRepository implements StampParticipant {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Stamps the company's committed unstamped jobs with `stampedAt` (ms) in the stamping's
-   * transaction: `saved_stamp` always, `created_stamp` when still null. Jobs whose row a writer holds
+   * Stamps the company's committed unstamped jobs in the stamping's transaction: `saved_stamp` always,
+   * `created_stamp` when still null, both greatest(`floor`, the database clock read once in this
+   * statement, after its snapshot) — never below the stamping's stamp, nor below the `created_at` /
+   * `ts_saved` of a job that committed before the statement began. Jobs whose row a writer holds
    * are skipped (`SKIP LOCKED`), never waited for: that writer's update leaves them unstamped again
-   * anyway, and its commit is stamped by a later stamping. One statement, served by the partial
-   * index of unstamped jobs. @returns how many jobs it stamped
+   * anyway, and its commit is stamped by a later stamping. One statement, served by the partial index
+   * of unstamped jobs. @returns how many jobs it stamped, and the stamp (ms)
    */
-  async stamp(db: EntityManager, companyId: string, stampedAt: number): Promise<number> {
-    const [row] = await query<{ n: number }>(
+  async stamp(db: EntityManager, companyId: string, floor: number): Promise<{ rows: number; stampedAt: number }> {
+    const [row] = await query<{ rows: number; stampedAt: number }>(
       db,
-      `WITH u AS (
-         UPDATE jobs j SET saved_stamp = $2, created_stamp = coalesce(j.created_stamp, $2)
-           FROM (SELECT id FROM jobs WHERE company_id = $1 AND saved_stamp IS NULL FOR UPDATE SKIP LOCKED) t
+      `WITH s AS MATERIALIZED (SELECT greatest($2::bigint, (floor(extract(epoch from clock_timestamp()) * 1000))::bigint) AS v),
+       u AS (
+         UPDATE jobs j SET saved_stamp = s.v, created_stamp = coalesce(j.created_stamp, s.v)
+           FROM s, (SELECT id FROM jobs WHERE company_id = $1 AND saved_stamp IS NULL FOR UPDATE SKIP LOCKED) t
           WHERE j.id = t.id
           RETURNING 1)
-       SELECT count(*)::int AS n FROM u`,
-      [companyId, stampedAt],
+       SELECT (SELECT count(*) FROM u)::int AS rows, (SELECT v FROM s)::float8 AS "stampedAt"`,
+      [companyId, floor],
     );
-    return row.n;
+    return row.rows ? row : { rows: 0, stampedAt: floor };
   }
 
   /** The companies with committed unstamped jobs (the stamper's periodic pass; the partial index of unstamped jobs). */

@@ -21,7 +21,7 @@ export interface StampResult {
   /** events numbered */
   stamped: number;
   lastSeq: number;
-  /** ms: the stamp this stamping gave (events' `stamped_at`, the participants' rows) */
+  /** ms: the stamp this stamping gave its events (`stamped_at`); participants' rows got this or more */
   stampedAt: number;
   /** participants' rows stamped */
   rows: number;
@@ -113,7 +113,8 @@ export class OutboxRepository {
    *    events committed meanwhile overtake them), sets their `stamped_at`, moves `last_seq`, and
    *    `pg_notify`s {@link STREAM_CHANNEL} `<company>:<last seq>` (delivered at commit) when it
    *    numbered any;
-   * 3. each participant stamps its own rows with the same `stampedAt`.
+   * 3. each participant stamps its own rows with greatest(`stampedAt`, the clock during its statement)
+   *    (so a row's stamp is never below its own writing clock), and the sequence row keeps the highest.
    * An event whose transaction has not committed is invisible to all of them, so it is numbered by a
    * later stamping, after every number already given: seqs (and stamps) are handed out in commit
    * order, and a reader never sees seq n+1 committed before seq n.
@@ -141,7 +142,15 @@ export class OutboxRepository {
         [companyId, locked.lastSeq, locked.stampedAt],
       );
       let rows = 0;
-      for (const p of participants) rows += await p.stamp(m, companyId, locked.stampedAt);
+      let top = locked.stampedAt;
+      for (const p of participants) {
+        const r = await p.stamp(m, companyId, locked.stampedAt);
+        rows += r.rows;
+        top = Math.max(top, r.stampedAt);
+      }
+      // the company's stamp moves to the highest given (a participant's clock ran on), so none goes back
+      if (top > locked.stampedAt)
+        await query(m, `UPDATE outbox_sequences SET stamped_at = greatest(stamped_at, $2) WHERE company_id = $1`, [companyId, top]);
       return { stamped: done.stamped, lastSeq: done.lastSeq, stampedAt: locked.stampedAt, rows };
     });
   }
