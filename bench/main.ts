@@ -18,6 +18,7 @@ import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
 import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
 import { closeReports, runReportsOnly } from './reports';
 import { closeLive, runLiveOnly } from './live';
+import { runPollingOnly } from './polling';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
@@ -348,6 +349,7 @@ async function main(): Promise<number> {
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'live') return await runLiveOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'polling') return await runPollingOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);

@@ -57,6 +57,35 @@ export interface StampedEventsPage {
   events: StampedEvent[];
 }
 
+/** A row of {@link stampedEventsPageSql}: `id` null on the one row of a page with no event. */
+export interface StampedEventRow {
+  pending: boolean;
+  id: string | null;
+  action: string;
+  payload: string;
+  createdAt: number;
+}
+
+/**
+ * The statement of {@link OutboxRepository.stampedEventsPage} (exported for the benchmark's baseline):
+ * parameters `$1` company, `$2` since (ms), `$3` limit, `$4` the member when `byMember`. Actions are
+ * inlined (each checked against {@link POLLED_ACTIONS}), so every branch's predicate matches the
+ * partial index's. @throws Error for an action that is not polled
+ */
+export function stampedEventsPageSql(actions: readonly string[], byMember: boolean): string {
+  const audience = byMember ? `$4::varchar = ANY(audience_members)` : 'audience_staff';
+  const branches = actions.map((action) => {
+    if (!POLLED_ACTIONS.includes(action)) throw new Error(`${action} is not a polled action`);
+    return `(SELECT id, action, payload, stamped_at FROM outbox_events
+               WHERE company_id = $1 AND action = '${action}' AND stamped_at >= $2 AND ${audience}
+               ORDER BY stamped_at DESC, id DESC LIMIT $3)`;
+  });
+  return `SELECT f.pending, e.id, e.action, e.payload, e.stamped_at::float8 AS "createdAt"
+    FROM (SELECT EXISTS (SELECT 1 FROM outbox_events WHERE company_id = $1 AND seq IS NULL) AS pending) f
+    LEFT JOIN LATERAL (
+      SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY stamped_at DESC, id DESC LIMIT $3) e ON true`;
+}
+
 /**
  * Every SQL statement on `outbox_events` (core's table; the rows a delivery reads are read by the
  * webhooks lib's read model). Times are ms, database clock.
@@ -165,21 +194,8 @@ export class OutboxRepository {
    */
   async stampedEventsPage(q: StampedEventsQuery): Promise<StampedEventsPage> {
     const params: unknown[] = [q.companyId, q.since ?? 0, Math.trunc(q.limit)];
-    const audience = q.memberId === undefined ? 'audience_staff' : `$${params.push(q.memberId)}::varchar = ANY(audience_members)`;
-    const branches = q.actions.map((action) => {
-      if (!POLLED_ACTIONS.includes(action)) throw new Error(`${action} is not a polled action`);
-      return `(SELECT id, action, payload, stamped_at FROM outbox_events
-                 WHERE company_id = $1 AND action = '${action}' AND stamped_at >= $2 AND ${audience}
-                 ORDER BY stamped_at DESC, id DESC LIMIT $3)`;
-    });
-    const rows = await query<{ pending: boolean; id: string | null; action: string; payload: string; createdAt: number }>(
-      this.dataSource,
-      `SELECT f.pending, e.id, e.action, e.payload, e.stamped_at::float8 AS "createdAt"
-         FROM (SELECT EXISTS (SELECT 1 FROM outbox_events WHERE company_id = $1 AND seq IS NULL) AS pending) f
-         LEFT JOIN LATERAL (
-           SELECT * FROM (${branches.join(' UNION ALL ')}) u ORDER BY stamped_at DESC, id DESC LIMIT $3) e ON true`,
-      params,
-    );
+    if (q.memberId !== undefined) params.push(q.memberId);
+    const rows = await query<StampedEventRow>(this.dataSource, stampedEventsPageSql(q.actions, q.memberId !== undefined), params);
     return {
       pending: rows[0]?.pending ?? false,
       events: rows
