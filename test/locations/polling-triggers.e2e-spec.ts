@@ -103,12 +103,7 @@ describe('connector polling triggers', () => {
 
   /** A clock event through pushlocations: tracking switched `on` at `ts` (ms). */
   async function clock(w: Member, on: boolean, ts: number): Promise<void> {
-    const res = await action(
-      api,
-      'pushlocations',
-      { locations: [{ ts, ...FAR, acc: 5 }], tracking: on, tracking_ts: ts },
-      { key: w.key },
-    );
+    const res = await action(api, 'pushlocations', { locations: [{ ts, ...FAR, acc: 5 }], tracking: on, tracking_ts: ts }, { key: w.key });
     expect(res.body).toMatchObject({ status: 0 });
   }
 
@@ -208,11 +203,15 @@ describe('connector polling triggers', () => {
           location: CENTER,
           radius: 100,
           teams: [],
+          createdAt: expect.any(Number),
+          updatedAt: expect.any(Number),
         },
         ts: t0 + 100_000,
         createdAt: expect.any(Number),
       });
       expect(placeOut).toMatchObject({ kind: 'placecheckout', member, place: { id: place.id }, ts: t0 + 400_000 });
+      // the place as /v1/places answers it (unchanged since)
+      expect(placeIn.place).toEqual((await connector(api, 'GET', `/v1/places/${place.id}`, c.key)).body.data.items[0]);
       expect(jobIn).toMatchObject({
         kind: 'jobcheckin',
         member,

@@ -16,11 +16,6 @@ describe('toOpenApiSchema', () => {
     expect(componentName('Partial%3CJob%3E')).toBe('Partial_Job_');
   });
 
-  it('keeps the first of a type\'s examples (`@example` JSDoc) as its OpenAPI 3.0 `example`', () => {
-    expect(toOpenApiSchema({ type: 'object', examples: [{ id: 'a' }, { id: 'b' }] }, P)).toEqual({ type: 'object', example: { id: 'a' } });
-    expect(toOpenApiSchema({ type: 'string', examples: [] }, P)).toEqual({ type: 'string' });
-  });
-
   it('turns type arrays with null into nullable, and several types into anyOf', () => {
     expect(toOpenApiSchema({ type: ['string', 'null'] }, P)).toEqual({ type: 'string', nullable: true });
     expect(toOpenApiSchema({ type: ['string', 'number'] }, P)).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }] });

@@ -19,8 +19,7 @@ export const componentName = (name: string) => decodeURIComponent(name).replace(
  * - `type: [T, "null"]` → `type: T, nullable: true`; `anyOf: [A, {type: "null"}]` → A nullable
  *   (a `$ref` A wrapped in `allOf`, as OpenAPI 3.0 ignores a `$ref`'s siblings);
  * - `const: v` → `enum: [v]`; a property typed `undefined` (`{not: {}}`) is dropped, it never appears;
- * - tuples (`items: [A, B]`) → `items: {anyOf: [A, B]}` with their length;
- * - `examples` (a type's `@example` JSDoc tags) → OpenAPI 3.0's single `example`: the first.
+ * - tuples (`items: [A, B]`) → `items: {anyOf: [A, B]}` with their length.
  * Returns a new object; the input is not changed.
  */
 export function toOpenApiSchema(schema: JsonSchemaNode, refPrefix: string): JsonSchemaNode {
@@ -30,9 +29,6 @@ export function toOpenApiSchema(schema: JsonSchemaNode, refPrefix: string): Json
     if (keyword === '$ref' && typeof value === 'string')
       out.$ref = value.replace(/^#\/definitions\/(.*)$/, (_, n: string) => refPrefix + componentName(n));
     else if (keyword === 'const') out.enum = [value];
-    else if (keyword === 'examples') {
-      if (Array.isArray(value) && value.length) out.example = value[0];
-    }
     else if ((SUBSCHEMA_MAPS as readonly string[]).includes(keyword) && isNode(value))
       out[keyword] = Object.fromEntries(
         Object.entries(value)

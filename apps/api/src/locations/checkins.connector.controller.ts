@@ -1,7 +1,8 @@
 import { AuthContext, connectorPollLimit } from '@app/core';
 import { CheckinKind, CheckinsQueryDto, ClockEventsQueryDto, LocationPollingService } from '@app/locations';
 import { Controller, Get, Query } from '@nestjs/common';
-import { Caller, ConnectorAuth } from '../envelope/decorators';
+import { Caller, ConnectorAuth, Examples } from '../envelope/decorators';
+import { LIST_CHECKINS, LIST_CLOCK_EVENTS } from './checkins.connector.examples';
 
 /**
  * The connector's polling triggers for check-ins and clock events (CONTRACTS.md "Wave 3: connector
@@ -16,6 +17,7 @@ export class CheckinsConnectorController {
 
   /** Place and job check-ins and check-outs; `kind` narrows them (comma-separated). */
   @Get('checkins')
+  @Examples(LIST_CHECKINS)
   async checkins(@Caller() ctx: AuthContext, @Query() q: CheckinsQueryDto) {
     const items = await this.polling.checkins(ctx, {
       since: q.createdSince,
@@ -27,6 +29,7 @@ export class CheckinsConnectorController {
 
   /** Clock-ins and clock-outs (tracking turned on or off in the app). */
   @Get('clock-events')
+  @Examples(LIST_CLOCK_EVENTS)
   async clockEvents(@Caller() ctx: AuthContext, @Query() q: ClockEventsQueryDto) {
     return { data: { items: await this.polling.clockEvents(ctx, { since: q.createdSince, limit: connectorPollLimit(q.limit) }) } };
   }

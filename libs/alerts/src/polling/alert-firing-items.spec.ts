@@ -1,6 +1,5 @@
 import type { StampedEventOf } from '@app/core';
-import { connectorPlaceRef } from '@app/locations';
-import type { PlaceView } from '@app/places';
+import { PlaceView, toConnectorPlace } from '@app/places';
 import { alertFiringItemForEvent } from './alert-firing-items';
 
 const alert = {
@@ -37,7 +36,7 @@ describe('alert firing items (GET /v1/alert-firings)', () => {
     });
   });
 
-  it('a place rule carries the place (as check-in items do); no zone key without a zone', () => {
+  it('a place rule carries the place as /v1/places answers it (as check-in items do); no zone key without a zone', () => {
     const place = {
       uid: 'P1',
       name: 'Depot',
@@ -67,7 +66,7 @@ describe('alert firing items (GET /v1/alert-firings)', () => {
       data: { alert: { ...alert, action: 'checks_in' }, member, place: full, checkType: 'IN', ts: 5 },
       createdAt: 6,
     });
-    expect(item.place).toEqual(connectorPlaceRef(full));
+    expect(item.place).toEqual(toConnectorPlace(full));
     expect('zone' in item).toBe(false);
     expect(item.action).toBe('checks_in');
   });

@@ -1,7 +1,7 @@
 import type { StampedEventOf } from '@app/core';
 import { JobView, toConnectorJob } from '@app/jobs';
-import type { PlaceView } from '@app/places';
-import { checkinItemForEvent, clockEventItemForEvent, connectorPlaceRef } from './connector-items';
+import { PlaceView, toConnectorPlace } from '@app/places';
+import { checkinItemForEvent, clockEventItemForEvent } from './connector-items';
 
 const place: PlaceView = {
   uid: 'P1',
@@ -55,7 +55,7 @@ const jobView = (over: Partial<JobView> = {}): JobView =>
   }) as JobView;
 
 describe('check-in items (GET /v1/checkins)', () => {
-  it('a place check: the event id, the member and the place as the connector names them, ts from the payload, createdAt the stamp', () => {
+  it('a place check: the event id, the member and the place as /v1/places answers them, ts from the payload, createdAt the stamp', () => {
     const event: StampedEventOf<'placecheckin'> = { id: 'msg_A', action: 'placecheckin', data: { place, who, ts: 1234 }, createdAt: 5678 };
     expect(checkinItemForEvent(event)).toEqual({
       id: 'msg_A',
@@ -74,6 +74,8 @@ describe('check-in items (GET /v1/checkins)', () => {
         location: { lat: 46.05, lng: 14.5 },
         radius: 100,
         teams: [1, 2],
+        createdAt: 1,
+        updatedAt: 2,
       },
       ts: 1234,
       createdAt: 5678,
@@ -85,6 +87,7 @@ describe('check-in items (GET /v1/checkins)', () => {
       createdAt: 10,
     });
     expect(out).toMatchObject({ id: 'msg_B', kind: 'placecheckout', ts: 9, place: { location: null } });
+    expect(out).toMatchObject({ place: toConnectorPlace({ ...place, location: null }) });
   });
 
   it('a job check: its own id (never the job’s), the assignee as member, the connector job, ts = tsCheckIn / tsCheckOut', () => {
@@ -107,12 +110,6 @@ describe('check-in items (GET /v1/checkins)', () => {
   it('a job check of an unassigned job has no member', () => {
     const view = jobView({ receiverUid: '', worker: '', assigneeUsername: '', workerName: '' });
     expect(checkinItemForEvent({ id: 'msg_E', action: 'jobcheckin', data: [view], createdAt: 1 })).toMatchObject({ member: null });
-  });
-
-  it('connectorPlaceRef copies what it keeps (the view is not shared)', () => {
-    const ref = connectorPlaceRef(place);
-    ref.teams.push(9);
-    expect(place.teams).toEqual([1, 2]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { StampedEventOf } from '@app/core';
 import { ConnectorJob, toConnectorJob } from '@app/jobs';
-import type { PlaceView } from '@app/places';
+import { ConnectorPlace, toConnectorPlace } from '@app/places';
 import type { EventMember } from '../location-events';
 
 /**
@@ -18,28 +18,6 @@ export interface ConnectorMemberRef {
   name: string;
 }
 
-/**
- * A place as an item carries it: its fields when the event was written (a place edited or deleted
- * since keeps its old values here), named as the connector's places are.
- */
-export interface ConnectorPlaceRef {
-  id: string;
-  name: string;
-  address: string;
-  city: string;
-  state: string;
-  postalCode: string;
-  /** ISO 3166-1 alpha-2, or "" */
-  countryCode: string;
-  phone: string;
-  email: string;
-  /** degrees (WGS 84); null when the place has no position */
-  location: { lat: number; lng: number } | null;
-  /** check-in radius, m; 0 = the company's default */
-  radius: number;
-  teams: number[];
-}
-
 /** The kinds of `GET /v1/checkins` items (its `kind` filter), which are the outbox actions they come from. */
 export const CHECKIN_KINDS = ['placecheckin', 'placecheckout', 'jobcheckin', 'jobcheckout'] as const;
 export type CheckinKind = (typeof CHECKIN_KINDS)[number];
@@ -50,14 +28,14 @@ export type ClockKind = (typeof CLOCK_KINDS)[number];
 
 /**
  * A place check-in or check-out (geofencing: the member entered or left the place).
- * @example {"id": "msg_01JH3Q7ZK0Y8R6V2N4T1C5B9XW", "kind": "placecheckin", "member": {"id": "01JH3P0M8W4D2S6K9T1V3X5Z7Q", "username": "luka", "name": "Luka Novak"}, "place": {"id": "01JH3P2C6E8G0J2L4N6Q8S0U2W", "name": "North depot", "address": "Tržaška 12", "city": "Ljubljana", "state": "", "postalCode": "1000", "countryCode": "SI", "phone": "", "email": "", "location": {"lat": 46.0511, "lng": 14.5051}, "radius": 100, "teams": []}, "ts": 1796040000000, "createdAt": 1796040000412}
  */
 export interface PlaceCheckinItem {
   /** the event's id (`msg_…`) */
   id: string;
   kind: 'placecheckin' | 'placecheckout';
   member: ConnectorMemberRef;
-  place: ConnectorPlaceRef;
+  /** the place as `/v1/places` answers it, as it was when the event was written (a place edited or deleted since keeps its old values here) */
+  place: ConnectorPlace;
   /** ms: the entry time (the first fix inside) or the exit time (the first fix beyond) */
   ts: number;
   /** ms: the event's commit-ordered stamp (what `createdSince` compares) */
@@ -67,7 +45,6 @@ export interface PlaceCheckinItem {
 /**
  * A job check-in or check-out (geofencing at the job's destination, or `tsCheckIn`/`tsCheckOut` set
  * by a write).
- * @example {"id": "msg_01JH3Q8A2C4E6G8J0L2N4Q6S8U", "kind": "jobcheckout", "member": {"id": "01JH3P0M8W4D2S6K9T1V3X5Z7Q", "username": "luka", "name": "Luka Novak"}, "job": {"id": "01JH3P5F7H9K1M3P5R7T9V1X3Z", "externalId": "crm-4411", "title": "Boiler service", "address": "Celovška 100, Ljubljana", "notes": "", "date": "2026-11-23", "timeWindow": {"start": "09:00", "end": "11:00"}, "placeId": null, "priority": 0, "progress": "started", "archived": false, "createdAt": 1796030000000, "updatedAt": 1796040100000, "assignee": {"id": "01JH3P0M8W4D2S6K9T1V3X5Z7Q", "username": "luka", "email": "luka@example.test", "name": "Luka Novak"}, "contact": {"name": "", "phone": "", "email": ""}}, "ts": 1796040100000, "createdAt": 1796040100327}
  */
 export interface JobCheckinItem {
   /** the event's id (`msg_…`), never the job's */
@@ -88,7 +65,6 @@ export type CheckinItem = PlaceCheckinItem | JobCheckinItem;
 
 /**
  * A `GET /v1/clock-events` item: the member turned tracking on (clockin) or off (clockout) in the app.
- * @example {"id": "msg_01JH3Q9B3D5F7H9K1M3P5R7T9V", "kind": "clockin", "member": {"id": "01JH3P0M8W4D2S6K9T1V3X5Z7Q", "username": "luka", "name": "Luka Novak"}, "ts": 1796025600000, "location": {"lat": 46.0569, "lng": 14.5058}, "createdAt": 1796025601180}
  */
 export interface ClockEventItem {
   /** the event's id (`msg_…`) */
@@ -106,24 +82,6 @@ export interface ClockEventItem {
 /** An event's `who`/`member` as the connector names members. */
 export function connectorMemberRef(who: EventMember): ConnectorMemberRef {
   return { id: who.uid, username: who.username, name: who.name };
-}
-
-/** A place view (the places lib's, as events carry it) as items carry places. */
-export function connectorPlaceRef(p: PlaceView): ConnectorPlaceRef {
-  return {
-    id: p.uid,
-    name: p.name,
-    address: p.address,
-    city: p.city,
-    state: p.state,
-    postalCode: p.postalcode,
-    countryCode: p.country_code,
-    phone: p.phone,
-    email: p.email,
-    location: p.location ? { lat: p.location.lat, lng: p.location.lng } : null,
-    radius: p.radius,
-    teams: [...p.teams],
-  };
 }
 
 /**
@@ -146,7 +104,7 @@ export function checkinItemForEvent(event: StampedEventOf<CheckinKind>): Checkin
     id: event.id,
     kind: event.action,
     member: connectorMemberRef(event.data.who),
-    place: connectorPlaceRef(event.data.place),
+    place: toConnectorPlace(event.data.place),
     ts: event.data.ts,
     createdAt: event.createdAt,
   };
