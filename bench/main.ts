@@ -18,6 +18,7 @@ import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
 import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
 import { closeReports, runReportsOnly } from './reports';
 import { closeLive, runLiveOnly } from './live';
+import { runPollingOnly } from './polling';
 import { closeCluster, runClusterOnly } from './redis-cluster';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
@@ -350,6 +351,7 @@ async function main(): Promise<number> {
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'live') return await runLiveOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'polling') return await runPollingOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'console')
       return await (await import('./console')).runConsoleBench({ serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'cluster') return await runClusterOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });

@@ -55,6 +55,21 @@ export function post(url: string, body: string, headers: Record<string, string> 
   });
 }
 
+/** GET over node:http (keep-alive) to 127.0.0.1. @returns the status and the whole body as text. */
+export function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: 'GET', agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 export function closeAgent(): void {
   agent.destroy();
 }

@@ -344,6 +344,7 @@ describe('alert evaluation', () => {
       },
       member: { uid: w.uid, username: w.username, name: w.name },
       zone: { id: north, name: 'North depot' },
+      ts: t0 + 505_000, // our extension: when the condition occurred (the firing's ts)
     });
     expect(data(deliveredFor(path, danger)[0])).toMatchObject({
       alert: { action: 'enters_danger_zone', actionCode: 11, message: `${w.name} entered danger zone Quarry at ${hhmm(t0 + 905_000)}` },

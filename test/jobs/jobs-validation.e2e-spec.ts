@@ -280,10 +280,15 @@ describe('job write validation', () => {
 
   const call = (name: string, data: unknown, key = company.key) => action(api, name, data, { key }) as Promise<Res>;
 
-  /** What a call could write for a company: its jobs (whole rows), outbox events and notifications. */
+  /**
+   * What a call could write for a company: its jobs (whole rows but the commit stamps, which the
+   * stamper sets after earlier writes at its own pace), outbox events and notifications.
+   */
   async function written(companyId = company.companyUid) {
     const [jobs, outbox, notifications] = await Promise.all([
-      db.query(`SELECT * FROM jobs WHERE company_id = $1 ORDER BY id`, [companyId]),
+      db
+        .query(`SELECT * FROM jobs WHERE company_id = $1 ORDER BY id`, [companyId])
+        .then((rows: Array<Record<string, unknown>>) => rows.map(({ created_stamp: _c, saved_stamp: _s, ...rest }) => rest)),
       db.query(`SELECT count(*)::int AS n FROM outbox_events WHERE company_id = $1 AND action <> 'notification'`, [companyId]),
       db.query(`SELECT count(*)::int AS n FROM notifications WHERE company_id = $1`, [companyId]),
     ]);

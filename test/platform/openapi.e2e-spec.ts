@@ -188,7 +188,7 @@ describe('OpenAPI docs', () => {
     expect(Object.keys(gpx.responses)).toEqual(expect.arrayContaining(['200', '404', '429']));
   });
 
-  it('documents the connector routes of places, positions, tracks and reports with examples that match their schemas', () => {
+  it('documents the connector routes of places, positions, tracks, reports and the polling triggers with examples that match their schemas', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     const valid = (name: string, schema: unknown, value: unknown) => {
       const validate = ajv.compile(forAjv({ ...(schema as object), components: doc.components }) as object);
@@ -203,6 +203,9 @@ describe('OpenAPI docs', () => {
       'GET /v1/locations',
       'GET /v1/tracks',
       'POST /v1/reports',
+      'GET /v1/checkins',
+      'GET /v1/clock-events',
+      'GET /v1/alert-firings',
     ];
     for (const name of routes) {
       const [method, path] = name.split(' ');

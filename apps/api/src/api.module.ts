@@ -43,6 +43,8 @@ import { DispatchActionsController } from './dispatch/dispatch.controller';
 import { AutoassignController } from './dispatch/autoassign.controller';
 import { ClusterMapShareController, DistributeController } from './dispatch/distribute.controller';
 import { AlertsActionsController } from './alerts/alerts.controller';
+import { AlertFiringsConnectorController } from './alerts/alert-firings.connector.controller';
+import { CheckinsConnectorController } from './locations/checkins.connector.controller';
 import { ZonesActionsController } from './zones/zones.controller';
 import { ReportsController } from './reports/reports.controller';
 import { LiveActionsController } from './live/live.actions.controller';
@@ -91,6 +93,8 @@ import { StreamController } from './live/stream.controller';
     ReportsController,
     LiveActionsController,
     StreamController,
+    CheckinsConnectorController,
+    AlertFiringsConnectorController,
   ],
   providers: [ActionAuthGuard, ConnectorAuthGuard, StreamAuthGuard, RateLimitService, LocationsMetrics, LiveMetrics],
   exports: [MembersModule, ActionAuthGuard, ConnectorAuthGuard, RateLimitService],

@@ -53,6 +53,12 @@ export interface AlertTriggeredEventData {
   place?: PlaceView;
   zone?: { id: string; name: string };
   checkType?: 'IN' | 'OUT';
+  /**
+   * ms: when the condition occurred — the firing's `ts`, as getalertfirings answers it (our
+   * extension, docs/decisions.md; absent on events written before it, whose connector items take the
+   * event's stamp instead)
+   */
+  ts: number;
 }
 
 declare module '@app/core' {

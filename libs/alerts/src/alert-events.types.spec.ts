@@ -31,7 +31,7 @@ function _cases(who: EventMember) {
     eventKey: 'alert_triggered',
     action: 'alerttriggered',
     formId: 'F1',
-    data: { alert, member: who, checkType: 'IN' },
+    data: { alert, member: who, checkType: 'IN', ts: 1 },
   };
   const _alertCheckType: OutboxEventInput<'alerttriggered'> = {
     companyId: 'C',
@@ -39,7 +39,7 @@ function _cases(who: EventMember) {
     action: 'alerttriggered',
     formId: 'F1',
     // @ts-expect-error checkType is IN or OUT
-    data: { alert, member: who, checkType: 'in' },
+    data: { alert, member: who, checkType: 'in', ts: 1 },
   };
   const _alertAction: OutboxEventInput<'alerttriggered'> = {
     companyId: 'C',
@@ -47,7 +47,7 @@ function _cases(who: EventMember) {
     action: 'alerttriggered',
     formId: 'F1',
     // @ts-expect-error action is one of the spec's 13
-    data: { alert: { ...alert, action: 'battery_empty' }, member: who },
+    data: { alert: { ...alert, action: 'battery_empty' }, member: who, ts: 1 },
   };
 }
 

@@ -7,8 +7,9 @@ import { AlertRulesRepository } from './alert-rules.repository';
 import { AlertRulesService } from './alert-rules.service';
 import { AlertTeamReferences } from './alert-team-references.service';
 import { PlacesZonesRefsRead } from './places-zones-refs.read';
+import { AlertFiringsPollingService } from './polling/alert-firings-polling.service';
 
-/** Alert rules: the rule actions and getalertfirings (the evaluation lives in `evaluation/`, run by the worker). */
+/** Alert rules: the rule actions, getalertfirings and the `/v1/alert-firings` polling trigger (the evaluation lives in `evaluation/`, run by the worker). */
 @Module({
   imports: [MembersModule],
   providers: [
@@ -19,7 +20,8 @@ import { PlacesZonesRefsRead } from './places-zones-refs.read';
     AlertFiringsService,
     AlertReferences,
     AlertTeamReferences,
+    AlertFiringsPollingService,
   ],
-  exports: [AlertRulesService, AlertFiringsService],
+  exports: [AlertRulesService, AlertFiringsService, AlertFiringsPollingService],
 })
 export class AlertsModule {}

@@ -3,11 +3,14 @@ import { NotificationsRepository } from './notifications/notifications.repositor
 import { NotificationsService } from './notifications/notifications.service';
 import { OutboxRepository } from './outbox/outbox.repository';
 import { OutboxService } from './outbox/outbox.service';
+import { OutboxStamping } from './outbox/outbox-stamping.service';
+import { StampParticipants } from './outbox/stamp-participants';
+import { StampedEvents } from './outbox/stamped-events.service';
 
-/** The outbox and notifications, available to every domain module. */
+/** The outbox (with its stamping), and notifications, available to every domain module. */
 @Global()
 @Module({
-  providers: [OutboxRepository, OutboxService, NotificationsRepository, NotificationsService],
-  exports: [OutboxRepository, OutboxService, NotificationsRepository, NotificationsService],
+  providers: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService],
+  exports: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService],
 })
 export class CoreModule {}

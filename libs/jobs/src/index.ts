@@ -14,4 +14,5 @@ export type { WorkerDay } from './route-numbers';
 export * from './connector-job';
 export * from './jobs.service';
 export * from './jobs-query.service';
+export * from './job-stamps.repository';
 export * from './jobs.module';

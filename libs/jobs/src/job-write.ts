@@ -59,6 +59,8 @@ export function newJobState(init: {
     tsCheckNfc2: 0,
     tsSaved: 0,
     createdAt: 0,
+    createdStamp: null,
+    savedStamp: null,
     version: 1,
     createdBy: init.createdBy,
     createdVia: init.createdVia,

@@ -1,7 +1,8 @@
-import { AuthContext, dayInZone } from '@app/core';
+import { AuthContext, dayInZone, OutboxStamping } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { GetJobsDto } from './dto/get-jobs.dto';
 import { CompactJobView, JobView, toCompact, toJobView } from './job-view';
+import { JobStampsRepository } from './job-stamps.repository';
 import { JobsRepository } from './jobs.repository';
 import { Progress } from './progress';
 
@@ -26,7 +27,11 @@ export interface ConnectorJobsQuery {
  */
 @Injectable()
 export class JobsQueryService {
-  constructor(private readonly repo: JobsRepository) {}
+  constructor(
+    private readonly repo: JobsRepository,
+    private readonly stamps: JobStampsRepository,
+    private readonly stamping: OutboxStamping,
+  ) {}
 
   /**
    * getjobs. Workers see only their own jobs (filters narrowed silently; `worker: "*"` = own).
@@ -71,12 +76,14 @@ export class JobsQueryService {
   }
 
   /**
-   * `GET /v1/jobs`: newest first by the polled field (createdAt with createdSince, updatedAt with
-   * updatedSince, else createdAt; ties by id); `*Since` inclusive, never missing a change committed
-   * late (see {@link JobsRepository.listForConnector}). Workers see only their own jobs.
+   * `GET /v1/jobs`: newest first by the polled field (ties by id); `*Since` inclusive, on the jobs'
+   * commit stamps (see {@link JobsRepository.listForConnector}), so a poll never misses a change and
+   * is never held back by another transaction. A `*Since` poll that finds jobs of the company
+   * committed but not yet stamped stamps them first, so it sees every write committed before it.
+   * Workers see only their own jobs.
    */
   async listForConnector(ctx: AuthContext, q: ConnectorJobsQuery): Promise<JobView[]> {
-    const rows = await this.repo.listForConnector({
+    const search = {
       companyId: ctx.companyId,
       ownWorkerId: ctx.role === 'worker' ? ctx.memberId : undefined,
       includeArchived: q.includeArchived === true,
@@ -87,7 +94,9 @@ export class JobsQueryService {
       updatedSince: q.updatedSince,
       limit: q.limit,
       skip: q.skip,
-    });
-    return rows.map(toJobView);
+    };
+    const polling = q.createdSince !== undefined || q.updatedSince !== undefined;
+    if (polling && (await this.stamps.hasUnstamped(ctx.companyId))) await this.stamping.kick(ctx.companyId);
+    return (await this.repo.listForConnector(search)).map(toJobView);
   }
 }

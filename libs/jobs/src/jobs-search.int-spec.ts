@@ -1,10 +1,11 @@
-import { AuthContext, newId } from '@app/core';
+import { AuthContext, newId, OutboxRepository, OutboxStamping, StampParticipants } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
 import { GetJobsDto } from './dto/get-jobs.dto';
 import { Job } from './entities/job.entity';
 import { JobView } from './job-view';
 import { JobsQueryService } from './jobs-query.service';
+import { JobStampsRepository } from './job-stamps.repository';
 import { JobsRepository } from './jobs.repository';
 import { newJobState } from './job-write';
 
@@ -30,7 +31,11 @@ describe('getjobs search (PostgreSQL)', () => {
   beforeAll(async () => {
     ds = await openIntegrationDb();
     repo = new JobsRepository(ds);
-    queries = new JobsQueryService(repo);
+    queries = new JobsQueryService(
+      repo,
+      new JobStampsRepository(ds),
+      new OutboxStamping(new OutboxRepository(ds), new StampParticipants()),
+    );
   });
   afterAll(() => ds.destroy());
 

@@ -1,8 +1,9 @@
-import { newId } from '@app/core';
+import { newId, OutboxRepository } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
 import { Job } from './entities/job.entity';
 import { newJobState } from './job-write';
+import { JobStampsRepository } from './job-stamps.repository';
 import { JobsRepository } from './jobs.repository';
 
 /**
@@ -10,19 +11,6 @@ import { JobsRepository } from './jobs.repository';
  * come back and never change), the view rows, team references and the connector listing. getjobs'
  * filter matrix is in `jobs-search.int-spec.ts`.
  */
-/** Runs `check` until it passes, for at most `ms` (then its last failure). */
-async function eventually(check: () => Promise<void>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 describe('JobsRepository (PostgreSQL)', () => {
   let ds: DataSource;
   let repo: JobsRepository;
@@ -168,26 +156,44 @@ describe('JobsRepository (PostgreSQL)', () => {
       expect(await repo.listForConnector({ ...ctxBase, limit: 1, skip: 1 })).toHaveLength(1);
     });
 
-    it('createdSince / updatedSince are inclusive and bounded by the polling horizon; updatedSince orders by ts_saved', async () => {
+    it('createdSince / updatedSince match stamped jobs only, inclusive, newest first by their commit stamps (no horizon)', async () => {
       const d = (await createIntCompany(ds)).companyId;
+      const stamps = new JobStampsRepository(ds);
+      const outbox = new OutboxRepository(ds);
+      const stamp = () => outbox.stamp(d, [stamps]);
+      const stampOf = async (id: string) =>
+        (await ds.query(`SELECT created_stamp::float8 AS c, saved_stamp::float8 AS s FROM jobs WHERE id = $1`, [id]))[0] as {
+          c: number;
+          s: number;
+        };
       const base = { companyId: d, includeArchived: false, limit: 100, skip: 0 };
       const [first] = await insert(job(d, { destinationName: 'first' }));
-      const [row] = await repo.rowsByIds(ds, d, [first.id]);
+      // committed but not stamped yet: not polled
+      expect(await repo.listForConnector({ ...base, createdSince: 0 })).toEqual([]);
+      expect((await repo.listForConnector(base)).map((r) => r.id)).toEqual([first.id]); // a listing without *Since is not
+      await stamp();
       await new Promise((r) => setTimeout(r, 5));
       const [second] = await insert(job(d, { destinationName: 'second' }));
-      // another session's open transaction holds the horizon back (the point of it): wait it out
-      await eventually(async () => {
-        const since = await repo.listForConnector({ ...base, createdSince: row.createdAt });
-        expect(since.map((r) => r.destinationName)).toEqual(['second', 'first']);
-      });
-      expect((await repo.listForConnector({ ...base, createdSince: row.createdAt + 1 })).map((r) => r.id)).toEqual([second.id]);
+      await stamp();
+      const s1 = await stampOf(first.id);
+      const s2 = await stampOf(second.id);
+      expect(s2.c).toBeGreaterThan(s1.c);
+      expect((await repo.listForConnector({ ...base, createdSince: s1.c })).map((r) => r.destinationName)).toEqual(['second', 'first']);
+      expect((await repo.listForConnector({ ...base, createdSince: s1.c + 1 })).map((r) => r.id)).toEqual([second.id]);
+      // the answer keeps the job's own clocks (createdAt = insert time, updatedAt = tsSaved), never above its stamps
+      const [row] = await repo.rowsByIds(ds, d, [first.id]);
+      expect(row.createdAt).toBeLessThanOrEqual(s1.c);
       await new Promise((r) => setTimeout(r, 5));
       await repo.updateChanged(ds, { ...first, textDispatcher: 'touched' }, ['textDispatcher']);
-      const [touched] = await repo.rowsByIds(ds, d, [first.id]);
-      await eventually(async () => {
-        const updated = await repo.listForConnector({ ...base, updatedSince: touched.tsSaved });
-        expect(updated.map((r) => r.id)).toEqual([first.id]);
-      });
+      // an update leaves the job unstamped (the trigger) until the next stamping; its created stamp stays
+      expect(await stampOf(first.id)).toEqual({ c: s1.c, s: null });
+      expect((await repo.listForConnector({ ...base, updatedSince: 0 })).map((r) => r.id)).toEqual([second.id]);
+      await stamp();
+      const touched = await stampOf(first.id);
+      expect(touched.s).toBeGreaterThan(s2.s);
+      expect((await repo.listForConnector({ ...base, updatedSince: s2.s })).map((r) => r.id)).toEqual([first.id, second.id]);
+      expect((await repo.listForConnector({ ...base, updatedSince: touched.s })).map((r) => r.id)).toEqual([first.id]);
+      expect((await repo.listForConnector({ ...base, createdSince: s1.c + 1 })).map((r) => r.id)).toEqual([second.id]);
       expect(await repo.listForConnector({ ...base, createdSince: Date.now() + 60_000 })).toEqual([]);
     });
   });

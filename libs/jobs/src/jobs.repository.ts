@@ -9,8 +9,12 @@ import { JOB_SELECT_SQL, jobSelectSql, memberIdByUsernameSql } from './places-jo
 import { Progress, PROGRESS_SQL, progressIndex } from './progress';
 import { WorkerDay, workerDayKey } from './route-numbers';
 
-/** Columns the database clock sets on every write. */
-const CLOCK_COLUMNS = new Set(['ts_saved', 'created_at']);
+/**
+ * Columns no write sets from a job's state: the database clock's (every write) and the commit stamps
+ * (null on insert; the `jobs_unstamp` trigger nulls `saved_stamp` on every update; the stamper sets
+ * them after commit — job-stamps.repository.ts).
+ */
+const CLOCK_COLUMNS = new Set(['ts_saved', 'created_at', 'created_stamp', 'saved_stamp']);
 
 const SQL_TYPES: Record<string, string> = {
   varchar: 'text',
@@ -101,7 +105,7 @@ export interface ConnectorJobSearch {
   /** the assignee's username (case-insensitive) */
   assigneeUsername?: string;
   progress?: Progress[];
-  /** ms, inclusive, on `createdAt` / `tsSaved` */
+  /** ms, inclusive, on the commit stamps `created_stamp` / `saved_stamp` */
   createdSince?: number;
   updatedSince?: number;
   limit: number;
@@ -307,11 +311,12 @@ export class JobsRepository {
 
   /**
    * The connector's jobs (`GET /v1/jobs`, templates never) as view rows, newest first by the polled
-   * field (`ts_saved` with `updatedSince`, else `created_at`; ties by id); `*Since` inclusive. A `*Since`
-   * search answers only rows whose polled field is below {@link pollingHorizon}, so a change committed
-   * late (stamped with its transaction's start) is never skipped by a poller.
+   * field (ties by id): with `updatedSince` the commit stamp of the last write (`saved_stamp`), with
+   * `createdSince` that of the insert (`created_stamp`), else the insert time (`created_at`). `*Since`
+   * are inclusive and match stamped rows only (docs/connector.md, "Polling triggers": stamps follow
+   * commit order, so a poller never misses a row and nothing holds it back).
    */
-  async listForConnector(s: ConnectorJobSearch): Promise<JobRow[]> {
+  listForConnector(s: ConnectorJobSearch): Promise<JobRow[]> {
     const w = new Where();
     w.add((p) => `j.company_id = ${p(s.companyId)}`);
     w.add(() => `j.is_template = false`);
@@ -320,13 +325,9 @@ export class JobsRepository {
     if (s.externalId !== undefined) w.add((p) => `j.uid_secondary = ${p(s.externalId)}`);
     if (s.assigneeUsername !== undefined) w.add((p) => `j.worker_id = ${memberIdByUsernameSql(p(s.companyId), p(s.assigneeUsername))}`);
     if (s.progress?.length) w.add((p) => `${PROGRESS_SQL} = ANY(${p(s.progress!.map(progressIndex))}::int[])`);
-    const polled = s.updatedSince !== undefined ? 'j.ts_saved' : 'j.created_at';
-    if (s.createdSince !== undefined) w.add((p) => `j.created_at >= ${p(s.createdSince)}`);
-    if (s.updatedSince !== undefined) w.add((p) => `j.ts_saved >= ${p(s.updatedSince)}`);
-    if (s.createdSince !== undefined || s.updatedSince !== undefined) {
-      const horizon = await this.pollingHorizon();
-      w.add((p) => `${polled} < ${p(horizon)}`);
-    }
+    if (s.createdSince !== undefined) w.add((p) => `j.created_stamp >= ${p(s.createdSince)}`);
+    if (s.updatedSince !== undefined) w.add((p) => `j.saved_stamp >= ${p(s.updatedSince)}`);
+    const polled = s.updatedSince !== undefined ? 'j.saved_stamp' : s.createdSince !== undefined ? 'j.created_stamp' : 'j.created_at';
     return this.find(w, `${polled} DESC, j.id DESC`, s.limit, s.skip);
   }
 
@@ -350,22 +351,5 @@ export class JobsRepository {
       [companyId, [...teamIds]],
     );
     return rows.map((r) => r.team);
-  }
-
-  /**
-   * ms: min(now, start of the oldest transaction still open in this database) + 1 — an exclusive
-   * bound for polling: rows stamped at or after the oldest open transaction's start may still be
-   * joined by rows of that transaction stamped earlier. Needs the `pg_read_all_stats` role (or
-   * superuser) to see other sessions' transactions.
-   */
-  private async pollingHorizon(): Promise<number> {
-    const [row] = await query<{ horizon: number }>(
-      this.dataSource,
-      `SELECT floor(extract(epoch from least(clock_timestamp(), coalesce(
-                (SELECT min(xact_start) FROM pg_stat_activity
-                  WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL),
-                clock_timestamp()))) * 1000)::float8 AS horizon`,
-    );
-    return row.horizon + 1; // the bound is exclusive; now itself is included
   }
 }

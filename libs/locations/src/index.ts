@@ -53,3 +53,6 @@ export * from './tracks/member-tracks.service';
 export * from './tracks/connector-track';
 export * from './member-locations.read';
 export * from './location-events';
+export * from './polling/connector-items';
+export * from './polling/location-polling.service';
+export * from './polling/polling.dto';

@@ -17,6 +17,7 @@ import { LocateService } from './locate/locate.service';
 import { MembersLocateRead } from './locate/members-locate.read';
 import { MemberLocationsReader } from './member-locations.read';
 import { FixPasses } from './fix-passes.service';
+import { LocationPollingService } from './polling/location-polling.service';
 import { MemberTracksService } from './tracks/member-tracks.service';
 import { TrackBuilder } from './tracks/track-builder.service';
 import { TracksQueryService } from './tracks/tracks-query.service';
@@ -34,10 +35,11 @@ const EXPORTED = [
   TracksQueryService,
   MemberTracksService,
   MemberLocationsReader,
+  LocationPollingService,
   ConnectorPositionsService,
 ];
 
-/** Locations: fixes, the latest location, tracks, check-ins and clock events. */
+/** Locations: fixes, the latest location, tracks, check-ins and clock events (and their polling triggers). */
 @Module({
   imports: [PlacesModule, MembersModule],
   providers: [

@@ -90,6 +90,7 @@ export class FiringWriter {
           ...(r.place ? { place: r.place } : {}),
           ...(r.f.zone ? { zone: { id: r.f.zone.id, name: r.f.zone.name } } : {}),
           ...(r.f.checkType ? { checkType: r.f.checkType } : {}),
+          ts: r.f.ts,
         };
         return outboxEvent(ALERT_EVENT_KEYS, 'alerttriggered', { companyId, formId: r.id, data, audience: { members: [r.f.memberId] } });
       });

@@ -14,7 +14,10 @@ export class OutboxSequence {
   @BigintColumn({ name: 'last_seq', default: 0 })
   lastSeq: number;
 
-  /** ms, database clock of the last stamping */
+  /**
+   * ms: the stamp of the last stamping — greatest(itself, the database clock once the row is locked),
+   * so never decreasing; events' `stamped_at` and stamped tables' rows take it (docs/connector.md)
+   */
   @MsColumn({ name: 'stamped_at', default: 0 })
   stampedAt: number;
 }

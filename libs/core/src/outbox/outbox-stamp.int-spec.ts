@@ -37,18 +37,18 @@ describe('OutboxRepository.stamp (PostgreSQL): the company sequence, after commi
     await open.startTransaction();
     await outbox.appendMany(open.manager, [event(a, 'E1')]);
     await ds.transaction((m) => outbox.appendMany(m, [event(a, 'E2'), event(a, 'E3'), event(b, 'B1')]));
-    expect(await repo.stamp(a)).toEqual({ stamped: 2, lastSeq: 2 });
+    expect(await repo.stamp(a)).toMatchObject({ stamped: 2, lastSeq: 2 });
     await open.commitTransaction();
     await open.release();
-    expect(await repo.stamp(a)).toEqual({ stamped: 1, lastSeq: 3 });
-    expect(await repo.stamp(a)).toEqual({ stamped: 0, lastSeq: 3 });
+    expect(await repo.stamp(a)).toMatchObject({ stamped: 1, lastSeq: 3 });
+    expect(await repo.stamp(a)).toMatchObject({ stamped: 0, lastSeq: 3 });
     expect(await seqOf(a)).toEqual([
       { formId: 'E2', seq: 1 },
       { formId: 'E3', seq: 2 },
       { formId: 'E1', seq: 3 },
     ]);
     expect(await repo.unstampedCompanies()).toContain(b);
-    expect(await repo.stamp(b)).toEqual({ stamped: 1, lastSeq: 1 });
+    expect(await repo.stamp(b)).toMatchObject({ stamped: 1, lastSeq: 1 });
     expect(await repo.unstampedCompanies()).not.toContain(b);
   });
 
@@ -120,5 +120,89 @@ describe('OutboxRepository.stamp (PostgreSQL): the company sequence, after commi
       { formId: 'M', staff: true, members: ['W1', 'W2'] },
       { formId: 'P', staff: false, members: ['W3'] },
     ]);
+  });
+});
+
+describe('OutboxRepository: stamped_at and the polling read', () => {
+  let ds: DataSource;
+  let repo: OutboxRepository;
+  let outbox: OutboxService;
+
+  beforeAll(async () => {
+    ds = await openIntegrationDb();
+    repo = new OutboxRepository(ds);
+    outbox = new OutboxService(repo);
+  });
+  afterAll(() => ds.destroy());
+
+  const polled = (companyId: string, action: string, formId: string, members: string[] = []): OutboxEventInput =>
+    ({
+      companyId,
+      eventKey: 'place_checked',
+      action,
+      formId,
+      data: { formId },
+      audience: { members },
+    }) as unknown as OutboxEventInput;
+
+  it('gives each stamping one stamp, never below an earlier one of the company, on every event it numbers', async () => {
+    const a = (await createIntCompany(ds)).companyId;
+    await ds.transaction((m) => outbox.appendMany(m, [event(a, 'A1'), event(a, 'A2')]));
+    const r1 = await repo.stamp(a);
+    await new Promise((r) => setTimeout(r, 3));
+    await ds.transaction((m) => outbox.appendMany(m, [event(a, 'A3')]));
+    const r2 = await repo.stamp(a);
+    expect(r2.stampedAt).toBeGreaterThan(r1.stampedAt);
+    // the clock going back (another server's) never makes a stamp go back
+    await ds.query(`UPDATE outbox_sequences SET stamped_at = stamped_at + 3600000 WHERE company_id = $1`, [a]);
+    await ds.transaction((m) => outbox.appendMany(m, [event(a, 'A4')]));
+    const r3 = await repo.stamp(a);
+    expect(r3.stampedAt).toBe(r2.stampedAt + 3_600_000);
+    const rows = await ds.query(`SELECT form_id AS f, stamped_at::float8 AS s FROM outbox_events WHERE company_id = $1 ORDER BY seq`, [a]);
+    expect(rows).toEqual([
+      { f: 'A1', s: r1.stampedAt },
+      { f: 'A2', s: r1.stampedAt },
+      { f: 'A3', s: r2.stampedAt },
+      { f: 'A4', s: r3.stampedAt },
+    ]);
+  });
+
+  it('stampedEventsPage: stamped events of the actions asked, newest first by stamp then id, since inclusive, limit, audience, pending', async () => {
+    const a = (await createIntCompany(ds)).companyId;
+    const b = (await createIntCompany(ds)).companyId;
+    await ds.transaction((m) =>
+      outbox.appendMany(m, [
+        polled(a, 'placecheckin', 'P1', ['W1']),
+        polled(a, 'clockin', 'C1', ['W1']),
+        event(a, 'J1'),
+        polled(b, 'placecheckin', 'X'),
+      ]),
+    );
+    const page = (q: Partial<Parameters<OutboxRepository['stampedEventsPage']>[0]>) =>
+      repo.stampedEventsPage({ companyId: a, actions: ['placecheckin', 'placecheckout'], limit: 100, ...q } as never);
+    expect(await page({})).toEqual({ pending: true, events: [] });
+    const r1 = await repo.stamp(a);
+    await new Promise((r) => setTimeout(r, 3));
+    await ds.transaction((m) => outbox.appendMany(m, [polled(a, 'placecheckout', 'P2', ['W2']), polled(a, 'placecheckin', 'P3', ['W1'])]));
+    const r2 = await repo.stamp(a);
+    const got = await page({});
+    expect(got.pending).toBe(false);
+    expect(got.events.map((e) => [e.action, (e.data as { formId: string }).formId, e.createdAt])).toEqual([
+      ['placecheckin', 'P3', r2.stampedAt],
+      ['placecheckout', 'P2', r2.stampedAt],
+      ['placecheckin', 'P1', r1.stampedAt],
+    ]);
+    expect(got.events[0].id > got.events[1].id).toBe(true); // ties by id, descending
+    expect(got.events[0].id).toMatch(/^msg_/);
+    expect((await page({ since: r1.stampedAt })).events).toHaveLength(3);
+    expect((await page({ since: r1.stampedAt + 1 })).events.map((e) => (e.data as { formId: string }).formId)).toEqual(['P3', 'P2']);
+    expect((await page({ limit: 1 })).events).toHaveLength(1);
+    expect((await page({ limit: 0 })).events).toEqual([]);
+    expect((await page({ actions: ['placecheckout'] } as never)).events.map((e) => e.action)).toEqual(['placecheckout']);
+    expect((await page({ actions: ['clockin', 'clockout'] } as never)).events.map((e) => e.action)).toEqual(['clockin']);
+    // a member sees the events naming it
+    expect((await page({ memberId: 'W1' })).events.map((e) => (e.data as { formId: string }).formId)).toEqual(['P3', 'P1']);
+    expect((await page({ memberId: 'W9' })).events).toEqual([]);
+    await expect(page({ actions: ['jobcreated'] } as never)).rejects.toThrow('not a polled action');
   });
 });

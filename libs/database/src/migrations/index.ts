@@ -20,6 +20,7 @@ import { AddOutboxSequence1795900000000 } from './1795900000000-AddOutboxSequenc
 import { AddCompanyStopMinutes1795920000000 } from './1795920000000-AddCompanyStopMinutes';
 import { JobsDayIndexesEndWithNumber1795926000000 } from './1795926000000-JobsDayIndexesEndWithNumber';
 import { WidenPhoneColumns1795930000000 } from './1795930000000-WidenPhoneColumns';
+import { AddCommitStamps1796042700000 } from './1796042700000-AddCommitStamps';
 import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyExtraLabels';
 import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   AddCompanyStopMinutes1795920000000,
   JobsDayIndexesEndWithNumber1795926000000,
   WidenPhoneColumns1795930000000,
+  AddCommitStamps1796042700000,
   AddCompanyExtraLabels1796047310000,
   AddClusterMapRegions1796047320000,
 ];

@@ -19,6 +19,9 @@ export interface CustomField {
 @Index('IDX_jobs_company_worker_day_number', ['companyId', 'workerId', 'day', 'number'])
 @Index('IDX_jobs_company_created', ['companyId', 'createdAt', 'id'])
 @Index('IDX_jobs_company_saved', ['companyId', 'tsSaved', 'id'])
+@Index('IDX_jobs_company_created_stamp', ['companyId', 'createdStamp', 'id'])
+@Index('IDX_jobs_company_saved_stamp', ['companyId', 'savedStamp', 'id'])
+@Index('IDX_jobs_unstamped', ['companyId'], { where: '"saved_stamp" IS NULL' })
 @Index('IDX_jobs_company_order', ['companyId', 'orderId'])
 @Index('UQ_jobs_company_uid_secondary', { synchronize: false })
 export class Job {
@@ -163,6 +166,22 @@ export class Job {
   /** Insert time, database clock (ms): the connector's `createdAt`. */
   @MsColumn({ name: 'created_at' })
   createdAt: number;
+
+  /**
+   * ms: the commit-ordered stamp of the job's insert (docs/connector.md, "Polling triggers"): null
+   * until the stamper, after commit, gives it its stamping's stamp; never changed after. `/v1/jobs`
+   * `createdSince` filters and orders by it.
+   */
+  @MsColumn({ name: 'created_stamp', nullable: true })
+  createdStamp: number | null;
+
+  /**
+   * ms: the commit-ordered stamp of the job's last write: set null by every write (the `jobs_unstamp`
+   * trigger, so no write path can forget it), given by the stamper after commit. `/v1/jobs`
+   * `updatedSince` filters and orders by it.
+   */
+  @MsColumn({ name: 'saved_stamp', nullable: true })
+  savedStamp: number | null;
 
   /** Incremented by every change (our extension). */
   @Column({ type: 'integer', default: 1 })
