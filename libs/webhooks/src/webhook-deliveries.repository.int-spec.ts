@@ -104,7 +104,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     await repo.transaction(async (m) => {
       expect(await repo.lockForReplay(m, other, deliveryIds[0])).toBeUndefined();
       const target = await repo.lockForReplay(m, companyId, deliveryIds[0]);
-      expect(target).toEqual({ id: deliveryIds[0], endpoint: endpointId, disabled: false, eventId: eventIds[0] });
+      expect(target).toEqual({ id: deliveryIds[0], target: 'endpoint', endpoint: endpointId, disabled: false, eventId: eventIds[0] });
       await repo.resetToPending(m, target!.id, 77);
     });
     const [row] = await ds.query(

@@ -2,6 +2,7 @@ import { query, queryOne, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { DeliveryTarget } from './entities/webhook-delivery.entity';
 
 /**
  * A delivery claimed for one attempt, with what the attempt needs: one row of
@@ -25,6 +26,10 @@ export interface ClaimedDelivery {
   previousSecret: string | null;
   /** ms until which `previousSecret` also signs */
   previousExpiresAt: number | null;
+  /** a nine-key endpoint (form body, the company's secrets) or a REST hook subscription (JSON body, its own secret) */
+  target: DeliveryTarget;
+  /** ms, the event's creation time (database clock); null when the event was pruned */
+  eventCreatedAt: number | null;
 }
 
 /** One attempt to record, with the delivery's new state (one element of the batch call's `p_record`). */
@@ -66,9 +71,13 @@ export interface AttemptRow {
   outcome: string;
 }
 
-/** A delivery locked for a replay, with its endpoint (`endpoint`/`disabled` null when it was removed) and its event's id. */
+/**
+ * A delivery locked for a replay, with its target (`endpoint` its id — a nine-key endpoint's or a
+ * subscription's — and `disabled` null when it was removed) and its event's id.
+ */
 export interface ReplayTarget {
   id: string;
+  target: DeliveryTarget;
   endpoint: string | null;
   disabled: boolean | null;
   eventId: string;
@@ -78,8 +87,8 @@ export interface ReplayTarget {
 export const PRUNE_BATCH = 5000;
 
 /**
- * The SQL of `webhook_deliveries` and `webhook_attempts` (with `webhook_endpoints` where a statement
- * needs the endpoint). Times are ms. The outbox rows a delivery names are read by
+ * The SQL of `webhook_deliveries` and `webhook_attempts` (with `webhook_endpoints` and
+ * `webhook_subscriptions` where a statement needs the delivery's target). Times are ms. The outbox rows a delivery names are read by
  * {@link OutboxEventsRead} (`core-outbox-events.read.ts`) — except inside the drain's one round trip,
  * the database function `fieldwork_webhook_batch` (migrations `WebhookBatchClaim`,
  * `AddWebhookBatchSecrets`), which joins `outbox_events` for the payload.
@@ -113,7 +122,7 @@ export class WebhookDeliveriesRepository {
       this.dataSource,
       `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
               action, form_id AS "formId", payload, secret, previous_secret AS "previousSecret",
-              previous_expires_at::float8 AS "previousExpiresAt"
+              previous_expires_at::float8 AS "previousExpiresAt", target, event_created_at::float8 AS "eventCreatedAt"
          FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7)`,
       [
         args.endpointId,
@@ -225,13 +234,17 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Locks a delivery of the company for a replay (`FOR UPDATE` of the delivery only) in transaction
-   * `db`, with its endpoint. @returns undefined for an unknown (or other company's) delivery
+   * `db`, with its target (a nine-key endpoint, or a subscription: never disabled).
+   * @returns undefined for an unknown (or other company's) delivery
    */
   lockForReplay(db: EntityManager, companyId: string, deliveryId: string): Promise<ReplayTarget | undefined> {
     return queryOne<ReplayTarget>(
       db,
-      `SELECT d.id, e.id AS endpoint, e.disabled, d.event_id AS "eventId" FROM webhook_deliveries d
-         LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      `SELECT d.id, d.target, coalesce(e.id, s.id) AS endpoint, CASE WHEN s.id IS NOT NULL THEN false ELSE e.disabled END AS disabled,
+              d.event_id AS "eventId"
+         FROM webhook_deliveries d
+         LEFT JOIN webhook_endpoints e ON d.target = 'endpoint' AND e.id = d.endpoint_id
+         LEFT JOIN webhook_subscriptions s ON d.target = 'subscription' AND s.company_id = d.company_id AND s.id = d.endpoint_id
         WHERE d.id = $1 AND d.company_id = $2 FOR UPDATE OF d`,
       [deliveryId, companyId],
     );

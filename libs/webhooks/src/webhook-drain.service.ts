@@ -7,6 +7,7 @@ import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { SendResult, WebhookSender } from './webhook-sender.client';
 import { WebhookSigner } from './webhook-signer.service';
+import { WebhookSubscriptionsRepository } from './subscriptions/webhook-subscriptions.repository';
 
 /** ms a claim outlives the HTTP timeout before the reconciler takes it as lost. */
 const CLAIM_MARGIN_MS = 5_000;
@@ -80,6 +81,7 @@ export class WebhookDrain implements OnModuleDestroy, OnApplicationShutdown {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
+    private readonly subscriptions: WebhookSubscriptionsRepository,
     private readonly signer: WebhookSigner,
     private readonly drains: WebhookDrainProducer,
     private readonly config: AppConfig,
@@ -136,15 +138,15 @@ export class WebhookDrain implements OnModuleDestroy, OnApplicationShutdown {
     const handOn = (): DrainOutcome => ({ ...result, more: true, moreAfterMs: this.stopping ? STOPPING_HANDOFF_MS : 0 });
     let sent: SentBatch | null = null;
     for (;;) {
-      const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
+      const disabling = sent?.decided.find((x) => x.decision.disable);
+      const disable = disabling?.decision.disable;
       const outOfTime = this.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
       if (!sent && outOfTime) return handOn(); // stopping before the first claim
       const next = await this.step(endpointId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
       if (sent) {
         for (const x of sent.decided) result.attempts[x.decision.outcome] = (result.attempts[x.decision.outcome] ?? 0) + 1;
-        if (disable) {
-          const abandoned = await this.endpoints.disable(endpointId, disable, sent.now);
-          this.logger.warn(`endpoint ${endpointId} disabled (${disable}); ${abandoned} deliveries abandoned`);
+        if (disabling && disable) {
+          await this.disable(endpointId, disabling.d, disable, sent.now);
           return result;
         }
         const retries = [...new Set(sent.decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
@@ -156,6 +158,21 @@ export class WebhookDrain implements OnModuleDestroy, OnApplicationShutdown {
       result.batches += 1;
       sent = await this.send(next.batch, next.lockedUntil);
     }
+  }
+
+  /**
+   * A 410 answer, or failure for too long: a nine-key endpoint is disabled (setting its URL again
+   * re-enables it); a REST hook subscription is deleted (the automation tool subscribes again) — in
+   * both cases its open deliveries are abandoned.
+   */
+  private async disable(targetId: string, d: ClaimedDelivery, reason: string, now: number): Promise<void> {
+    if (d.target === 'subscription') {
+      const abandoned = await this.subscriptions.deleteGone(d.companyId, targetId, `subscription removed: ${reason}`, now);
+      this.logger.warn(`hook ${targetId} of company ${d.companyId} deleted (${reason}); ${abandoned ?? 0} deliveries abandoned`);
+      return;
+    }
+    const abandoned = await this.endpoints.disable(targetId, reason, now);
+    this.logger.warn(`endpoint ${targetId} disabled (${reason}); ${abandoned} deliveries abandoned`);
   }
 
   /**
@@ -189,7 +206,7 @@ export class WebhookDrain implements OnModuleDestroy, OnApplicationShutdown {
       batch.map(async (d) => {
         const request = await this.signer.sign(d, Date.now());
         const startedAt = Date.now();
-        return { d, startedAt, result: await this.http.post(d.url, request.headers, request.body) };
+        return { d, startedAt, result: await this.http.post(d.url, request.headers, request.body, request.contentType) };
       }),
     );
     const now = Date.now();

@@ -13,9 +13,11 @@ import { WebhookReconciler } from './webhook-reconciler.service';
 import { WebhookSecrets } from './webhook-secrets.service';
 import { WebhookSecretsRepository } from './webhook-secrets.repository';
 import { WebhookSigner } from './webhook-signer.service';
+import { WebhookSubscriptionsRepository } from './subscriptions/webhook-subscriptions.repository';
+import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
 
 /**
- * Webhook configuration and secrets (the api), delivery (the worker: {@link WebhookDeliveryService}
+ * Webhook configuration and secrets and REST hook subscriptions (the api), delivery (the worker: {@link WebhookDeliveryService}
  * over the drain, its producer, the reconciler and the pruner) and the delivery log. The
  * repositories stay inside the module.
  */
@@ -25,6 +27,7 @@ import { WebhookSigner } from './webhook-signer.service';
     WebhookDeliveriesRepository,
     WebhookEndpointsRepository,
     WebhookSecretsRepository,
+    WebhookSubscriptionsRepository,
     OutboxEventsRead,
     WebhookSecrets,
     WebhookSigner,
@@ -35,7 +38,8 @@ import { WebhookSigner } from './webhook-signer.service';
     WebhookDeliveryService,
     WebhookConfigService,
     WebhookLogService,
+    WebhookSubscriptionsService,
   ],
-  exports: [WebhookConfigService, WebhookSecrets, WebhookDeliveryService, WebhookLogService],
+  exports: [WebhookConfigService, WebhookSecrets, WebhookDeliveryService, WebhookLogService, WebhookSubscriptionsService],
 })
 export class WebhooksModule {}

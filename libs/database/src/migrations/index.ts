@@ -20,6 +20,7 @@ import { AddOutboxSequence1795900000000 } from './1795900000000-AddOutboxSequenc
 import { AddCompanyStopMinutes1795920000000 } from './1795920000000-AddCompanyStopMinutes';
 import { JobsDayIndexesEndWithNumber1795926000000 } from './1795926000000-JobsDayIndexesEndWithNumber';
 import { WidenPhoneColumns1795930000000 } from './1795930000000-WidenPhoneColumns';
+import { CreateWebhookSubscriptions1796047300000 } from './1796047300000-CreateWebhookSubscriptions';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   AddCompanyStopMinutes1795920000000,
   JobsDayIndexesEndWithNumber1795926000000,
   WidenPhoneColumns1795930000000,
+  CreateWebhookSubscriptions1796047300000,
 ];
