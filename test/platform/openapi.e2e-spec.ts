@@ -277,6 +277,11 @@ describe('OpenAPI docs', () => {
     check(doc.paths['/v1/jobs'].get, list.body);
     check(doc.paths['/v1/auth/whoami'].get, (await connector(api, 'GET', '/v1/auth/whoami', company.key)).body);
     check(doc.paths['/v1/webhooks'].get, (await connector(api, 'GET', '/v1/webhooks', company.key)).body);
+    const hook = await connector(api, 'POST', '/v1/hooks', company.key, { event: 'jobcreated', url: 'https://hooks.example.com/docs' });
+    expect(hook.http).toBe(201);
+    check(doc.paths['/v1/hooks'].post, hook.body);
+    check(doc.paths['/v1/hooks'].get, (await connector(api, 'GET', '/v1/hooks', company.key)).body);
+    check(doc.paths['/v1/hooks/{id}'].delete, (await connector(api, 'DELETE', `/v1/hooks/${hook.body.data.id}`, company.key)).body);
   });
 
   it('serves Swagger UI at /docs under helmet’s CSP, with its assets', async () => {
