@@ -17,7 +17,8 @@ export class CreateHookBody {
   /** e.g. `https://hooks.example.com/catch/123`; https only unless `WEBHOOK_ALLOW_PRIVATE=true` */
   @JSONSchema({
     example: 'https://hooks.example.com/catch/123',
-    description: 'an absolute https URL (http too with WEBHOOK_ALLOW_PRIVATE=true); no credentials; not localhost nor a private, loopback or reserved address',
+    description:
+      'an absolute https URL (http too with WEBHOOK_ALLOW_PRIVATE=true); no credentials; not localhost nor a private, loopback or reserved address',
   })
   @IsString()
   @MaxLength(2048)
@@ -26,7 +27,8 @@ export class CreateHookBody {
   /** custom headers sent with every delivery, e.g. `{"Authorization": "Bearer …"}` (values answered masked) */
   @JSONSchema({
     example: { Authorization: 'Bearer 8f14e45fceea167a' },
-    description: 'at most 20 headers of at most 1 kB: RFC 7230 token names, no CR/LF; webhook-*, content-*, host and hop-by-hop names are reserved',
+    description:
+      'at most 20 headers of at most 1 kB: RFC 7230 token names, no CR/LF; webhook-*, content-*, host and hop-by-hop names are reserved',
   })
   @Optional()
   @IsObject()
