@@ -9,7 +9,7 @@ import { WebhookReconciler } from './webhook-reconciler.service';
  * task, each handing over to the class that does that job — {@link WebhookDrainProducer} (wake-ups,
  * drain tasks), {@link WebhookDrain} (claim, sign, POST, record), {@link WebhookReconciler} (lost
  * claims, lost tasks) and {@link WebhookPruner} (retention). PostgreSQL holds the truth: a delivery
- * row per (event, endpoint); BullMQ tasks only wake workers.
+ * row per (event, endpoint or REST hook subscription); BullMQ tasks only wake workers.
  */
 @Injectable()
 export class WebhookDeliveryService {
@@ -31,7 +31,18 @@ export class WebhookDeliveryService {
    */
   async drain(endpointId: string): Promise<DrainOutcome> {
     const outcome = await this.drainer.drain(endpointId);
-    if (outcome.more) await this.drains.enqueue([{ endpointId, next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
+    if (outcome.more)
+      await this.drains.enqueue([{ endpointId, target: 'endpoint', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
+    return outcome;
+  }
+
+  /** `drainhooks`: delivers the due deliveries of a company's REST hook subscriptions; hands on as {@link drain} does. */
+  async drainHooks(companyId: string): Promise<DrainOutcome> {
+    const outcome = await this.drainer.drainHooks(companyId);
+    if (outcome.more)
+      await this.drains.enqueue([
+        { endpointId: companyId, target: 'subscription', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' },
+      ]);
     return outcome;
   }
 

@@ -38,9 +38,12 @@ export class WebhookSigner {
     private readonly secrets: WebhookSecrets,
   ) {}
 
-  /** @param now ms; the timestamp signed is its second */
-  async sign(d: ClaimedDelivery, now: number): Promise<SignedRequest> {
-    if (d.target === 'subscription') return this.signHook(d, now);
+  /**
+   * @param now ms; the timestamp signed is its second
+   * @param hookBodies REST hook bodies by event id, to build each event's once for all its subscriptions
+   */
+  async sign(d: ClaimedDelivery, now: number, hookBodies?: Map<string, string>): Promise<SignedRequest> {
+    if (d.target === 'subscription') return this.signHook(d, now, hookBodies);
     const [account, stored] = await Promise.all([
       this.account(d.companyId),
       d.secret === null
@@ -62,9 +65,12 @@ export class WebhookSigner {
   }
 
   /** A REST hook delivery: the JSON body, signed with the subscription's secret (always in the claim). */
-  private signHook(d: ClaimedDelivery, now: number): SignedRequest {
+  private signHook(d: ClaimedDelivery, now: number, bodies?: Map<string, string>): SignedRequest {
     const timestamp = Math.floor(now / 1000);
-    const body = hookBody({ eventId: d.eventId, action: d.action!, formId: d.formId!, ts: d.eventCreatedAt!, payload: d.payload! });
+    const body =
+      bodies?.get(d.eventId) ??
+      hookBody({ eventId: d.eventId, action: d.action!, formId: d.formId!, ts: d.eventCreatedAt!, payload: d.payload! });
+    bodies?.set(d.eventId, body);
     return {
       body,
       contentType: JSON_CONTENT_TYPE,

@@ -4,8 +4,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * REST hooks (CONTRACTS.md "Wave 3: connector for automation platforms"; docs/connector.md "REST
  * hooks"): `webhook_subscriptions` (per company: `company_id` leads the primary key), deliveries
  * that name their target (`webhook_deliveries.target`: `endpoint` — the nine keys, as before — or
- * `subscription`), the outbox trigger's fan-out to both, and `fieldwork_webhook_batch` claiming for
- * either (it answers the target, the event's creation time and, for a subscription, its own secret).
+ * `subscription`), the outbox trigger's fan-out to both, and the two calls of a company's
+ * subscriptions' drain: `fieldwork_webhook_hooks_claim` (due deliveries of every subscription of the
+ * company, each up to its free in-flight slots, in one round trip) and `fieldwork_webhook_hooks_record`
+ * (a group of attempts). The nine keys' `fieldwork_webhook_batch` is unchanged.
  * Online: the new column has a constant default (no table rewrite); the function swaps are instant.
  */
 export class CreateWebhookSubscriptions1796047300000 implements MigrationInterface {
@@ -19,13 +21,13 @@ export class CreateWebhookSubscriptions1796047300000 implements MigrationInterfa
     await q.query(`CREATE INDEX "IDX_webhook_subscriptions_company_event" ON "webhook_subscriptions" ("company_id", "event") `);
     await q.query(`ALTER TABLE "webhook_deliveries" ADD "target" character varying(12) NOT NULL DEFAULT 'endpoint'`);
     await q.query(FAN_OUT_BOTH);
-    await q.query(`DROP FUNCTION fieldwork_webhook_batch(varchar, bigint, integer, bigint, jsonb, bigint, boolean)`);
-    await q.query(BATCH_BOTH);
+    await q.query(HOOKS_CLAIM);
+    await q.query(HOOKS_RECORD);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP FUNCTION fieldwork_webhook_batch(varchar, bigint, integer, bigint, jsonb, bigint, boolean)`);
-    await q.query(BATCH_ENDPOINTS_ONLY);
+    await q.query(`DROP FUNCTION fieldwork_webhook_hooks_record(varchar, bigint, jsonb, bigint)`);
+    await q.query(`DROP FUNCTION fieldwork_webhook_hooks_claim(varchar, bigint, integer, bigint)`);
     await q.query(FAN_OUT_ENDPOINTS_ONLY);
     await q.query(`DELETE FROM webhook_deliveries WHERE target = 'subscription'`);
     await q.query(`ALTER TABLE "webhook_deliveries" DROP COLUMN "target"`);
@@ -61,181 +63,77 @@ const FAN_OUT_ENDPOINTS_ONLY = `CREATE OR REPLACE FUNCTION fieldwork_fan_out_web
         RETURN NULL;
       END $$`;
 
-// `AddWebhookBatchSecrets`' function for either target: `p_endpoint` names a nine-key endpoint or a
-// subscription (ULIDs: never both). The target's row lock comes first, as before; a subscription
-// signs with its own secret (no rotation, so no previous one) and is never disabled (a 410 or five
-// days of failure delete it: the drain does that). Answers also the target and the event's creation
-// time (ms, the REST hook body's `ts`).
-const BATCH_BOTH = `CREATE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
-                                                           p_record jsonb, p_recorded_lock bigint, p_any_ok boolean)
+// One claim for every subscription of a company (what one drain of the company's subscriptions
+// delivers, so an event with 50 subscriptions costs one claim, not 50). First the company's
+// subscriptions with due deliveries are row-locked in id order — the order every claim and record
+// takes them in (a removal locks its one row, then its deliveries) — then, in a statement of its own
+// (a fresh snapshot, so claims committed meanwhile are counted), each gets up to its free in-flight
+// slots (`p_cap` per subscription, across workers: the lock serialises claims) of its oldest due
+// deliveries, answered with what the attempt needs: the subscription's URL, headers and own secret,
+// the event's payload and creation time.
+const HOOKS_CLAIM = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
-                     failing_since bigint, action varchar, form_id varchar, payload text,
-                     secret varchar, previous_secret varchar, previous_expires_at bigint,
-                     target varchar, event_created_at bigint)
+                     failing_since bigint, action varchar, form_id varchar, payload text, secret varchar,
+                     target_id varchar, event_created_at bigint)
       LANGUAGE plpgsql VOLATILE AS $$
       DECLARE
-        ep record;
-        found_target boolean;
-        is_subscription boolean := false;
-        room integer;
-        s_secret varchar;
-        s_previous varchar;
-        s_expires bigint;
+        targets varchar[];
       BEGIN
-        SELECT e.company_id, e.url, e.headers, e.disabled, e.failing_since, NULL::varchar AS secret
-          INTO ep FROM webhook_endpoints e WHERE e.id = p_endpoint FOR UPDATE;
-        found_target := FOUND;
-        IF NOT found_target THEN
-          SELECT s.company_id, s.url, s.headers, false AS disabled, s.failing_since, s.secret
-            INTO ep FROM webhook_subscriptions s WHERE s.id = p_endpoint FOR UPDATE;
-          found_target := FOUND;
-          is_subscription := FOUND;
-        END IF;
-        IF p_record IS NOT NULL THEN
-          -- only claims still ours: not released by the reconciler, nor abandoned by a removal
-          UPDATE webhook_deliveries d SET state = r.state, locked_until = NULL, next_attempt_at = coalesce(r.next, d.next_attempt_at),
-                 failures = r.failures, last_status = coalesce(r.status, d.last_status), last_error = r.error, finished_at = r.finished,
-                 attempts = d.attempts + 1
-            FROM jsonb_to_recordset(p_record) AS r(id varchar, state varchar, next bigint, failures integer, status integer,
-                                                    error varchar, finished bigint)
-           WHERE d.id = r.id AND d.state = 'in_flight' AND d.locked_until = p_recorded_lock;
-          INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, error, outcome)
-          SELECT r.attempt, r.id, r.company, r.started, r.duration, r.status, r.error, r.outcome
-            FROM jsonb_to_recordset(p_record) AS r(id varchar, company varchar, status integer, error varchar, attempt varchar,
-                                                    started bigint, duration integer, outcome varchar);
-          IF found_target AND is_subscription THEN
-            IF p_any_ok THEN
-              UPDATE webhook_subscriptions s SET failing_since = NULL WHERE s.id = p_endpoint AND s.failing_since IS NOT NULL;
-              ep.failing_since := NULL;
-            ELSE
-              UPDATE webhook_subscriptions s SET failing_since = p_now WHERE s.id = p_endpoint AND s.failing_since IS NULL;
-              ep.failing_since := coalesce(ep.failing_since, p_now);
-            END IF;
-          ELSIF found_target THEN
-            IF p_any_ok THEN
-              UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = p_endpoint AND e.failing_since IS NOT NULL;
-              ep.failing_since := NULL;
-            ELSE
-              UPDATE webhook_endpoints e SET failing_since = p_now WHERE e.id = p_endpoint AND e.failing_since IS NULL;
-              ep.failing_since := coalesce(ep.failing_since, p_now);
-            END IF;
-          END IF;
-        END IF;
-        IF p_cap <= 0 THEN
+        SELECT array_agg(t.id ORDER BY t.id) INTO targets FROM (
+          SELECT s.id FROM webhook_subscriptions s
+           WHERE s.company_id = p_company
+             AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = s.id AND d.state = 'pending' AND d.next_attempt_at <= p_now)
+           ORDER BY s.id FOR UPDATE) t;
+        IF targets IS NULL OR p_cap <= 0 THEN
           RETURN;
-        END IF;
-        -- normally done when the key or subscription was removed or the key disabled; this catches deliveries made meanwhile
-        IF NOT found_target THEN
-          UPDATE webhook_deliveries d SET state = 'abandoned', locked_until = NULL, finished_at = p_now,
-                 last_error = CASE d.target WHEN 'subscription' THEN 'subscription removed' ELSE 'endpoint removed' END
-           WHERE d.endpoint_id = p_endpoint AND d.state = 'pending';
-          RETURN;
-        END IF;
-        IF ep.disabled THEN
-          UPDATE webhook_deliveries d SET state = 'abandoned', locked_until = NULL, finished_at = p_now, last_error = 'endpoint disabled'
-           WHERE d.endpoint_id = p_endpoint AND d.state = 'pending';
-          RETURN;
-        END IF;
-        SELECT p_cap - count(*) INTO room FROM webhook_deliveries d
-         WHERE d.endpoint_id = p_endpoint AND d.state = 'in_flight' AND d.locked_until > p_now;
-        IF room <= 0 THEN
-          RETURN;
-        END IF;
-        IF is_subscription THEN
-          s_secret := ep.secret;
-        ELSE
-          -- the company's secrets as committed now (a statement of its own, so a fresh snapshot): a
-          -- rotation that has answered signs every delivery claimed after it
-          SELECT ws.secret, ws.previous_secret, ws.previous_expires_at INTO s_secret, s_previous, s_expires
-            FROM webhook_secrets ws WHERE ws.company_id = ep.company_id;
         END IF;
         RETURN QUERY
-          WITH picked AS (
-            SELECT d.id FROM webhook_deliveries d
-             WHERE d.endpoint_id = p_endpoint AND d.state = 'pending' AND d.next_attempt_at <= p_now
-             ORDER BY d.next_attempt_at, d.id LIMIT room FOR UPDATE),
+          WITH busy AS (
+            SELECT d.endpoint_id AS target, count(*)::int AS n FROM webhook_deliveries d
+             WHERE d.endpoint_id = ANY(targets) AND d.state = 'in_flight' AND d.locked_until > p_now
+             GROUP BY d.endpoint_id),
+          picked AS (
+            SELECT x.id FROM unnest(targets) AS tg(target)
+              LEFT JOIN busy b ON b.target = tg.target
+              CROSS JOIN LATERAL (
+                SELECT d.id FROM webhook_deliveries d
+                 WHERE d.endpoint_id = tg.target AND d.state = 'pending' AND d.next_attempt_at <= p_now
+                 ORDER BY d.next_attempt_at, d.id
+                 LIMIT greatest(0, p_cap - coalesce(b.n, 0)) FOR UPDATE) x),
           claimed AS (
             UPDATE webhook_deliveries d SET state = 'in_flight', locked_until = p_locked_until
               FROM picked WHERE d.id = picked.id
-            RETURNING d.id, d.company_id, d.event_id, d.failures)
-          SELECT c.id, c.company_id, c.event_id, c.failures, ep.url, ep.headers, ep.failing_since, o.action, o.form_id, o.payload,
-                 s_secret, s_previous, s_expires,
-                 (CASE WHEN is_subscription THEN 'subscription' ELSE 'endpoint' END)::varchar, o.created_at
-            FROM claimed c LEFT JOIN outbox_events o ON o.id = c.event_id;
+            RETURNING d.id, d.company_id, d.event_id, d.failures, d.endpoint_id)
+          SELECT c.id, c.company_id, c.event_id, c.failures, s.url, s.headers, s.failing_since, o.action, o.form_id, o.payload,
+                 s.secret, c.endpoint_id, o.created_at
+            FROM claimed c
+            JOIN webhook_subscriptions s ON s.company_id = p_company AND s.id = c.endpoint_id
+            LEFT JOIN outbox_events o ON o.id = c.event_id;
       END $$`;
 
-/** As `AddWebhookBatchSecrets` made it. */
-const BATCH_ENDPOINTS_ONLY = `CREATE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
-                                                           p_record jsonb, p_recorded_lock bigint, p_any_ok boolean)
-      RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
-                     failing_since bigint, action varchar, form_id varchar, payload text,
-                     secret varchar, previous_secret varchar, previous_expires_at bigint)
-      LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        ep record;
-        found_endpoint boolean;
-        room integer;
-        s_secret varchar;
-        s_previous varchar;
-        s_expires bigint;
+// Records a group of attempts of a company's subscriptions (as their answers come in: a slow
+// subscriber is recorded later, in a group of its own): the subscriptions' rows locked first, in id
+// order (the claim's order), then — only for claims still ours (not released by the reconciler, nor
+// abandoned by a removal) — each delivery's new state; every attempt row; and each subscription's
+// failure streak (cleared when one of its attempts here was delivered, else started).
+const HOOKS_RECORD = `CREATE FUNCTION fieldwork_webhook_hooks_record(p_company varchar, p_now bigint, p_record jsonb, p_recorded_lock bigint)
+      RETURNS void LANGUAGE plpgsql VOLATILE AS $$
       BEGIN
-        SELECT e.company_id, e.url, e.headers, e.disabled, e.failing_since INTO ep FROM webhook_endpoints e WHERE e.id = p_endpoint FOR UPDATE;
-        found_endpoint := FOUND;
-        IF p_record IS NOT NULL THEN
-          -- only claims still ours: not released by the reconciler, nor abandoned by a key's removal
-          UPDATE webhook_deliveries d SET state = r.state, locked_until = NULL, next_attempt_at = coalesce(r.next, d.next_attempt_at),
-                 failures = r.failures, last_status = coalesce(r.status, d.last_status), last_error = r.error, finished_at = r.finished,
-                 attempts = d.attempts + 1
-            FROM jsonb_to_recordset(p_record) AS r(id varchar, state varchar, next bigint, failures integer, status integer,
-                                                    error varchar, finished bigint)
-           WHERE d.id = r.id AND d.state = 'in_flight' AND d.locked_until = p_recorded_lock;
-          INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, error, outcome)
-          SELECT r.attempt, r.id, r.company, r.started, r.duration, r.status, r.error, r.outcome
-            FROM jsonb_to_recordset(p_record) AS r(id varchar, company varchar, status integer, error varchar, attempt varchar,
-                                                    started bigint, duration integer, outcome varchar);
-          IF found_endpoint THEN
-            IF p_any_ok THEN
-              UPDATE webhook_endpoints e SET failing_since = NULL WHERE e.id = p_endpoint AND e.failing_since IS NOT NULL;
-              ep.failing_since := NULL;
-            ELSE
-              UPDATE webhook_endpoints e SET failing_since = p_now WHERE e.id = p_endpoint AND e.failing_since IS NULL;
-              ep.failing_since := coalesce(ep.failing_since, p_now);
-            END IF;
-          END IF;
-        END IF;
-        IF p_cap <= 0 THEN
-          RETURN;
-        END IF;
-        -- normally done when the key was removed or disabled; this catches deliveries made meanwhile
-        IF NOT found_endpoint THEN
-          UPDATE webhook_deliveries d SET state = 'abandoned', locked_until = NULL, finished_at = p_now, last_error = 'endpoint removed'
-           WHERE d.endpoint_id = p_endpoint AND d.state = 'pending';
-          RETURN;
-        END IF;
-        IF ep.disabled THEN
-          UPDATE webhook_deliveries d SET state = 'abandoned', locked_until = NULL, finished_at = p_now, last_error = 'endpoint disabled'
-           WHERE d.endpoint_id = p_endpoint AND d.state = 'pending';
-          RETURN;
-        END IF;
-        SELECT p_cap - count(*) INTO room FROM webhook_deliveries d
-         WHERE d.endpoint_id = p_endpoint AND d.state = 'in_flight' AND d.locked_until > p_now;
-        IF room <= 0 THEN
-          RETURN;
-        END IF;
-        -- the company's secrets as committed now (a statement of its own, so a fresh snapshot): a
-        -- rotation that has answered signs every delivery claimed after it
-        SELECT s.secret, s.previous_secret, s.previous_expires_at INTO s_secret, s_previous, s_expires
-          FROM webhook_secrets s WHERE s.company_id = ep.company_id;
-        RETURN QUERY
-          WITH picked AS (
-            SELECT d.id FROM webhook_deliveries d
-             WHERE d.endpoint_id = p_endpoint AND d.state = 'pending' AND d.next_attempt_at <= p_now
-             ORDER BY d.next_attempt_at, d.id LIMIT room FOR UPDATE),
-          claimed AS (
-            UPDATE webhook_deliveries d SET state = 'in_flight', locked_until = p_locked_until
-              FROM picked WHERE d.id = picked.id
-            RETURNING d.id, d.company_id, d.event_id, d.failures)
-          SELECT c.id, c.company_id, c.event_id, c.failures, ep.url, ep.headers, ep.failing_since, o.action, o.form_id, o.payload,
-                 s_secret, s_previous, s_expires
-            FROM claimed c LEFT JOIN outbox_events o ON o.id = c.event_id;
+        PERFORM 1 FROM webhook_subscriptions s
+         WHERE s.company_id = p_company AND s.id IN (SELECT r.target FROM jsonb_to_recordset(p_record) AS r(target varchar))
+         ORDER BY s.id FOR UPDATE;
+        UPDATE webhook_deliveries d SET state = r.state, locked_until = NULL, next_attempt_at = coalesce(r.next, d.next_attempt_at),
+               failures = r.failures, last_status = coalesce(r.status, d.last_status), last_error = r.error, finished_at = r.finished,
+               attempts = d.attempts + 1
+          FROM jsonb_to_recordset(p_record) AS r(id varchar, state varchar, next bigint, failures integer, status integer,
+                                                  error varchar, finished bigint)
+         WHERE d.id = r.id AND d.state = 'in_flight' AND d.locked_until = p_recorded_lock;
+        INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, http_status, error, outcome)
+        SELECT r.attempt, r.id, r.company, r.started, r.duration, r.status, r.error, r.outcome
+          FROM jsonb_to_recordset(p_record) AS r(id varchar, company varchar, status integer, error varchar, attempt varchar,
+                                                  started bigint, duration integer, outcome varchar);
+        UPDATE webhook_subscriptions s SET failing_since = CASE WHEN t.ok THEN NULL ELSE p_now END
+          FROM (SELECT r.target, bool_or(r.outcome = 'delivered') AS ok
+                  FROM jsonb_to_recordset(p_record) AS r(target varchar, outcome varchar) GROUP BY r.target) t
+         WHERE s.company_id = p_company AND s.id = t.target AND (s.failing_since IS NOT NULL) = t.ok;
       END $$`;

@@ -2,7 +2,7 @@ import { newEventId, newId, OutboxEventInput, OutboxRepository } from '@app/core
 import { DataSource } from 'typeorm';
 import { createIntCompany, openIntegrationDb } from '@test/support/integration';
 import { OutboxEventsRead } from '../core-outbox-events.read';
-import { WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { HookAttemptRecord, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
 describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL)', () => {
@@ -91,74 +91,119 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
     expect(await deliveriesOf([notification])).toEqual([]);
   });
 
-  it('claims a subscription delivery with its own secret, the target and the event time, and tracks its failures', async () => {
+  it('claims every subscription of the company in one call, each up to its free slots, with its own secret and the event time', async () => {
     const { companyId } = await createIntCompany(ds);
+    const { companyId: other } = await createIntCompany(ds);
     await ds.query(`INSERT INTO webhook_secrets (company_id, secret, created_at) VALUES ($1, 'whsec_company', 1)`, [companyId]);
-    const id = await subscribe(companyId, 'jobcreated', 'whsec_own');
-    const [eventId] = await events(companyId, [['job_created', 'jobcreated']]);
-    const [{ created }] = await ds.query(`SELECT created_at::float8 AS created FROM outbox_events WHERE id = $1`, [eventId]);
+    const a = await subscribe(companyId, 'jobcreated', 'whsec_a');
+    const b = await subscribe(companyId, 'job_created', 'whsec_b');
+    const elsewhere = await subscribe(other, 'jobcreated');
+    const eventIds = await events(companyId, [
+      ['job_created', 'jobcreated'],
+      ['job_created', 'jobcreated'],
+      ['job_created', 'jobcreated'],
+    ]);
+    await events(other, [['job_created', 'jobcreated']]);
+    const [{ created }] = await ds.query(`SELECT created_at::float8 AS created FROM outbox_events WHERE id = $1`, [eventIds[0]]);
     const now = Date.now() + 1000;
-    const [claimed] = await deliveries.recordAndClaim({
-      endpointId: id,
-      now,
-      cap: 4,
-      lockedUntil: now + 30_000,
-      record: null,
-      recordedLock: null,
-      anyDelivered: false,
-    });
-    expect(claimed).toMatchObject({
+    const claimed = await deliveries.claimHooks(companyId, now, 2, now + 30_000);
+    // two of three per subscription (the cap), oldest first; the other company's never
+    expect(claimed.map((c) => [c.targetId, c.eventId]).sort()).toEqual(
+      [
+        [a, eventIds[0]],
+        [a, eventIds[1]],
+        [b, eventIds[0]],
+        [b, eventIds[1]],
+      ].sort(),
+    );
+    expect(claimed.some((c) => c.targetId === elsewhere)).toBe(false);
+    expect(claimed.find((c) => c.targetId === a && c.eventId === eventIds[0])).toMatchObject({
       companyId,
-      eventId,
       url: 'https://example.com/jobcreated',
       headers: { 'X-S': 'token-1234' },
       action: 'jobcreated',
       formId: 'F0',
       payload: '[{"i":0}]',
-      secret: 'whsec_own',
+      secret: 'whsec_a',
       previousSecret: null,
+      previousExpiresAt: null,
+      failingSince: null,
+      failures: 0,
       target: 'subscription',
       eventCreatedAt: created,
     });
-    const record = [
-      {
-        id: claimed.id,
-        company: companyId,
-        state: 'pending' as const,
-        next: now + 60_000,
-        failures: 1,
-        status: 500,
-        error: 'HTTP 500',
-        finished: null,
-      },
-    ].map((r) => ({ ...r, attempt: newId(), started: now, duration: 3, outcome: 'retry' }));
-    await deliveries.recordAndClaim({
-      endpointId: id,
-      now,
-      cap: 0,
-      lockedUntil: now + 30_000,
-      record,
-      recordedLock: now + 30_000,
-      anyDelivered: false,
+    expect(claimed.find((c) => c.targetId === b)!.secret).toBe('whsec_b');
+    // the slots are held while in flight
+    expect(await deliveries.claimHooks(companyId, now, 2, now + 30_000)).toEqual([]);
+
+    // record: a's two delivered, b's first failed (retry), b's second not recorded yet
+    const rec = (c: (typeof claimed)[number], ok: boolean): HookAttemptRecord => ({
+      id: c.id,
+      company: companyId,
+      target: c.targetId,
+      state: ok ? 'delivered' : 'pending',
+      next: ok ? null : now + 60_000,
+      failures: ok ? 0 : 1,
+      status: ok ? 200 : 500,
+      error: ok ? null : 'HTTP 500',
+      finished: ok ? now : null,
+      attempt: newId(),
+      started: now,
+      duration: 3,
+      outcome: ok ? 'delivered' : 'retry',
     });
-    const failing = async () =>
+    const ofA = claimed.filter((c) => c.targetId === a);
+    const [b0] = claimed.filter((c) => c.targetId === b && c.eventId === eventIds[0]);
+    await deliveries.recordHooks(companyId, now, [...ofA.map((c) => rec(c, true)), rec(b0, false)], now + 30_000);
+    const failing = async (id: string) =>
       (await ds.query(`SELECT failing_since::float8 AS f FROM webhook_subscriptions WHERE company_id = $1 AND id = $2`, [companyId, id]))[0]
         .f;
-    expect(await failing()).toBe(now);
-    expect((await ds.query(`SELECT state, failures FROM webhook_deliveries WHERE id = $1`, [claimed.id]))[0]).toEqual({
-      state: 'pending',
-      failures: 1,
-    });
+    expect(await failing(a)).toBeNull();
+    expect(await failing(b)).toBe(now);
+    const state = async (id: string) => (await ds.query(`SELECT state, failures, attempts FROM webhook_deliveries WHERE id = $1`, [id]))[0];
+    expect(await state(ofA[0].id)).toEqual({ state: 'delivered', failures: 0, attempts: 1 });
+    expect(await state(b0.id)).toEqual({ state: 'pending', failures: 1, attempts: 1 });
+    // a recorded with another claim's lock is not applied (the attempt is logged)
+    await deliveries.recordHooks(
+      companyId,
+      now,
+      [
+        rec(
+          claimed.find((c) => c.targetId === b && c.eventId === eventIds[1])!,
+          true,
+        ),
+      ],
+      1,
+    );
+    expect((await state(claimed.find((c) => c.targetId === b && c.eventId === eventIds[1])!.id)).state).toBe('in_flight');
+    expect(await failing(b)).toBeNull();
+    // a's slots are free again, b has one (its second event is still in flight, its first waits for its retry): the third event each
+    const next = await deliveries.claimHooks(companyId, now, 2, now + 30_000);
+    expect(next.map((c) => [c.targetId, c.eventId]).sort()).toEqual(
+      [
+        [a, eventIds[2]],
+        [b, eventIds[2]],
+      ].sort(),
+    );
+
+    // drains: one per company for its subscriptions' deliveries
+    const points = await deliveries.dueEndpoints(eventIds, []);
+    expect(points).toEqual([{ endpointId: companyId, target: 'subscription', next: expect.any(Number) }]);
+    expect((await deliveries.drainPoints(now + 120_000, 4)).filter((p) => p.endpointId === companyId)).toEqual([
+      { endpointId: companyId, target: 'subscription', next: expect.any(Number) },
+    ]);
 
     // the log names the subscription; a replay locks it with its target
-    const [logged] = await log.deliveryLog(companyId, { eventId, since: 0, limit: 10 });
-    expect(logged).toMatchObject({ id: claimed.id, key: 'job_created', hookId: id, action: 'jobcreated' });
-    expect(await deliveries.transaction((m) => deliveries.lockForReplay(m, companyId, claimed.id))).toEqual({
-      id: claimed.id,
+    const [logged] = await log
+      .deliveryLog(companyId, { eventId: eventIds[0], key: 'job_created', since: 0, limit: 10 })
+      .then((rows) => rows.filter((r) => r.id === b0.id));
+    expect(logged).toMatchObject({ id: b0.id, key: 'job_created', hookId: b, action: 'jobcreated' });
+    expect(await deliveries.transaction((m) => deliveries.lockForReplay(m, companyId, b0.id))).toEqual({
+      id: b0.id,
       target: 'subscription',
-      endpoint: id,
+      endpoint: b,
       disabled: false,
-      eventId,
+      eventId: eventIds[0],
     });
   });
 
@@ -193,23 +238,14 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
     expect(await repo.deleteGone(companyId, second, 'subscription removed: 410 Gone', 6)).toBeNull();
     expect(await state(second)).toEqual({ state: 'abandoned', error: 'subscription removed: 410 Gone' });
     expect(await repo.listByCompany(companyId)).toEqual([]);
-    // a delivery made for a subscription deleted meanwhile is abandoned by the claim
+    // a delivery made for a subscription removed meanwhile is never claimed; the reconciler's sweep abandons it
     await ds.query(`UPDATE webhook_deliveries SET state = 'pending', last_error = NULL WHERE event_id = $1 AND endpoint_id = $2`, [
       eventId,
       second,
     ]);
     const now = Date.now() + 1000;
-    expect(
-      await deliveries.recordAndClaim({
-        endpointId: second,
-        now,
-        cap: 4,
-        lockedUntil: now + 1,
-        record: null,
-        recordedLock: null,
-        anyDelivered: false,
-      }),
-    ).toEqual([]);
+    expect(await deliveries.claimHooks(companyId, now, 4, now + 1)).toEqual([]);
+    expect(await deliveries.abandonOrphanHookDeliveries(now)).toBeGreaterThanOrEqual(1);
     expect(await state(second)).toEqual({ state: 'abandoned', error: 'subscription removed' });
   });
 });
