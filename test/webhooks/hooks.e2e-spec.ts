@@ -375,6 +375,42 @@ describe('REST hooks (/v1/hooks)', () => {
       }
     });
 
+    it('a hanging subscriber holds neither the other subscriptions of its company nor its own cap: they get each event at once', async () => {
+      const c = await createCompany(api);
+      const fast = `/${c.companyUid}/fast`;
+      const hang = `/${c.companyUid}/hang`;
+      const f = await hook(c, 'jobcreated', fast);
+      const h = await hook(c, 'jobcreated', hang);
+      receiver.reply = (req) => (req.path === hang ? 'hang' : { status: 200 });
+      try {
+        const lags: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const t0 = Date.now();
+          const job = await createJob(c, `Beside a hanging one ${i}`);
+          const got = await receiver.waitFor(fast, i + 1);
+          expect(verified(f.secret, got[i]).data.id).toBe(job.id);
+          lags.push(got[i].at - t0);
+        }
+        // the hanging subscriber times out after 1.5 s; the fast one never waited for it
+        expect(Math.max(...lags)).toBeLessThan(1000);
+        expect(receiver.at(hang).length).toBeGreaterThanOrEqual(1);
+        expect(receiver.maxOpen(hang)).toBeLessThanOrEqual(4);
+      } finally {
+        receiver.reply = () => ({ status: 200 });
+      }
+      // the hanging one's attempts time out and are retried (the same webhook-id): it gets its three events
+      const delivered = await waitFor(
+        'the hanging subscriber to have its three events',
+        async () => {
+          const log = (await action<any>(api, 'getwebhookdeliveries', {}, { key: c.key })).body.deliveries as any[];
+          const mine = log.filter((d) => d.hookId === h.id);
+          return mine.length === 3 && mine.every((d) => d.state === 'delivered') ? mine : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
+      for (const d of delivered) expect(d.attemptLog[0]).toMatchObject({ httpStatus: null, error: 'timeout', outcome: 'retry' });
+    });
+
     it("tenancy: another company's hooks are invisible and unknown to it, and its events never reach them", async () => {
       const a = await createCompany(api);
       const b = await createCompany(api);

@@ -20,7 +20,7 @@ export * from './signing';
 export * from './webhook-sender.client';
 export * from './webhook-config.service';
 export * from './webhook-secrets.service';
-export type { DrainOutcome } from './webhook-drain.service';
+export type { DrainOutcome } from './drain-rules';
 export * from './webhook-delivery.service';
 export * from './webhook-log.service';
 export * from './webhooks.module';

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DrainOutcome, WebhookDrain } from './webhook-drain.service';
+import { DrainOutcome } from './drain-rules';
+import { WebhookHooksDrain } from './subscriptions/webhook-hooks-drain.service';
+import { WebhookDrain } from './webhook-drain.service';
 import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookPruner } from './webhook-pruner.service';
 import { WebhookReconciler } from './webhook-reconciler.service';
@@ -7,7 +9,8 @@ import { WebhookReconciler } from './webhook-reconciler.service';
 /**
  * At-least-once webhook delivery as the worker's `webhook-delivery` queue sees it: one method per
  * task, each handing over to the class that does that job — {@link WebhookDrainProducer} (wake-ups,
- * drain tasks), {@link WebhookDrain} (claim, sign, POST, record), {@link WebhookReconciler} (lost
+ * drain tasks), {@link WebhookDrain} (an endpoint's: claim, sign, POST, record), {@link WebhookHooksDrain}
+ * (a company's REST hook subscriptions'), {@link WebhookReconciler} (lost
  * claims, lost tasks) and {@link WebhookPruner} (retention). PostgreSQL holds the truth: a delivery
  * row per (event, endpoint or REST hook subscription); BullMQ tasks only wake workers.
  */
@@ -16,6 +19,7 @@ export class WebhookDeliveryService {
   constructor(
     private readonly drains: WebhookDrainProducer,
     private readonly drainer: WebhookDrain,
+    private readonly hooksDrainer: WebhookHooksDrain,
     private readonly reconciler: WebhookReconciler,
     private readonly pruner: WebhookPruner,
   ) {}
@@ -38,7 +42,7 @@ export class WebhookDeliveryService {
 
   /** `drainhooks`: delivers the due deliveries of a company's REST hook subscriptions; hands on as {@link drain} does. */
   async drainHooks(companyId: string): Promise<DrainOutcome> {
-    const outcome = await this.drainer.drainHooks(companyId);
+    const outcome = await this.hooksDrainer.drainHooks(companyId);
     if (outcome.more)
       await this.drains.enqueue([
         { endpointId: companyId, target: 'subscription', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' },

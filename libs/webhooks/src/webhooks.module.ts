@@ -15,10 +15,13 @@ import { WebhookSecretsRepository } from './webhook-secrets.repository';
 import { WebhookSigner } from './webhook-signer.service';
 import { WebhookSubscriptionsRepository } from './subscriptions/webhook-subscriptions.repository';
 import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
+import { WebhookHooksDrain } from './subscriptions/webhook-hooks-drain.service';
+import { WebhookHttp } from './webhook-http.service';
 
 /**
- * Webhook configuration and secrets and REST hook subscriptions (the api), delivery (the worker: {@link WebhookDeliveryService}
- * over the drain, its producer, the reconciler and the pruner) and the delivery log. The
+ * Webhook configuration and secrets and REST hook subscriptions (the api), delivery (the worker:
+ * {@link WebhookDeliveryService} over the two drains — a nine-key endpoint's, a company's REST hook
+ * subscriptions' — their HTTP client, the drain producer, the reconciler and the pruner) and the delivery log. The
  * repositories stay inside the module.
  */
 @Module({
@@ -32,7 +35,9 @@ import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptio
     WebhookSecrets,
     WebhookSigner,
     WebhookDrainProducer,
+    WebhookHttp,
     WebhookDrain,
+    WebhookHooksDrain,
     WebhookReconciler,
     WebhookPruner,
     WebhookDeliveryService,

@@ -64,64 +64,67 @@ const FAN_OUT_ENDPOINTS_ONLY = `CREATE OR REPLACE FUNCTION fieldwork_fan_out_web
       END $$`;
 
 // One claim for every subscription of a company (what one drain of the company's subscriptions
-// delivers, so an event with 50 subscriptions costs one claim, not 50). First the company's
-// subscriptions with due deliveries are row-locked in id order — the order every claim and record
-// takes them in (a removal locks its one row, then its deliveries) — then, in a statement of its own
-// (a fresh snapshot, so claims committed meanwhile are counted), each gets up to its free in-flight
-// slots (`p_cap` per subscription, across workers: the lock serialises claims) of its oldest due
-// deliveries, answered with what the attempt needs: the subscription's URL, headers and own secret,
-// the event's payload and creation time.
+// delivers, so an event with 50 subscriptions costs one claim, not 50). Claims of one company are
+// serialised by a transaction-scoped advisory lock on the company (not the subscriptions' row locks:
+// 50 row locks a claim were most of its cost); then, in a statement of its own (a fresh snapshot, so
+// claims committed meanwhile are counted), each subscription gets up to its free in-flight slots
+// (`p_cap`, across workers) of its oldest due deliveries, answered with what the attempt needs: the
+// subscription's URL, headers and own secret, the event's payload and creation time.
 const HOOKS_CLAIM = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
                      failing_since bigint, action varchar, form_id varchar, payload text, secret varchar,
                      target_id varchar, event_created_at bigint)
       LANGUAGE plpgsql VOLATILE AS $$
-      DECLARE
-        targets varchar[];
       BEGIN
-        SELECT array_agg(t.id ORDER BY t.id) INTO targets FROM (
-          SELECT s.id FROM webhook_subscriptions s
-           WHERE s.company_id = p_company
-             AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = s.id AND d.state = 'pending' AND d.next_attempt_at <= p_now)
-           ORDER BY s.id FOR UPDATE) t;
-        IF targets IS NULL OR p_cap <= 0 THEN
+        IF p_cap <= 0 THEN
           RETURN;
         END IF;
+        PERFORM pg_advisory_xact_lock(hashtextextended('fieldwork_webhook_hooks_claim:' || p_company, 0));
         RETURN QUERY
-          WITH busy AS (
+          WITH subs AS (
+            SELECT s.id, s.url, s.headers, s.failing_since, s.secret FROM webhook_subscriptions s WHERE s.company_id = p_company),
+          busy AS (
             SELECT d.endpoint_id AS target, count(*)::int AS n FROM webhook_deliveries d
-             WHERE d.endpoint_id = ANY(targets) AND d.state = 'in_flight' AND d.locked_until > p_now
+             WHERE d.endpoint_id IN (SELECT subs.id FROM subs) AND d.state = 'in_flight' AND d.locked_until > p_now
              GROUP BY d.endpoint_id),
           picked AS (
-            SELECT x.id FROM unnest(targets) AS tg(target)
-              LEFT JOIN busy b ON b.target = tg.target
+            SELECT x.id FROM subs
+              LEFT JOIN busy b ON b.target = subs.id
               CROSS JOIN LATERAL (
                 SELECT d.id FROM webhook_deliveries d
-                 WHERE d.endpoint_id = tg.target AND d.state = 'pending' AND d.next_attempt_at <= p_now
+                 WHERE d.endpoint_id = subs.id AND d.state = 'pending' AND d.next_attempt_at <= p_now
                  ORDER BY d.next_attempt_at, d.id
-                 LIMIT greatest(0, p_cap - coalesce(b.n, 0)) FOR UPDATE) x),
+                 LIMIT greatest(0, p_cap - coalesce(b.n, 0)) FOR UPDATE OF d) x),
           claimed AS (
             UPDATE webhook_deliveries d SET state = 'in_flight', locked_until = p_locked_until
               FROM picked WHERE d.id = picked.id
             RETURNING d.id, d.company_id, d.event_id, d.failures, d.endpoint_id)
-          SELECT c.id, c.company_id, c.event_id, c.failures, s.url, s.headers, s.failing_since, o.action, o.form_id, o.payload,
-                 s.secret, c.endpoint_id, o.created_at
+          SELECT c.id, c.company_id, c.event_id, c.failures, subs.url, subs.headers, subs.failing_since, o.action, o.form_id, o.payload,
+                 subs.secret, c.endpoint_id, o.created_at
             FROM claimed c
-            JOIN webhook_subscriptions s ON s.company_id = p_company AND s.id = c.endpoint_id
+            JOIN subs ON subs.id = c.endpoint_id
             LEFT JOIN outbox_events o ON o.id = c.event_id;
       END $$`;
 
 // Records a group of attempts of a company's subscriptions (as their answers come in: a slow
-// subscriber is recorded later, in a group of its own): the subscriptions' rows locked first, in id
-// order (the claim's order), then — only for claims still ours (not released by the reconciler, nor
-// abandoned by a removal) — each delivery's new state; every attempt row; and each subscription's
-// failure streak (cleared when one of its attempts here was delivered, else started).
+// subscriber is recorded later, in a group of its own). The subscriptions whose failure streak
+// changes (cleared when one of their attempts here was delivered, else started) are row-locked
+// first, in id order, and updated — before any delivery row, the order a removal takes (its
+// subscription, then its deliveries); a healthy round locks none. Then, only for claims still ours
+// (not released by the reconciler, nor abandoned by a removal), each delivery's new state; and
+// every attempt row.
 const HOOKS_RECORD = `CREATE FUNCTION fieldwork_webhook_hooks_record(p_company varchar, p_now bigint, p_record jsonb, p_recorded_lock bigint)
       RETURNS void LANGUAGE plpgsql VOLATILE AS $$
       BEGIN
-        PERFORM 1 FROM webhook_subscriptions s
-         WHERE s.company_id = p_company AND s.id IN (SELECT r.target FROM jsonb_to_recordset(p_record) AS r(target varchar))
-         ORDER BY s.id FOR UPDATE;
+        WITH t AS (
+          SELECT r.target, bool_or(r.outcome = 'delivered') AS ok
+            FROM jsonb_to_recordset(p_record) AS r(target varchar, outcome varchar) GROUP BY r.target),
+        changing AS (
+          SELECT s.id, t.ok FROM webhook_subscriptions s JOIN t ON t.target = s.id
+           WHERE s.company_id = p_company AND (s.failing_since IS NOT NULL) = t.ok
+           ORDER BY s.id FOR UPDATE OF s)
+        UPDATE webhook_subscriptions s SET failing_since = CASE WHEN changing.ok THEN NULL ELSE p_now END
+          FROM changing WHERE s.company_id = p_company AND s.id = changing.id;
         UPDATE webhook_deliveries d SET state = r.state, locked_until = NULL, next_attempt_at = coalesce(r.next, d.next_attempt_at),
                failures = r.failures, last_status = coalesce(r.status, d.last_status), last_error = r.error, finished_at = r.finished,
                attempts = d.attempts + 1
@@ -132,8 +135,4 @@ const HOOKS_RECORD = `CREATE FUNCTION fieldwork_webhook_hooks_record(p_company v
         SELECT r.attempt, r.id, r.company, r.started, r.duration, r.status, r.error, r.outcome
           FROM jsonb_to_recordset(p_record) AS r(id varchar, company varchar, status integer, error varchar, attempt varchar,
                                                   started bigint, duration integer, outcome varchar);
-        UPDATE webhook_subscriptions s SET failing_since = CASE WHEN t.ok THEN NULL ELSE p_now END
-          FROM (SELECT r.target, bool_or(r.outcome = 'delivered') AS ok
-                  FROM jsonb_to_recordset(p_record) AS r(target varchar, outcome varchar) GROUP BY r.target) t
-         WHERE s.company_id = p_company AND s.id = t.target AND (s.failing_since IS NOT NULL) = t.ok;
       END $$`;
