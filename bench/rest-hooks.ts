@@ -8,6 +8,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { Agent, request } from 'undici';
 import { action, connector, createCompany, TestApi, TestCompany } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
 import { verifySignature } from '../test/support/webhook-receiver';
@@ -109,11 +110,16 @@ export interface HookSide {
   spreadP99: number;
   /** commit → the first receipt */
   firstP50: number;
+  /** commit → the key endpoint's receipt, and → the last REST hook's (fan-out side; NaN for single) */
+  keyP50: number;
+  lastHookP50: number;
 }
 
 export interface RestHookFigures {
   single: HookSide;
   fanout: HookSide;
+  /** the floor: the same receivers POSTed by a bare undici loop in this process (first POST → last receipt), ms */
+  floor: { single: { p50: number; p99: number }; fanout: { p50: number; p99: number } };
   receivers: number;
   /** signatures checked (every 50th event of each side, all its receipts) */
   verified: number;
@@ -137,39 +143,92 @@ interface Side {
   expected: number;
   /** subscription secrets by receiver name; the key endpoint's is the company's */
   secrets: Map<string, string>;
+  /** every receiver URL of the side */
+  urls: string[];
   commitMs: number[];
   callMs: number[];
   spreadMs: number[];
   firstMs: number[];
+  keyMs: number[];
+  lastHookMs: number[];
+}
+
+/**
+ * The floor of the fan-out on this machine, in the same run: the same receivers POSTed by a bare
+ * undici loop in this process (an `Agent` with the sender's 64 connections per origin, a JSON body of
+ * the size of a hook's, no signing, database, queue or worker), all at once; timed from the first
+ * POST to the last receipt, alternating one receiver and all of the fan-out's.
+ */
+async function floorOf(
+  receivers: Receivers,
+  single: string[],
+  fanout: string[],
+  rounds: number,
+  warmups: number,
+  marker: () => string,
+): Promise<RestHookFigures['floor']> {
+  const agent = new Agent({ connections: 64 });
+  const round = async (urls: string[]) => {
+    const m = marker();
+    const body = JSON.stringify({ id: `msg_${m}`, action: 'jobupdated', ts: Date.now(), data: { notes: m, title: 'x'.repeat(300) } });
+    const arrived = receivers.expect(m, urls.length);
+    const t0 = performance.now();
+    await Promise.all(
+      urls.map(async (url) =>
+        (await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body })).body.dump(),
+      ),
+    );
+    return Math.max(...(await arrived).map((r) => r.at)) - t0;
+  };
+  try {
+    for (let i = 0; i < warmups; i++) {
+      await round(single);
+      await round(fanout);
+    }
+    const one: number[] = [];
+    const all: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      one.push(await round(single));
+      all.push(await round(fanout));
+    }
+    return {
+      single: { p50: percentile(one, 50), p99: percentile(one, 99) },
+      fanout: { p50: percentile(all, 50), p99: percentile(all, 99) },
+    };
+  } finally {
+    await agent.close();
+  }
 }
 
 export async function benchRestHooks(opts: { api: TestApi; pool: pg.Pool; log: (line: string) => void }): Promise<RestHookFigures> {
   const { api, pool, log } = opts;
   const cfg = REST_HOOKS_CONFIG;
-  opened.worker = await startWorker('bench rest-hooks worker', { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params));
+  // node flags for experiments, e.g. BENCH_HOOKS_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+  const nodeArgs = process.env.BENCH_HOOKS_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  opened.worker = await startWorker(
+    'bench rest-hooks worker',
+    { NODE_ENV: 'production' },
+    (sql, params) => pool.query(sql, params),
+    nodeArgs,
+  );
   const receivers = new Receivers();
   opened.receivers = receivers;
 
   const side = async (name: string, subscriptions: number, withKey: boolean): Promise<Side> => {
     const company = await createCompany(api, { name: `Bench hooks ${name}` });
     const secrets = new Map<string, string>();
+    const urls: string[] = [];
     for (let i = 0; i < subscriptions; i++) {
       const target = `${name}-sub-${i}`;
-      const res = await connector(api, 'POST', '/v1/hooks', company.key, {
-        event: 'jobupdated',
-        url: `${await receivers.start(target)}/${target}`,
-      });
+      urls.push(`${await receivers.start(target)}/${target}`);
+      const res = await connector(api, 'POST', '/v1/hooks', company.key, { event: 'jobupdated', url: urls[urls.length - 1] });
       if (res.http !== 201) throw new Error(`POST /v1/hooks: ${JSON.stringify(res.body)}`);
       secrets.set(target, res.body.data.secret);
     }
     if (withKey) {
       const target = `${name}-key`;
-      const set = await action(
-        api,
-        'setwebhooks',
-        { job_updated: { url: `${await receivers.start(target)}/${target}` } },
-        { key: company.key },
-      );
+      urls.push(`${await receivers.start(target)}/${target}`);
+      const set = await action(api, 'setwebhooks', { job_updated: { url: urls[urls.length - 1] } }, { key: company.key });
       if (set.body.status !== 0) throw new Error(`setwebhooks: ${JSON.stringify(set.body)}`);
       secrets.set(target, (await action<{ secret: string }>(api, 'getwebhooks', {}, { key: company.key })).body.secret);
     }
@@ -180,7 +239,19 @@ export async function benchRestHooks(opts: { api: TestApi; pool: pg.Pool; log: (
       { key: company.key },
     );
     if (created.body.status !== 0) throw new Error(`createjobs: ${JSON.stringify(created.body)}`);
-    return { company, jobId: created.body.jobs[0].id, expected: secrets.size, secrets, commitMs: [], callMs: [], spreadMs: [], firstMs: [] };
+    return {
+      company,
+      jobId: created.body.jobs[0].id,
+      expected: secrets.size,
+      secrets,
+      urls,
+      commitMs: [],
+      callMs: [],
+      spreadMs: [],
+      firstMs: [],
+      keyMs: [],
+      lastHookMs: [],
+    };
   };
   const single = await side('single', 1, false);
   const fanout = await side('fanout', cfg.subscriptions, true);
@@ -204,6 +275,9 @@ export async function benchRestHooks(opts: { api: TestApi; pool: pg.Pool; log: (
       const first = Math.min(...got.map((r) => r.at));
       s.spreadMs.push(last - first);
       s.firstMs.push(first - committed);
+      const key = got.find((r) => r.target.endsWith('-key'));
+      if (key) s.keyMs.push(key.at - committed);
+      s.lastHookMs.push(Math.max(...got.filter((r) => !r.target.endsWith('-key')).map((r) => r.at)) - committed);
     }
     if (seq % 50 === 0) verified += check(s, got);
   };
@@ -237,6 +311,7 @@ export async function benchRestHooks(opts: { api: TestApi; pool: pg.Pool; log: (
     await probe(fanout, true);
   }
   log(`rest-hooks: ${cfg.edits} timed edits per side`);
+  const floor = await floorOf(receivers, single.urls, fanout.urls, cfg.edits, cfg.warmups, () => `hk-${++seq}-${Date.now()}`);
   await closeRestHooks();
   const figures = (s: Side): HookSide => ({
     p50: percentile(s.commitMs, 50),
@@ -246,8 +321,10 @@ export async function benchRestHooks(opts: { api: TestApi; pool: pg.Pool; log: (
     spreadP50: percentile(s.spreadMs, 50),
     spreadP99: percentile(s.spreadMs, 99),
     firstP50: percentile(s.firstMs, 50),
+    keyP50: s.keyMs.length ? percentile(s.keyMs, 50) : NaN,
+    lastHookP50: percentile(s.lastHookMs, 50),
   });
-  return { single: figures(single), fanout: figures(fanout), receivers: fanout.expected, verified };
+  return { single: figures(single), fanout: figures(fanout), floor, receivers: fanout.expected, verified };
 }
 
 /** The table rows and notes of the figures. */
@@ -273,6 +350,14 @@ export function restHooksReport(f: RestHookFigures): { rows: string[][]; notes: 
         'info',
       ],
       [
+        `floor: the same ${f.receivers} receivers from a bare undici loop (no worker, database or queue): p50 / p99 ms`,
+        `${fmt(f.floor.fanout.p50, 2)} / ${fmt(f.floor.fanout.p99, 2)}`,
+        `${fmt(f.floor.single.p50, 2)} / ${fmt(f.floor.single.p99, 2)}`,
+        `${fmt(f.floor.fanout.p50 / f.floor.single.p50, 2)}× / ${fmt(f.floor.fanout.p99 / f.floor.single.p99, 2)}×`,
+        '—',
+        'info',
+      ],
+      [
         'REST hooks: editjobs call start → all receivers: p99 ms',
         fmt(f.fanout.fromCallP99),
         fmt(f.single.fromCallP99),
@@ -287,7 +372,8 @@ export function restHooksReport(f: RestHookFigures): { rows: string[][]; notes: 
         `each to a node:http receiver of its own on 127.0.0.1, and the baseline company with ONE subscription; through ONE built worker with the app's defaults. ` +
         `Timed from the moment editjobs answered (its transaction committed) to the body's arrival at the last receiver. ` +
         `Max: fan-out ${fmt(f.fanout.max)} ms, single ${fmt(f.single.max)} ms; commit → first receipt p50 fan-out ${fmt(f.fanout.firstP50)} ms, single ${fmt(f.single.firstP50)} ms; ` +
-        `first → last receipt of one fan-out event p50 ${fmt(f.fanout.spreadP50)} ms, p99 ${fmt(f.fanout.spreadP99)} ms. ` +
+        `first → last receipt of one fan-out event p50 ${fmt(f.fanout.spreadP50)} ms, p99 ${fmt(f.fanout.spreadP99)} ms; ` +
+        `commit → the key endpoint's receipt p50 ${fmt(f.fanout.keyP50)} ms, → the last REST hook's p50 ${fmt(f.fanout.lastHookP50)} ms. ` +
         `${f.verified} receipts verified (every 50th event: REST hooks with the standardwebhooks library and their own secret, the key's form with the company's).`,
     ],
     failed: ok ? 0 : 1,

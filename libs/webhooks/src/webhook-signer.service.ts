@@ -64,8 +64,13 @@ export class WebhookSigner {
     };
   }
 
-  /** A REST hook delivery: the JSON body, signed with the subscription's secret (always in the claim). */
-  private signHook(d: ClaimedDelivery, now: number, bodies?: Map<string, string>): SignedRequest {
+  /**
+   * A REST hook delivery: the JSON body ({@link hookBody}, taken from `bodies` when this event's is
+   * there, else built and put there), signed with the subscription's secret (always in the claim).
+   * Synchronous, so a drain POSTs each delivery as soon as it is signed.
+   * @param now ms; the timestamp signed is its second
+   */
+  signHook(d: ClaimedDelivery, now: number, bodies?: Map<string, string>): SignedRequest {
     const timestamp = Math.floor(now / 1000);
     const body =
       bodies?.get(d.eventId) ??

@@ -21,13 +21,17 @@ import { WebhookSubscriptionsRepository } from './webhook-subscriptions.reposito
 /** ms a round of REST hook POSTs is awaited; answers still out then come in on their own, holding no task slot. */
 export const STRAGGLER_WAIT_MS = 1_000;
 
+/** ms an answer waits for the rest of its round before it is recorded without them ({@link GroupRecorder}). */
+const RECORD_GATHER_MS = 25;
+
 /**
  * Delivers the due deliveries of every REST hook subscription of a company (CONTRACTS.md "Wave 3:
  * connector for automation platforms"; docs/webhooks-internals.md "REST hooks"), in rounds: one claim
  * gives each subscription up to its free in-flight slots (`fieldwork_webhook_hooks_claim`: an event
  * with 50 subscriptions costs one claim, not 50 drains), the POSTs go out concurrently (one JSON body
- * per event), and each answer is recorded as it comes in, in groups ({@link GroupRecorder}): a slow
- * subscriber never holds the others' records, so never their slots. A round is awaited up to
+ * per event), and the answers are recorded in groups ({@link GroupRecorder}: the round's answers in
+ * one call once all are in, an answer waiting at most {@link RECORD_GATHER_MS} for the others): a
+ * slow subscriber never holds the others' records, so never their slots. A round is awaited up to
  * {@link STRAGGLER_WAIT_MS}; answers still out then are left to come in (tracked for shutdown by
  * {@link WebhookHttp}), each followed by a drain of the company, so a slow subscriber holds no task
  * slot. Rounds go on until nothing is due, or the budget is spent or the process stops (`more`), as
@@ -84,8 +88,10 @@ export class WebhookHooksDrain {
    * @throws when a record call failed within the wait (the claims are released by the reconciler)
    */
   private async round(companyId: string, batch: ClaimedDelivery[], lockedUntil: number): Promise<DecidedAttempt[]> {
-    const recorder = new GroupRecorder<HookAttemptRecord>((records) =>
-      this.deliveries.recordHooks(companyId, Date.now(), records, lockedUntil),
+    const recorder = new GroupRecorder<HookAttemptRecord>(
+      (records) => this.deliveries.recordHooks(companyId, Date.now(), records, lockedUntil),
+      batch.length,
+      RECORD_GATHER_MS,
     );
     const bodies = new Map<string, string>(); // one JSON body per event, however many subscriptions get it
     const decided: DecidedAttempt[] = [];
@@ -113,7 +119,7 @@ export class WebhookHooksDrain {
 
   /** Signs and POSTs one delivery ({@link WebhookSigner}) and decides what its answer means ({@link attemptOutcome}). */
   private async attempt(d: ClaimedDelivery, bodies: Map<string, string>): Promise<DecidedAttempt> {
-    const request = await this.signer.sign(d, Date.now(), bodies);
+    const request = this.signer.signHook(d, Date.now(), bodies);
     const startedAt = Date.now();
     const result = await this.http.client.post(d.url, request.headers, request.body, request.contentType);
     return { d, startedAt, result, decision: attemptOutcome(result, d.failures, d.failingSince, Date.now(), this.rules) };
