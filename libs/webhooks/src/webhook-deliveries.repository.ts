@@ -157,11 +157,12 @@ export class WebhookDeliveriesRepository {
 
   /**
    * The claim of a company's REST hook subscriptions (`fieldwork_webhook_hooks_claim`): each
-   * subscription with due deliveries gets up to `cap` in flight (across workers: the claim locks
-   * the subscriptions' rows) of its oldest due deliveries, claimed until `lockedUntil`, in one round trip.
+   * subscription with due deliveries gets up to `cap` in flight (across workers: claims of one
+   * company are serialised) of its oldest due deliveries, claimed until `lockedUntil`, in one round
+   * trip. `payload` is null when the event was pruned.
    */
   async claimHooks(companyId: string, now: number, cap: number, lockedUntil: number): Promise<ClaimedDelivery[]> {
-    return query<ClaimedDelivery>(
+    const rows = await query<ClaimedDelivery>(
       this.dataSource,
       `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
               action, form_id AS "formId", payload, secret, NULL AS "previousSecret", NULL::float8 AS "previousExpiresAt",
@@ -169,6 +170,10 @@ export class WebhookDeliveriesRepository {
          FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4)`,
       [companyId, now, cap, lockedUntil],
     );
+    // the function answers each event's payload on one of its rows: the others share that string
+    const payloads = new Map(rows.filter((r) => r.payload !== null).map((r) => [r.eventId, r.payload]));
+    for (const r of rows) r.payload = r.eventCreatedAt === null ? null : (payloads.get(r.eventId) ?? null);
+    return rows;
   }
 
   /**

@@ -69,7 +69,9 @@ const FAN_OUT_ENDPOINTS_ONLY = `CREATE OR REPLACE FUNCTION fieldwork_fan_out_web
 // 50 row locks a claim were most of its cost); then, in a statement of its own (a fresh snapshot, so
 // claims committed meanwhile are counted), each subscription gets up to its free in-flight slots
 // (`p_cap`, across workers) of its oldest due deliveries, answered with what the attempt needs: the
-// subscription's URL, headers and own secret, the event's payload and creation time.
+// subscription's URL, headers and own secret, the event's creation time (null once the event was
+// pruned) and its payload — on one row per event only (the first by delivery id; 50 subscriptions of
+// an event would carry the same text 50 times).
 const HOOKS_CLAIM = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
                      failing_since bigint, action varchar, form_id varchar, payload text, secret varchar,
@@ -99,7 +101,8 @@ const HOOKS_CLAIM = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company var
             UPDATE webhook_deliveries d SET state = 'in_flight', locked_until = p_locked_until
               FROM picked WHERE d.id = picked.id
             RETURNING d.id, d.company_id, d.event_id, d.failures, d.endpoint_id)
-          SELECT c.id, c.company_id, c.event_id, c.failures, subs.url, subs.headers, subs.failing_since, o.action, o.form_id, o.payload,
+          SELECT c.id, c.company_id, c.event_id, c.failures, subs.url, subs.headers, subs.failing_since, o.action, o.form_id,
+                 CASE WHEN row_number() OVER (PARTITION BY c.event_id ORDER BY c.id) = 1 THEN o.payload END,
                  subs.secret, c.endpoint_id, o.created_at
             FROM claimed c
             JOIN subs ON subs.id = c.endpoint_id
