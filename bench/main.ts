@@ -19,6 +19,7 @@ import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
 import { closeRestHooks, runRestHooksOnly } from './rest-hooks';
 import { closeReports, runReportsOnly } from './reports';
 import { closeLive, runLiveOnly } from './live';
+import { closeCluster, runClusterOnly } from './redis-cluster';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
 import { benchLocate, locateRows } from './locate';
 import { benchIngest, ingestLoadChildren, ingestReport } from './locations-ingest';
@@ -320,6 +321,7 @@ function cleanup(): Promise<void> {
     await within(closeRestHooks(), 20_000);
     await within(closeReports(), 20_000);
     await within(closeLive(), 20_000);
+    await within(closeCluster(), 30_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
     if (opened.pool) await within(opened.pool.end());
@@ -351,6 +353,9 @@ async function main(): Promise<number> {
     if (process.env.BENCH_ONLY === 'hooks') return await runRestHooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'live') return await runLiveOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'console')
+      return await (await import('./console')).runConsoleBench({ serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'cluster') return await runClusterOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (ONLY_LOCATE) {
       const { text, failed } = await locateReport(api, pool, serverVersion);
       process.stdout.write(`\n${text}`);

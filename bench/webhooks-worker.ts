@@ -13,10 +13,16 @@ export interface WorkerSettings {
 }
 
 /**
- * Starts the worker with the bench's settings and waits until its heartbeat row is written.
+ * Starts the worker with the bench's settings (and `extraEnv`, e.g. `REDIS_CLUSTER_NODES`) and waits
+ * until its heartbeat row is written.
  * @throws with the worker's output when it exits or does not come up within 30 s.
  */
-export async function startBenchWorker(pool: pg.Pool, settings: WorkerSettings): Promise<Child> {
+export async function startBenchWorker(
+  pool: pg.Pool,
+  settings: WorkerSettings,
+  extraEnv: Record<string, string> = {},
+  label = 'bench worker',
+): Promise<Child> {
   const env = {
     DATABASE_URL: process.env.DATABASE_URL,
     QUEUE_PREFIX: process.env.QUEUE_PREFIX,
@@ -25,10 +31,11 @@ export async function startBenchWorker(pool: pg.Pool, settings: WorkerSettings):
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(settings.maxInFlightPerEndpoint),
     // the worker's pool: the app's default (10), unless a BENCH_WEBHOOK_WORKER_POOL_SIZE experiment says otherwise
     DATABASE_POOL_SIZE: process.env.BENCH_WEBHOOK_WORKER_POOL_SIZE ?? '10',
+    ...extraEnv,
   };
   // node flags for experiments, e.g. BENCH_WEBHOOK_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = process.env.BENCH_WEBHOOK_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return startWorker('bench worker', env, (sql, params) => pool.query(sql, params), nodeArgs);
+  return startWorker(label, env, (sql, params) => pool.query(sql, params), nodeArgs);
 }
 
 /** CPU seconds (user + system) the process has used so far, or NaN where /proc is not readable. */

@@ -49,6 +49,8 @@ done
 cat <<TXT
 
 Fieldwork $state on http://127.0.0.1:$port  (demo key saved in .demo-key, mode 0600)
+The dispatcher's console: http://127.0.0.1:$port/console
+  sign in with the demo key: $key
 Try:
   curl -s http://127.0.0.1:$port/api/getaccounts -H 'Content-Type: application/json' \\
     -d '{"auth":{"usr":"$usr","key":"$key"},"data":{}}'

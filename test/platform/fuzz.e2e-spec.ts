@@ -38,14 +38,15 @@ describe(`fuzzing every documented operation (seed ${SEED}, ${RUNS} requests per
   let members: string[] = [];
   /** the worker's device id, so /osmand requests reach the ingest statement */
   let deviceId = '';
-  /** Fresh jobs before each route (earlier routes delete and archive them), plus the owner and a worker. */
+  /** Fresh jobs and a place before each route (earlier routes delete and archive them), plus the owner and a worker. */
   const refreshIds = async () => {
     const jobs: string[] = [];
     for (const title of ['fuzz one', 'fuzz two', 'fuzz three']) {
       const res = await connector(api, 'POST', '/v1/jobs', ctx.key, { title });
       jobs.push(res.body.data.items[0].id as string);
     }
-    ctx.ids = [...jobs, ...members];
+    const place = await connector(api, 'POST', '/v1/places', ctx.key, { name: 'fuzz place', location: { lat: 46, lng: 14 } });
+    ctx.ids = [...jobs, place.body.data.items[0].id as string, ...members];
   };
   /** HTTP statuses seen, per route: shows how far the run got past validation into the handlers */
   const statuses = new Map<string, Map<number, number>>();

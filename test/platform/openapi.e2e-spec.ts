@@ -145,8 +145,8 @@ describe('OpenAPI docs', () => {
 
   it('gives every operation its answer schema, generated from the handler’s return type (none is envelope-only)', () => {
     const operations = Object.entries(doc.paths)
-      // the device route answers an empty body, the live stream Server-Sent Events (their own tests below)
-      .filter(([path]) => path !== '/osmand' && path !== '/v1/stream')
+      // the device route answers an empty body, the live stream Server-Sent Events, /v1/reports a file (their own tests below)
+      .filter(([path]) => path !== '/osmand' && path !== '/v1/stream' && path !== '/v1/reports')
       .flatMap(([path, item]) =>
         Object.entries(item as Record<string, OperationObject>).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
       );
@@ -183,6 +183,57 @@ describe('OpenAPI docs', () => {
     expect(gpx.security).toEqual([]);
     expect(gpx.parameters).toEqual([{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }]);
     expect(Object.keys(gpx.responses)).toEqual(expect.arrayContaining(['200', '404', '429']));
+  });
+
+  it('documents the connector routes of places, positions, tracks, reports and hooks with examples that match their schemas', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const valid = (name: string, schema: unknown, value: unknown) => {
+      const validate = ajv.compile(forAjv({ ...(schema as object), components: doc.components }) as object);
+      expect({ name, value, errors: validate(value) ? null : validate.errors }).toEqual({ name, value, errors: null });
+    };
+    const routes = [
+      'GET /v1/places',
+      'POST /v1/places',
+      'GET /v1/places/{id}',
+      'PATCH /v1/places/{id}',
+      'DELETE /v1/places/{id}',
+      'GET /v1/locations',
+      'GET /v1/tracks',
+      'POST /v1/reports',
+      'GET /v1/hooks',
+      'POST /v1/hooks',
+      'DELETE /v1/hooks/{id}',
+    ];
+    for (const name of routes) {
+      const [method, path] = name.split(' ');
+      const op = doc.paths[path]?.[method.toLowerCase() as 'get'] as OperationObject | undefined;
+      expect({ name, documented: !!op }).toEqual({ name, documented: true });
+      const [status] = Object.keys(op!.responses).filter((s) => s.startsWith('2'));
+      const answers = Object.entries((op!.responses[status] as ResponseObject).content!);
+      const examples = answers.filter(([, media]) => media.example !== undefined);
+      expect({ name, answerExamples: examples.length }).toEqual({ name, answerExamples: 1 });
+      for (const [type, media] of examples) {
+        if (type === 'application/json') valid(`${name} answer`, media.schema, media.example);
+        else expect(typeof media.example).toBe('string');
+      }
+      for (const p of (op!.parameters ?? []) as ParameterObject[]) {
+        if (p.in === 'path') expect({ name, param: p.name, example: typeof p.example }).toEqual({ name, param: p.name, example: 'string' });
+        if (p.example !== undefined) valid(`${name} ${p.name}`, p.schema, p.example);
+      }
+      if (method === 'GET' && (op!.parameters ?? []).some((p) => (p as ParameterObject).in === 'query'))
+        expect({ name, queryExample: (op!.parameters as ParameterObject[]).some((p) => p.in === 'query' && p.example !== undefined) }).toEqual({
+          name,
+          queryExample: true,
+        });
+      const body = (op!.requestBody as { content: Record<string, { schema: SchemaObject; example?: unknown }> } | undefined)?.content['application/json'];
+      if (body) {
+        expect({ name, bodyExample: body.example !== undefined }).toEqual({ name, bodyExample: true });
+        valid(`${name} body`, body.schema, body.example);
+      }
+    }
+    const reports = (doc.paths['/v1/reports'].post as OperationObject).responses['200'] as ResponseObject;
+    expect(Object.keys(reports.content!)).not.toContain('application/json');
+    expect(Object.keys(reports.content!)).toEqual(expect.arrayContaining(['text/csv; charset=utf-8', 'application/pdf', 'application/zip']));
   });
 
   it('documents createreport’s and getreport’s file answers beside their JSON (report state, errors)', async () => {
@@ -277,6 +328,16 @@ describe('OpenAPI docs', () => {
     check(doc.paths['/v1/jobs'].get, list.body);
     check(doc.paths['/v1/auth/whoami'].get, (await connector(api, 'GET', '/v1/auth/whoami', company.key)).body);
     check(doc.paths['/v1/webhooks'].get, (await connector(api, 'GET', '/v1/webhooks', company.key)).body);
+    const v1Place = await connector(api, 'POST', '/v1/places', company.key, { name: 'v1', location: { lat: 46, lng: 14 } });
+    check(doc.paths['/v1/places'].post, v1Place.body);
+    check(doc.paths['/v1/places'].get, (await connector(api, 'GET', '/v1/places', company.key)).body);
+    check(doc.paths['/v1/places/{id}'].get, (await connector(api, 'GET', `/v1/places/${v1Place.body.data.items[0].id}`, company.key)).body);
+    await action(api, 'pushlocations', { tracking: true, locations: [{ ts: Date.now(), lat: 46, lng: 14, spd: 2 }] }, { key: company.key });
+    const positions = await connector(api, 'GET', '/v1/locations', company.key);
+    expect(positions.body.data.items[0]).toMatchObject({ state: 'moving', trackingOn: true });
+    check(doc.paths['/v1/locations'].get, positions.body);
+    const tracks = await connector(api, 'GET', `/v1/tracks?memberId=${company.ownerUid}&from=${Date.now() - 3600_000}&until=${Date.now()}`, company.key);
+    check(doc.paths['/v1/tracks'].get, tracks.body);
     const hook = await connector(api, 'POST', '/v1/hooks', company.key, { event: 'jobcreated', url: 'https://hooks.example.com/docs' });
     expect(hook.http).toBe(201);
     check(doc.paths['/v1/hooks'].post, hook.body);

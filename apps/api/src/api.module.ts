@@ -13,6 +13,7 @@ import { ReportsModule } from '@app/reports';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ActionAuthGuard } from './envelope/action-auth.guard';
+import { ConsoleModule } from './console/console.module';
 import { DocsModule } from './docs/docs.module';
 import { ConnectorAuthGuard } from './envelope/connector-auth.guard';
 import { ApiExceptionFilter } from './envelope/exception.filter';
@@ -34,6 +35,9 @@ import { MembersConnectorController } from './members/members.connector.controll
 import { PushLocationsController } from './locations/pushlocations.controller';
 import { NotificationsActionsController } from './notifications/notifications.actions.controller';
 import { PlacesActionsController } from './places/places.controller';
+import { PlacesConnectorController } from './places/places.connector.controller';
+import { LocationsConnectorController } from './locations/locations.connector.controller';
+import { ReportsConnectorController } from './reports/reports.connector.controller';
 import { ShareController } from './locations/share.controller';
 import { TracksController } from './locations/tracks.controller';
 import { DispatchActionsController } from './dispatch/dispatch.controller';
@@ -74,6 +78,9 @@ import { StreamController } from './live/stream.controller';
     MembersConnectorController,
     JobsConnectorController,
     WebhooksConnectorController,
+    PlacesConnectorController,
+    LocationsConnectorController,
+    ReportsConnectorController,
     HooksConnectorController,
     TracksController,
     ShareController,
@@ -112,6 +119,7 @@ export class FallbackModule {}
     MetricsModule,
     ActionsModule,
     DocsModule,
+    ConsoleModule,
     FallbackModule,
   ],
   providers: [

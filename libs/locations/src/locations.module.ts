@@ -1,3 +1,4 @@
+import { MembersModule } from '@app/members';
 import { PlacesModule } from '@app/places';
 import { Module } from '@nestjs/common';
 import { FixConsumerRegistry } from './fix-consumers.registry';
@@ -9,12 +10,14 @@ import { OsmandGroupCommit } from './ingest/osmand-group-commit.service';
 import { PushLocationsService } from './ingest/push-locations.service';
 import { RetentionRepository } from './ingest/retention.repository';
 import { LocationRetentionService } from './ingest/retention.service';
+import { ConnectorPositionsService } from './locate/connector-positions.service';
 import { LocateRepository } from './locate/locate.repository';
 import { LocateSnapshots } from './locate/locate-snapshots.service';
 import { LocateService } from './locate/locate.service';
 import { MembersLocateRead } from './locate/members-locate.read';
 import { MemberLocationsReader } from './member-locations.read';
 import { FixPasses } from './fix-passes.service';
+import { MemberTracksService } from './tracks/member-tracks.service';
 import { TrackBuilder } from './tracks/track-builder.service';
 import { TracksQueryService } from './tracks/tracks-query.service';
 import { TracksRepository } from './tracks/tracks.repository';
@@ -29,12 +32,14 @@ const EXPORTED = [
   LocateSnapshots,
   TrackBuilder,
   TracksQueryService,
+  MemberTracksService,
   MemberLocationsReader,
+  ConnectorPositionsService,
 ];
 
 /** Locations: fixes, the latest location, tracks, check-ins and clock events. */
 @Module({
-  imports: [PlacesModule],
+  imports: [PlacesModule, MembersModule],
   providers: [
     ...EXPORTED,
     IngestRepository,

@@ -7,3 +7,5 @@ export * from './places.module';
 export * from './geocoder.service';
 export * from './members-place-at.read';
 export { getPlacesSql, type PlacesFilter } from './locations-nearest-places.read';
+export * from './dto/connector-place.dto';
+export * from './connector-place';

@@ -2,7 +2,7 @@ import { newId, toPoint } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, IntCompany, openIntegrationDb } from '@test/support/integration';
 import { PlaceViewsReader } from './members-place-views.read';
-import { PlacesRepository } from './places.repository';
+import { ConnectorPlacesFilter, PlacesRepository } from './places.repository';
 
 describe('PlacesRepository (PostgreSQL)', () => {
   let ds: DataSource;
@@ -82,5 +82,37 @@ describe('PlacesRepository (PostgreSQL)', () => {
     await repo.softDelete(ds, c.companyId, [gone], 5);
     await insert(b, 'Theirs', [4]);
     expect((await repo.teamsInUse(ds, c.companyId, [1, 3, 4, 9])).sort()).toEqual([1]);
+  });
+
+  it('pages the connector’s places: newest change first (edit time, else creation; ties by id), since inclusive, name filter literal, teams, scoped', async () => {
+    const c = await createIntCompany(ds);
+    const at = async (company: IntCompany, name: string, createdAt: number, teams: number[] = []) => {
+      const id = newId();
+      await repo.insert({ id, companyId: company.companyId, name, teams, creatorId: company.ownerId, createdAt });
+      return id;
+    };
+    const old = await at(c, 'Old 100%', 1000, [1]);
+    const edited = await at(c, 'Edited', 1500);
+    const twinOfTeam2 = await at(c, 'Twin', 3000, [2]);
+    const twins = [twinOfTeam2, await at(c, 'Twin', 3000)].sort().reverse(); // ties: id descending
+    const gone = await at(c, 'Gone', 4000);
+    const fresh = await at(c, 'Fresh', 9000);
+    await at(b, 'Theirs', 9500);
+    await repo.transaction((db) => repo.update(db, c.companyId, [edited], { radius: 5 }, 5000));
+    await repo.softDelete(ds, c.companyId, [gone], 6000);
+
+    const page = async (f: Partial<ConnectorPlacesFilter> = {}) =>
+      (await repo.connectorPage({ companyId: c.companyId, limit: 100, skip: 0, ...f })).map((r) => r.id);
+    expect(await page()).toEqual([fresh, edited, ...twins, old]);
+    expect(await page({ updatedSince: 3000, limit: 2, skip: 1 })).toEqual([edited, twins[0]]);
+    expect(await page({ updatedSince: 5000 })).toEqual([fresh, edited]);
+    expect(await page({ updatedSince: 5001 })).toEqual([fresh]);
+    expect(await page({ query: '100%' })).toEqual([old]);
+    expect(await page({ query: 'd_' })).toEqual([]);
+    expect(await page({ query: 'twin' })).toEqual(twins);
+    expect(await page({ teams: [1, 2] })).toEqual([twinOfTeam2, old]);
+    expect(await page({ teams: [] })).toEqual([]);
+    const [row] = await repo.connectorPage({ companyId: c.companyId, limit: 1, skip: 4 });
+    expect(row).toMatchObject({ id: old, name: 'Old 100%', createdAt: 1000, updatedAt: null, creatorName: null, lat: null, teams: [1] });
   });
 });

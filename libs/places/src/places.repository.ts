@@ -3,6 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Place } from './entities/place.entity';
+import { escapeLike } from './locations-nearest-places.read';
+import { PLACE_FIELDS_SQL } from './members-place-views.read';
+import { PlaceRow } from './place-view';
 
 /** The columns of `places` a write may set, by the wire field that carries them. */
 export type PlacePatch = Partial<
@@ -24,6 +27,19 @@ export type PlacePatch = Partial<
     | 'data'
   >
 >;
+
+/** What `GET /v1/places` reads ({@link PlacesRepository.connectorPage}), after validation and the caller's visibility. */
+export interface ConnectorPlacesFilter {
+  companyId: string;
+  /** case-insensitive substring of the name (matched literally: `%` and `_` are no wildcards) */
+  query?: string;
+  /** ms, inclusive, on `updated_at` (else `created_at`) */
+  updatedSince?: number;
+  /** only places sharing one of these teams (a worker without `workers_view_places`) */
+  teams?: readonly number[];
+  limit: number;
+  skip: number;
+}
 
 /**
  * Every SQL statement on the `places` table alone, one method per purpose, over the caller's
@@ -91,6 +107,37 @@ export class PlacesRepository {
       params,
     );
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * `GET /v1/places`' page: the company's live places, newest change first — by `updated_at` (the
+   * creation time when never edited), then id, both descending — matching the filters, `skip` rows
+   * left out, at most `limit`. The creator's name is not read (`creatorName` null): the connector's
+   * place has none.
+   */
+  async connectorPage(f: ConnectorPlacesFilter): Promise<PlaceRow[]> {
+    const params: unknown[] = [f.companyId, f.limit, f.skip];
+    const filters: string[] = [];
+    if (f.query !== undefined && f.query !== '') {
+      params.push(`%${escapeLike(f.query)}%`);
+      filters.push(`p.name ILIKE $${params.length} ESCAPE '\\'`);
+    }
+    if (f.updatedSince !== undefined) {
+      params.push(f.updatedSince);
+      filters.push(`COALESCE(p.updated_at, p.created_at) >= $${params.length}`);
+    }
+    if (f.teams) {
+      params.push([...f.teams]);
+      filters.push(`EXISTS (SELECT 1 FROM jsonb_array_elements_text(p.teams) t WHERE t::int = ANY($${params.length}::int[]))`);
+    }
+    const where = ['p.company_id = $1', 'p.deleted_at IS NULL', ...filters].join(' AND ');
+    const rows = await query<Omit<PlaceRow, 'creatorName'>>(
+      this.dataSource,
+      `SELECT ${PLACE_FIELDS_SQL} FROM places p WHERE ${where}
+        ORDER BY COALESCE(p.updated_at, p.created_at) DESC, p.id DESC LIMIT $2 OFFSET $3`,
+      params,
+    );
+    return rows.map((r) => ({ ...r, creatorName: null }));
   }
 
   /** Which of `teamIds` a live place of the company lists in its `teams` (editcompany's check). */

@@ -6,8 +6,8 @@ import { Geocoder } from './geocoder.service';
 import { NearestPlacesReader } from './locations-nearest-places.read';
 import { PlaceViewsReader } from './members-place-views.read';
 import { placeVisibility, placeWriteDenial, PlaceWriteAction } from './place-policy';
-import { PlaceView } from './place-view';
-import { PlacePatch, PlacesRepository } from './places.repository';
+import { PlaceView, toPlaceRowView } from './place-view';
+import { ConnectorPlacesFilter, PlacePatch, PlacesRepository } from './places.repository';
 
 /**
  * Places: the actions (createplace, getplaces, editplace, deleteplace; CONTRACTS.md "Places,
@@ -69,6 +69,21 @@ export class PlacesService {
       teams: visibility === 'all' ? undefined : visibility.teams,
       max: dto.max ?? DEFAULT_PLACES_MAX,
     });
+  }
+
+  /**
+   * `GET /v1/places`: live places the caller sees (getplaces' visibility rule), newest change first —
+   * `tsSaved` then id, descending — for polling by `updatedSince` (ms, inclusive). Not commit-ordered:
+   * place times come from the api's clock at the write (docs/connector.md "Places").
+   */
+  async listForConnector(ctx: AuthContext, f: Omit<ConnectorPlacesFilter, 'companyId' | 'teams'>): Promise<PlaceView[]> {
+    const visibility = await this.visibility(ctx);
+    const rows = await this.repo.connectorPage({
+      ...f,
+      companyId: ctx.companyId,
+      teams: visibility === 'all' ? undefined : visibility.teams,
+    });
+    return rows.map(toPlaceRowView);
   }
 
   /**

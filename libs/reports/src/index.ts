@@ -7,6 +7,8 @@ export * from './report-errors';
 export * from './report-renderer';
 export * from './formats';
 export * from './dto/create-report.dto';
+export * from './dto/connector-report.dto';
+export * from './connector-report';
 export * from './report-retention.service';
 export * from './reports.service';
 export * from './reports.module';

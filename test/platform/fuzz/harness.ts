@@ -231,6 +231,11 @@ export class AnswerChecker {
       if (!types.includes('text/event-stream')) return `content-type ${contentType} is not the documented ${types.join(', ')}`;
       return /^retry: \d+\n\n/.test(text) ? null : `the stream did not start with retry: (${JSON.stringify(text.slice(0, 80))})`;
     }
+    // a route answering files (`POST /v1/reports`) answers one of its documented types, not JSON
+    if (http >= 200 && http < 300 && !/^application\/json/.test(contentType ?? '')) {
+      const types = Object.keys(o.op.responses[String(http)]?.content ?? {});
+      if (types.some((t) => t !== 'application/json' && (contentType ?? '').startsWith(t.split(';')[0]))) return null;
+    }
     if (o.surface === 'public' && http >= 200 && http < 300) {
       const types = Object.keys(o.op.responses[String(http)]?.content ?? {});
       return types.some((t) => (contentType ?? '').startsWith(t)) ? null : `content-type ${contentType} is not the documented ${types.join(', ')}`;

@@ -1,7 +1,21 @@
 import 'reflect-metadata';
 import { EntriesOf, Optional, Rule } from '@app/core';
 import { Type } from 'class-transformer';
-import { Allow, IsArray, IsIn, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  Allow,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import type { SchemaObject } from 'openapi3-ts/oas30';
 import { DtoSchemas, probeConditions } from './dto-schemas';
 
@@ -141,6 +155,20 @@ describe('DtoSchemas', () => {
     expect(schemas.components.Entry.additionalProperties).toEqual({ description: 'x_* keys' });
     expect(prop('byId')).toMatchObject({ type: 'object', additionalProperties: { $ref: '#/components/schemas/Entry_2' } });
     expect(schemas.components.Entry_2.additionalProperties).toBe(false);
+  });
+
+  it('documents IsDefined as required only (the library’s `not: {type: null}` is not OpenAPI 3.0)', () => {
+    class Needed {
+      @IsDefined({ message: 'is required: a member uid' })
+      @IsString()
+      memberId: string;
+    }
+    expect(new DtoSchemas().schemaOf(Needed)).toEqual({
+      type: 'object',
+      properties: { memberId: { type: 'string', description: 'is required: a member uid' } },
+      required: ['memberId'],
+      additionalProperties: false,
+    });
   });
 
   it('answers an empty closed object for a DTO without rules', () => {

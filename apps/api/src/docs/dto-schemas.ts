@@ -49,6 +49,9 @@ export class DtoSchemas {
       const declared = defaultMetadataStorage.findTypeMetadata(meta.target as Class, meta.propertyName)?.typeFunction() ?? designType(meta);
       return isDtoClass(declared) ? this.ref(declared) : {};
     },
+    // `IsDefined` (a required query parameter's "is required" message): requiredness comes from the
+    // probe below; the library's `{not: {type: 'null'}}` is not OpenAPI 3.0
+    [ValidationTypes.IS_DEFINED]: () => ({}),
     // mixed-type lists (`[0, 1, true, false]`) get an enum without a type
     [IS_IN]: (meta: Meta) => {
       const values = meta.constraints[0] as unknown[];

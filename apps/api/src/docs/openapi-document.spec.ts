@@ -99,6 +99,58 @@ describe('buildOpenApiDocument', () => {
   });
 });
 
+describe('buildOpenApiDocument: connector examples and file answers', () => {
+  const connectorBase = { ...base, controller: 'ThingsConnectorController', surface: 'connector' as const };
+  const examples: DocRoute[] = [
+    {
+      ...connectorBase,
+      method: 'get',
+      path: '/v1/things/{id}',
+      successStatus: 200,
+      pathParams: ['id'],
+      query: PageQuery,
+      examples: { path: { id: 'T1' }, query: { limit: 5 }, answer: { 'application/json': { data: { items: [{ id: 'T1' }] } } } },
+    },
+    {
+      ...connectorBase,
+      method: 'post',
+      path: '/v1/things',
+      successStatus: 200,
+      body: NameDto,
+      files: { types: ['text/csv; charset=utf-8', 'application/pdf'], description: 'the file' },
+      examples: { body: { name: 'a' }, answer: { 'text/csv; charset=utf-8': 'A,B\n1,2\n' } },
+    },
+  ];
+  const doc = buildOpenApiDocument(examples);
+  const op = (path: string, method: 'get' | 'post') => doc.paths[path][method] as OperationObject;
+
+  it('puts the examples beside their parameters, body and answer; the document stays valid', async () => {
+    const get = op('/v1/things/{id}', 'get');
+    expect(get.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'T1' },
+      { name: 'limit', in: 'query', required: true, schema: { type: 'integer' }, example: 5 },
+    ]);
+    expect((get.responses['200'] as ResponseObject).content!['application/json'].example).toEqual({ data: { items: [{ id: 'T1' }] } });
+    const post = op('/v1/things', 'post');
+    expect((post.requestBody as { content: Record<string, { example?: unknown }> }).content['application/json'].example).toEqual({
+      name: 'a',
+    });
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('answers a file-only connector route with its files’ types (no JSON), the example under its type', () => {
+    const ok = op('/v1/things', 'post').responses['200'] as ResponseObject;
+    expect(Object.keys(ok.content!)).toEqual(['text/csv; charset=utf-8', 'application/pdf']);
+    expect(ok.content!['text/csv; charset=utf-8']).toEqual({ schema: { type: 'string', format: 'binary' }, example: 'A,B\n1,2\n' });
+    expect(ok.description).toBe('the file');
+  });
+
+  it('refuses an answer example for a media type the route does not answer', () => {
+    const wrong = { ...examples[1], examples: { answer: { 'application/json': {} } } };
+    expect(() => buildOpenApiDocument([wrong])).toThrow(/answer example for application\/json/);
+  });
+});
+
 describe('buildOpenApiDocument with generated answers', () => {
   const answers: ResponseSchemas = {
     handlers: { 'JobsActionsController.x': 'JobsActions_x', 'JobsConnectorController.x': 'JobsConnector_x' },

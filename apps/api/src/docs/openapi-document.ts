@@ -1,5 +1,13 @@
 import { ROLES } from '@app/core';
-import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, SchemaObject } from 'openapi3-ts/oas30';
+import type {
+  MediaTypeObject,
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  SchemaObject,
+} from 'openapi3-ts/oas30';
 import { ACTION_ROLES } from '../envelope/action-roles';
 import { DtoSchemas, SCHEMA_REF_PREFIX } from './dto-schemas';
 import { actionErrorResponses, connectorErrorResponses } from './error-responses';
@@ -156,16 +164,39 @@ function actionOperation(route: DocRoute, schemas: DtoSchemas, answer?: Referenc
 
 function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: ReferenceObject): OperationObject {
   if (route.stream) return streamOperation(route);
-  const parameters: ParameterObject[] = route.pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const examples = route.examples;
+  const parameters: ParameterObject[] = route.pathParams.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    ...(examples?.path?.[name] !== undefined ? { example: examples.path[name] } : {}),
+  }));
   if (route.query) {
     const query = schemas.schemaOf(route.query);
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
       const { description, ...rest } = schema as SchemaObject;
-      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: rest, description });
+      parameters.push({
+        name,
+        in: 'query',
+        required: query.required?.includes(name) ?? false,
+        schema: rest,
+        description,
+        ...(examples?.query?.[name] !== undefined ? { example: examples.query[name] } : {}),
+      });
     }
   }
   for (const name of route.queryNames) parameters.push({ name, in: 'query', required: false, schema: { type: 'string' } });
   const ok = `${route.successStatus}`;
+  // a route answering files (`@ConnectorFiles`) lists their types; JSON too when its handler also returns JSON
+  const content: Record<string, MediaTypeObject> = {};
+  if (!route.files || answer) content['application/json'] = { schema: answer ?? ref('ConnectorAnswer') };
+  for (const type of route.files?.types ?? []) content[type] = { schema: fileSchema(type) };
+  for (const [type, example] of Object.entries(examples?.answer ?? {})) {
+    if (!content[type])
+      throw new Error(`OpenAPI: ${route.method} ${route.path} has an answer example for ${type}, which it does not answer`);
+    content[type].example = example;
+  }
   const operation: OperationObject = {
     operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
     tags: [`${tagOf(route)} (/v1)`],
@@ -174,13 +205,24 @@ function connectorOperation(route: DocRoute, schemas: DtoSchemas, answer?: Refer
     parameters,
     responses: {
       [ok]: {
-        description: route.setsOwnStatus ? 'done (the route answers another 2xx in some cases: see CONTRACTS.md "Connector /v1")' : 'done',
-        content: { 'application/json': { schema: answer ?? ref('ConnectorAnswer') } },
+        description: route.files
+          ? route.files.description
+          : route.setsOwnStatus
+            ? 'done (the route answers another 2xx in some cases: see CONTRACTS.md "Connector /v1")'
+            : 'done',
+        content,
       },
       ...connectorErrorResponses(),
     },
   };
-  if (route.body) operation.requestBody = { required: true, content: { 'application/json': { schema: schemas.ref(route.body) } } };
+  if (route.body) {
+    operation.requestBody = {
+      required: true,
+      content: {
+        'application/json': { schema: schemas.ref(route.body), ...(examples?.body !== undefined ? { example: examples.body } : {}) },
+      },
+    };
+  }
   return operation;
 }
 

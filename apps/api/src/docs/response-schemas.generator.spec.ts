@@ -43,11 +43,13 @@ export interface OwnerView { name: string }
     `export const Action = (_name: string) => (_t: object, _k: string) => {};
 export const Get = () => (_t: object, _k: string) => {};
 export const ConnectorAuth = () => (_c: Function) => {};
+export const ConnectorFiles = (_doc: object) => (_t: object, _k: string) => {};
+export class StreamableFile {}
 `,
   );
   write(
     'apps/api/src/things.controller.ts',
-    `import { Action, ConnectorAuth, Get } from './decorators';
+    `import { Action, ConnectorAuth, ConnectorFiles, Get, StreamableFile } from './decorators';
 import { JobView } from '../../../libs/views';
 const load = async (): Promise<JobView[]> => [];
 export class ThingsActionsController {
@@ -64,6 +66,9 @@ export class ThingsConnectorController {
   list() { return { data: { items: [] as JobView[] } }; }
   @Action('other')
   async other() { return { status: 0 }; }
+  @Get()
+  @ConnectorFiles({ types: ['text/csv'] })
+  async file(): Promise<StreamableFile> { return new StreamableFile(); }
   notARoute() { return 'x'; }
 }
 export class OtherController {
@@ -83,7 +88,13 @@ describe('generateResponseSchemas', () => {
       'ThingsActionsController.getthings': 'ThingsActions_getthings',
       'ThingsConnectorController.list': 'ThingsConnector_list',
       'ThingsConnectorController.other': 'ThingsConnector_other',
+      'ThingsConnectorController.file': 'ThingsConnector_file',
     });
+  });
+
+  it('writes no answer schema for a connector route that answers only files (@ConnectorFiles documents them)', () => {
+    expect(generated.schemas.ThingsConnector_file).toBeUndefined();
+    expect(generated.schemas.ThingsConnector_list).toBeDefined();
   });
 
   it('resolves inferred, awaited return types and the named types they use, in OpenAPI 3.0 form', () => {

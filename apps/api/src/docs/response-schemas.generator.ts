@@ -75,7 +75,7 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
     }
     return ts.visitEachChild(node, toNamespace, undefined);
   };
-  const aliases = handlers.map(({ controller, handler, method }) => {
+  const aliases = handlers.flatMap(({ controller, handler, method }) => {
     const signature = checker.getSignatureFromDeclaration(method);
     if (!signature) throw new Error(`${controller}.${handler}: no signature`);
     const returned = checker.getReturnTypeOfSignature(signature);
@@ -83,10 +83,13 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
     const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.UseFullyQualifiedType;
     // a file answer (Nest's StreamableFile) is documented by `@ActionFiles`; the JSON schema covers the rest
     // an answer serialized ahead (`JsonAnswer<T>`) is documented as its shape `T`
-    const json = (answer.isUnion() ? answer.types.filter((t) => !isFileAnswer(t)) : [answer]).map((t) =>
-      t.getSymbol()?.getName() === 'JsonAnswer' ? checker.getTypeArguments(t as ts.TypeReference)[0] : t,
-    );
-    if (!json.length) throw new Error(`${controller}.${handler}: answers only files (document them with @ActionFiles, and the JSON answer too)`);
+    const json = (answer.isUnion() ? answer.types : [answer])
+      .filter((t) => !isFileAnswer(t))
+      .map((t) => (t.getSymbol()?.getName() === 'JsonAnswer' ? checker.getTypeArguments(t as ts.TypeReference)[0] : t));
+    // a connector route may answer only files (`POST /v1/reports`): `@ConnectorFiles` documents them, no JSON schema
+    if (!json.length && hasDecorator(method, ['ConnectorFiles'])) return [];
+    if (!json.length)
+      throw new Error(`${controller}.${handler}: answers only files (document them with @ActionFiles, and the JSON answer too)`);
     const text = json
       .map((t) => {
         const node = checker.typeToTypeNode(t, aliasFile, flags);
@@ -94,7 +97,7 @@ export function printAnswerAliases(program: ts.Program, handlers: HandlerDeclara
         return printer.printNode(ts.EmitHint.Unspecified, ts.visitNode(node, toNamespace) as ts.TypeNode, aliasFile);
       })
       .join(' | ');
-    return `export type ${answerSchemaName(controller, handler)} = ${text};`;
+    return [`export type ${answerSchemaName(controller, handler)} = ${text};`];
   });
   const imports = [...namespaces].map(([module, ns]) => `import type * as ${ns} from '${module}';`);
   return [...imports, ...aliases, 'export {};', ''].join('\n');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { IsInt, IsString } from 'class-validator';
-import { Action, Caller, ConnectorAuth, Data, Ver } from '../envelope/decorators';
+import { Action, Caller, ConnectorAuth, ConnectorFiles, Data, Examples, Ver } from '../envelope/decorators';
 import { openApiPath, routesOf } from './routes';
 
 class FindDto {
@@ -36,6 +36,8 @@ class SampleConnector {
   archive(@Param('id') _id: string) {}
 
   @Post()
+  @ConnectorFiles({ types: ['text/csv'], description: 'a file' })
+  @Examples({ body: { q: 'x' }, answer: { 'text/csv': 'a\n' } })
   create(@Body() _body: FindDto, @Query('dryRun') _dryRun: string, @Res({ passthrough: true }) _res: unknown) {}
 }
 
@@ -77,5 +79,13 @@ describe('routesOf', () => {
     expect(find('get', '/v1/things')).toMatchObject({ surface: 'connector', query: PageQuery, successStatus: 200, setsOwnStatus: false });
     expect(find('post', '/v1/things/{id}/archive')).toMatchObject({ pathParams: ['id'], successStatus: 200 });
     expect(find('post', '/v1/things')).toMatchObject({ body: FindDto, queryNames: ['dryRun'], successStatus: 201, setsOwnStatus: true });
+  });
+
+  it('reads a route’s @Examples and @ConnectorFiles', () => {
+    expect(find('post', '/v1/things')).toMatchObject({
+      files: { types: ['text/csv'], description: 'a file' },
+      examples: { body: { q: 'x' }, answer: { 'text/csv': 'a\n' } },
+    });
+    expect(find('get', '/v1/things')?.examples).toBeUndefined();
   });
 });

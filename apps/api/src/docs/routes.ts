@@ -13,6 +13,8 @@ import {
   ConnectorStreamDoc,
   PUBLIC_ROUTE,
   PublicRouteDoc,
+  ROUTE_EXAMPLES,
+  RouteExamplesDoc,
 } from '../envelope/request-context';
 
 type Class = abstract new (...args: never[]) => unknown;
@@ -45,8 +47,10 @@ export interface DocRoute {
   pathParams: string[];
   /** `@PublicRoute(doc)` routes (keyless, outside /api and /v1) */
   publicDoc?: PublicRouteDoc;
-  /** `@ActionFiles(doc)`: the files an action answers besides JSON */
+  /** `@ActionFiles(doc)` / `@ConnectorFiles(doc)`: the files a route answers (an action: besides JSON) */
   files?: ActionFilesDoc;
+  /** `@Examples(doc)`: request and answer examples */
+  examples?: RouteExamplesDoc;
   /** `@ConnectorStream(doc)`: a connector route answering a stream */
   stream?: ConnectorStreamDoc;
 }
@@ -98,6 +102,7 @@ export function routesOf(controllers: Class[]): DocRoute[] {
       const publicDoc = Reflect.getMetadata(PUBLIC_ROUTE, fn) as PublicRouteDoc | undefined;
       const files = Reflect.getMetadata(ACTION_FILES, fn) as ActionFilesDoc | undefined;
       const stream = Reflect.getMetadata(CONNECTOR_STREAM, fn) as ConnectorStreamDoc | undefined;
+      const examples = Reflect.getMetadata(ROUTE_EXAMPLES, fn) as RouteExamplesDoc | undefined;
       const surface = action ? 'action' : guards.includes(ConnectorAuthGuard) || stream ? 'connector' : publicDoc ? 'public' : undefined;
       if (!surface) continue;
 
@@ -115,6 +120,7 @@ export function routesOf(controllers: Class[]): DocRoute[] {
         ...(publicDoc ? { publicDoc } : {}),
         ...(files ? { files } : {}),
         ...(stream ? { stream } : {}),
+        ...(examples ? { examples } : {}),
       };
       const types = (Reflect.getMetadata('design:paramtypes', proto, handler) ?? []) as unknown[];
       const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler) ?? {}) as Record<string, RouteArg>);

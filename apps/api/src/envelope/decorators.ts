@@ -12,6 +12,8 @@ import {
   ConnectorStreamDoc,
   PUBLIC_ROUTE,
   PublicRouteDoc,
+  ROUTE_EXAMPLES,
+  RouteExamplesDoc,
 } from './request-context';
 
 /**
@@ -34,6 +36,15 @@ export const PublicRoute = (doc: PublicRouteDoc) => SetMetadata(PUBLIC_ROUTE, do
  * its JSON answer, which then covers the other successes, e.g. a report still running).
  */
 export const ActionFiles = (doc: ActionFilesDoc) => SetMetadata(ACTION_FILES, doc);
+
+/**
+ * Documents that a connector route answers a file on success (`POST /v1/reports`): the OpenAPI
+ * document lists `doc.types` as its success answer (beside JSON only when the handler also returns JSON).
+ */
+export const ConnectorFiles = (doc: ActionFilesDoc) => SetMetadata(ACTION_FILES, doc);
+
+/** Request and answer examples of a connector route, for the OpenAPI document ({@link RouteExamplesDoc}). */
+export const Examples = (doc: RouteExamplesDoc) => SetMetadata(ROUTE_EXAMPLES, doc);
 
 /**
  * Documents a connector route that answers a stream instead of JSON (`GET /v1/stream`): the OpenAPI

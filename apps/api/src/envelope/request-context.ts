@@ -66,6 +66,24 @@ export interface ActionFilesDoc {
   description: string;
 }
 
+/** Metadata key holding a route's examples ({@link RouteExamplesDoc}). */
+export const ROUTE_EXAMPLES = 'fieldwork:route-examples';
+
+/**
+ * Examples of a connector route's request and answer, shown in the OpenAPI document beside their
+ * schemas (the openapi e2e spec checks each against its schema).
+ */
+export interface RouteExamplesDoc {
+  /** path parameters, by name */
+  path?: Record<string, string>;
+  /** query parameters, by name, typed as their schemas say (integers as numbers) */
+  query?: Record<string, unknown>;
+  /** the JSON body */
+  body?: unknown;
+  /** the success answer, by media type (`application/json`, or a file's type: its text) */
+  answer: Record<string, unknown>;
+}
+
 /** Metadata key holding a connector stream's documentation ({@link ConnectorStreamDoc}). */
 export const CONNECTOR_STREAM = 'fieldwork:connector-stream';
 

@@ -1,35 +1,44 @@
-import { AppConfig, redisConnectionOptions } from '@app/core';
+import { AppConfig, clusterState, ClusterState, createRedis, RedisClient } from '@app/core';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
+import { Cluster } from 'ioredis';
+
+/** ms a probe may take before Redis is reported down. */
+const PROBE_TIMEOUT_MS = 1000;
+
+/** Redis' state in `/health/ready`: `up` with the ping's round trip, or `down` with the reason; on Redis Cluster also the cluster's own view. */
+export type RedisState =
+  { status: 'up'; pingMs: number; cluster?: ClusterState } | { status: 'down'; error: string; cluster?: ClusterState };
 
 /**
- * Reports Redis' state for readiness: its own connection that never queues commands while
- * disconnected, so a probe answers at once during a Redis outage.
+ * Reports Redis' state for readiness: its own connection (the factory's `health-probe`: never queues
+ * commands while disconnected), so a probe answers at once during a Redis outage. One server: a
+ * `PING`. Redis Cluster: `PING`, `CLUSTER INFO` and `CLUSTER NODES` on a master this client is
+ * connected to; `up` only while the cluster's state is `ok` (every slot served), and the masters as
+ * that node sees them.
  */
 @Injectable()
 export class RedisProbe implements OnModuleDestroy {
-  private readonly client: Redis;
+  private readonly client: RedisClient;
 
   constructor(config: AppConfig) {
-    this.client = new Redis({
-      ...redisConnectionOptions(config.REDIS_URL),
-      lazyConnect: false,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
-    });
-    this.client.on('error', () => undefined); // state is read from `status`; errors are expected during outages
+    this.client = createRedis(config, 'health-probe');
+    this.client.on('error', () => undefined); // state is read from the probe; errors are expected during outages
   }
 
-  /** `up` with the ping's round trip in ms, or `down` with the reason. */
-  async state(): Promise<{ status: 'up'; pingMs: number } | { status: 'down'; error: string }> {
+  async state(): Promise<RedisState> {
     const start = Date.now();
     try {
-      await Promise.race([
-        this.client.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('ping timed out')), 1000).unref()),
-      ]);
-      return { status: 'up', pingMs: Date.now() - start };
+      if (!(this.client instanceof Cluster)) {
+        await within(this.client.ping());
+        return { status: 'up', pingMs: Date.now() - start };
+      }
+      const node = this.client.nodes('master').find((n) => n.status === 'ready');
+      if (!node) return { status: 'down', error: `no master reachable (cluster client ${this.client.status})` };
+      const [, info, nodes] = await within(Promise.all([node.ping(), node.cluster('INFO'), node.cluster('NODES')]));
+      const cluster = clusterState(String(info), String(nodes));
+      return cluster.state === 'ok'
+        ? { status: 'up', pingMs: Date.now() - start, cluster }
+        : { status: 'down', error: `cluster_state:${cluster.state}`, cluster };
     } catch (err) {
       return { status: 'down', error: (err as Error).message };
     }
@@ -38,4 +47,12 @@ export class RedisProbe implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.client.disconnect();
   }
+}
+
+/** `work`, or a rejection after {@link PROBE_TIMEOUT_MS}. */
+function within<T>(work: Promise<T>): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('ping timed out')), PROBE_TIMEOUT_MS).unref()),
+  ]);
 }

@@ -1,7 +1,7 @@
-import { AppConfig, AuthContext, DomainError, RateLimitedError, redisConnectionOptions } from '@app/core';
+import { AppConfig, AuthContext, createRedis, DomainError, RateLimitedError, RedisClient } from '@app/core';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 
 const WINDOW_MS = 60_000;
 
@@ -13,8 +13,9 @@ const WINDOW_MS = 60_000;
  * `increment` (v1.2.0), unchanged.
  */
 class ThrottlerStorageRedisSha extends ThrottlerStorageRedisService {
-  constructor(redis: Redis) {
-    super(redis);
+  constructor(redis: RedisClient) {
+    // the library takes a Redis or a Cluster alike (one constructor overload per type)
+    super(redis as Redis);
     redis.defineCommand('throttlerIncrement', { numberOfKeys: 2, lua: this.scriptSrc });
   }
 
@@ -43,17 +44,19 @@ const DECISION_TIMEOUT_MS = 250;
  * `RATE_LIMIT_PER_MINUTE` per API key, charged after the key is verified; failed and missing
  * authentications charged to the client IP (`RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE`). Counting is
  * @nest-lab/throttler-storage-redis (the @nestjs/throttler storage contract: a fixed window, then
- * blocked for a window). If Redis is unavailable the limiter fails open.
+ * blocked for a window). If Redis is unavailable the limiter fails open. On Redis Cluster a key's two
+ * counters share the hash tag `{<QUEUE_PREFIX>:ratelimit:<subject>:minute}` (the library's key shape),
+ * so its script runs on one slot, and subjects spread over the masters.
  */
 @Injectable()
 export class RateLimitService implements OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
   private readonly storage: ThrottlerStorageRedisService;
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private lastWarning = 0;
 
   constructor(private readonly config: AppConfig) {
-    this.redis = new Redis({ ...redisConnectionOptions(config.REDIS_URL), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    this.redis = createRedis(config, 'rate-limit');
     this.redis.on('error', () => undefined); // reported through failed decisions
     this.storage = new ThrottlerStorageRedisSha(this.redis);
   }

@@ -12,7 +12,8 @@ export interface ReportStateAnswer {
   state: RunState;
 }
 
-const REPORT_FILES = {
+/** The files createreport, getreport and `POST /v1/reports` answer. */
+export const REPORT_FILES = {
   types: [...new Set(Object.values(REPORT_CONTENT_TYPES))],
   description: 'the report file (`Content-Disposition: attachment; filename="<type>_<from>_<until>.<ext>"`)',
 };
@@ -60,6 +61,11 @@ export interface ReportUnfinishedAnswer {
 
 function answer(r: StoredReport | ReportPending): StreamableFile | ReportStateAnswer {
   if (!('result' in r)) return { status: 0, reportId: r.reportId, state: r.state };
+  return reportFile(r);
+}
+
+/** A finished report as the answer: its bytes with the pinned `Content-Type` and `Content-Disposition` (CONTRACTS.md "Reports"). */
+export function reportFile(r: StoredReport): StreamableFile {
   return new StreamableFile(r.body, {
     type: r.result.contentType,
     disposition: `attachment; filename="${r.result.fileName}"`,

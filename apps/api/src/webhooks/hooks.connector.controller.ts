@@ -2,7 +2,8 @@ import { AuthContext, DomainError, mayCallAction } from '@app/core';
 import { CreateHookBody, HookView, parseHookInput, WebhookConfigService, WebhookSubscriptionsService } from '@app/webhooks';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ACTION_ROLES } from '../envelope/action-roles';
-import { Caller, ConnectorAuth } from '../envelope/decorators';
+import { Caller, ConnectorAuth, Examples } from '../envelope/decorators';
+import { CREATE_HOOK, DELETE_HOOK, LIST_HOOKS } from './hooks.connector.examples';
 
 /** `GET /v1/hooks`: the company's subscriptions, oldest first. */
 export interface HooksListAnswer {
@@ -41,12 +42,14 @@ export class HooksConnectorController {
   ) {}
 
   @Get()
+  @Examples(LIST_HOOKS)
   async list(@Caller() ctx: AuthContext): Promise<HooksListAnswer> {
     allow(ctx, 'getwebhooks');
     return { data: { items: await this.hooks.list(ctx) } };
   }
 
   @Post()
+  @Examples(CREATE_HOOK)
   async create(@Caller() ctx: AuthContext, @Body() body: CreateHookBody): Promise<HookCreatedAnswer> {
     allow(ctx, 'setwebhooks');
     return { data: await this.hooks.create(ctx, parseHookInput(body, this.config.allowPrivate)) };
@@ -54,6 +57,7 @@ export class HooksConnectorController {
 
   @Delete(':id')
   @HttpCode(200)
+  @Examples(DELETE_HOOK)
   async remove(@Caller() ctx: AuthContext, @Param('id') id: string): Promise<HookDeletedAnswer> {
     allow(ctx, 'setwebhooks');
     await this.hooks.remove(ctx, id);

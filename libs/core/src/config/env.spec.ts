@@ -182,6 +182,34 @@ describe('loadConfig', () => {
     expect(trustProxySetting(value)).toEqual(expected);
   });
 
+  it('REDIS_CLUSTER_NODES: unset by default, read as given when valid', () => {
+    expect(load({}).REDIS_CLUSTER_NODES).toBeUndefined();
+    expect(load({ REDIS_CLUSTER_NODES: '' }).REDIS_CLUSTER_NODES).toBeUndefined();
+    expect(load({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002' }).REDIS_CLUSTER_NODES).toBe(
+      '10.0.0.1:7000, redis-b:7001,[::1]:7002',
+    );
+    // the user, password and TLS of REDIS_URL apply to every node; database 0 is allowed
+    expect(load({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'rediss://u:p@ignored:1/0' }).REDIS_URL).toBe('rediss://u:p@ignored:1/0');
+  });
+
+  it.each([
+    ['redis-a', 'item "redis-a" must be host:port'],
+    ['a:7000,,b:7000', 'has an empty item'],
+    ['a:99999', 'the port must be a whole number from 1 to 65535'],
+    ['redis://a:7000', 'is not a host name or address'],
+  ])('refuses REDIS_CLUSTER_NODES=%p naming the item and the rule', (value, rule) => {
+    const err = configError({ REDIS_CLUSTER_NODES: value });
+    expect(err.message).toContain(`\n  REDIS_CLUSTER_NODES=${JSON.stringify(value)}: `);
+    expect(err.message).toContain(rule);
+    expect(err.message).toContain('expected comma-separated host:port');
+  });
+
+  it('refuses a REDIS_URL database with REDIS_CLUSTER_NODES (a cluster has database 0 only)', () => {
+    expect(configError({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://cache:6379/2' }).message).toContain(
+      '\n  REDIS_URL="redis://cache:6379/2": must not select a database (/n) with REDIS_CLUSTER_NODES',
+    );
+  });
+
   it('refuses a TRUST_PROXY hop count past 10', () => {
     expect(configError({ TRUST_PROXY: '11' }).message).toContain('\n  TRUST_PROXY="11": must be a hop count');
   });

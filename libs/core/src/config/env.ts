@@ -1,7 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
+import { parseRedisClusterNodes } from '../redis/redis-nodes';
 import { toBool, toInt } from './env-transforms';
-import { StreamEnv } from './stream-env';
+import { ConsoleEnv } from './console-env';
 import { trustProxySetting } from './trust-proxy';
 
 /**
@@ -9,7 +10,7 @@ import { trustProxySetting } from './trust-proxy';
  * `loadConfig` (load-config.ts); a wrong value stops start-up with a message naming the variable.
  * `.env.example` documents each one. The live stream's variables are in {@link StreamEnv}.
  */
-export class AppConfig extends StreamEnv {
+export class AppConfig extends ConsoleEnv {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
@@ -32,10 +33,33 @@ export class AppConfig extends StreamEnv {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
-  /** Redis URL for BullMQ queues (and, later, rate-limit counters). */
+  /**
+   * Redis URL for every Redis use: BullMQ queues, rate-limit counters, stream tokens. With
+   * `REDIS_CLUSTER_NODES` only its user, password and `rediss://` (TLS) are used, for every node.
+   */
   @IsString()
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /**
+   * Redis Cluster (docs/scaling.md): comma-separated `host:port` of some of its nodes (IPv6 in
+   * brackets), from which the rest are found. Set, every Redis use goes to the cluster and each
+   * queue's keys carry a hash tag of their own (`{<QUEUE_PREFIX>:<queue>}`); unset, one Redis server
+   * (`REDIS_URL`) with the key names as always.
+   */
+  @IsOptional()
+  @IsString()
+  @ValidateBy({
+    name: 'redisClusterNodes',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && !('error' in parseRedisClusterNodes(value)),
+      defaultMessage: (args) => {
+        const parsed = typeof args?.value === 'string' ? parseRedisClusterNodes(args.value) : { error: 'must be a string' };
+        return `${'error' in parsed ? parsed.error : ''}; expected comma-separated host:port, e.g. 10.0.0.1:7000,10.0.0.2:7000`;
+      },
+    },
+  })
+  REDIS_CLUSTER_NODES?: string;
 
   /** Key prefix of every BullMQ key; tests use their own so runs never share queues. */
   @IsString()

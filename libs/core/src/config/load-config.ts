@@ -24,6 +24,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
     'METRICS_TOKEN',
     'PUBLIC_BASE_URL',
     'GEOCODER_URL',
+    'CONSOLE_TILE_URL',
+    'CONSOLE_TILE_ATTRIBUTION',
+    'REDIS_CLUSTER_NODES',
   ]) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }
@@ -34,9 +37,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
     lines.push('WORKER_TEST_KINDS=true: not allowed when NODE_ENV=production');
   if (config.LOG_FORMAT === 'pretty' && config.NODE_ENV === 'production')
     lines.push('LOG_FORMAT="pretty": not allowed when NODE_ENV=production (production logs JSON)');
+  if (config.REDIS_CLUSTER_NODES && selectsDatabase(config.REDIS_URL))
+    lines.push(
+      `REDIS_URL=${JSON.stringify(config.REDIS_URL)}: must not select a database (/n) with REDIS_CLUSTER_NODES (a cluster has database 0 only)`,
+    );
   if (lines.length) {
     throw new ConfigError(`invalid environment:\n  ${lines.join('\n  ')}`);
   }
   if (cache) cached = config;
   return config;
+}
+
+/** Whether a Redis URL names a database other than 0 (`redis://host/3`); false for a URL that does not parse. */
+function selectsDatabase(url: string): boolean {
+  try {
+    const path = new URL(url).pathname;
+    return path.length > 1 && path !== '/0';
+  } catch {
+    return false;
+  }
 }

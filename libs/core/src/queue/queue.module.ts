@@ -1,86 +1,112 @@
-import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import { BullModule, WorkerHost } from '@nestjs/bullmq';
+import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
+import type { ConnectionOptions } from 'bullmq';
 import { AppConfig } from '../config/env';
+import { createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
+import { queuePrefix } from './queue-prefix';
 import { ALL_QUEUES, TASK_OPTIONS } from './queues';
 import { TASK_PRODUCER_PROVIDER, TaskProducer } from './task-producer.service';
 
+const QUEUE_ROLE = Symbol('QUEUE_ROLE');
+type QueueRole = 'producer' | 'worker';
+
 /**
- * The api's ONE Redis connection for all its queues (a producer needs no more): no offline queue and
- * one retry per command, so an add fails at once while Redis is down instead of waiting for it
- * (BullMQ's advice for producers). Shared with BullMQ, which therefore never closes it: closed here,
- * with `disconnect()`, which cannot fail when Redis is away (a `quit` would be refused then).
+ * The connection BullMQ gets for every queue of this process, from the one Redis factory:
+ * - api (`producer`): ONE client ({@link createRedis} `queue-producer`: no offline queue, one retry,
+ *   so an add fails at once while Redis is down) shared by all its queues (a producer needs no more);
+ * - worker, one Redis server: the options (BullMQ opens and closes the connections of each queue and
+ *   worker itself, as it always did);
+ * - worker, Redis Cluster: ONE {@link Cluster} (`queue-worker`) shared by the queues and workers, each
+ *   BullMQ worker duplicating it for its blocking reads (BullMQ can't build a Cluster from options).
+ *
+ * A shared client is never closed by BullMQ: it is closed here at shutdown, with `disconnect()`, which
+ * cannot fail when Redis is away (a `quit` would be refused then). In the worker the BullMQ workers
+ * are closed first (`Worker.close` waits for the tasks in hand and is idempotent, so Nest's own close
+ * later is a no-op): Nest shuts this module down before the global one that closes them.
  */
 @Injectable()
-export class ProducerRedis implements OnApplicationShutdown {
-  readonly client: Redis;
+export class QueueConnection implements OnApplicationShutdown {
+  readonly connection: ConnectionOptions;
+  private readonly owned?: RedisClient;
 
-  constructor(config: AppConfig) {
-    this.client = new Redis({ ...redisConnectionOptions(config.REDIS_URL), enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    this.client.on('error', () => undefined); // reported by the queues' error listeners (TaskProducer)
+  constructor(
+    config: AppConfig,
+    @Inject(QUEUE_ROLE) role: QueueRole,
+    private readonly discovery: DiscoveryService,
+  ) {
+    if (role === 'worker' && !usesRedisCluster(config)) {
+      this.connection = redisConnectionOptions(config.REDIS_URL);
+      return;
+    }
+    this.owned = createRedis(config, role === 'producer' ? 'queue-producer' : 'queue-worker');
+    this.owned.on('error', () => undefined); // reported by the queues' error listeners (TaskProducer)
+    this.connection = this.owned;
   }
 
-  onApplicationShutdown(): void {
-    this.client.disconnect();
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.owned) return;
+    const workers = this.discovery
+      .getProviders()
+      .map((wrapper) => wrapper.instance as unknown)
+      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost);
+    await Promise.all(
+      workers.map((host) =>
+        workerOf(host)
+          ?.close()
+          .catch(() => undefined),
+      ),
+    );
+    this.owned.disconnect();
   }
 }
 
-@Module({ providers: [ProducerRedis], exports: [ProducerRedis] })
-class ProducerRedisModule {}
+/** The host's BullMQ worker, or undefined before it is set up (WorkerHost's getter throws then). */
+function workerOf(host: WorkerHost) {
+  try {
+    return host.worker;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * BullMQ over ioredis, with every queue registered and {@link TaskProducer} to add tasks. Both apps
- * import it; only the worker registers processors.
+ * BullMQ over ioredis, with every queue registered (each with its {@link queuePrefix}) and
+ * {@link TaskProducer} to add tasks. Both apps import it; only the worker registers processors.
  */
 @Module({})
 export class QueueModule {
   /**
-   * `role: 'producer'` (the api) adds over {@link ProducerRedis}, which never waits for Redis, so an
-   * enqueue is bounded; `worker` keeps what BullMQ workers need (offline queue, endless retries).
+   * `role: 'producer'` (the api) adds over a client that never waits for Redis, so an enqueue is
+   * bounded; `worker` keeps what BullMQ workers need (offline queue, endless retries).
    */
-  static register({ role = 'worker' }: { role?: 'producer' | 'worker' } = {}): DynamicModule {
-    const root =
-      role === 'producer'
-        ? BullModule.forRootAsync({
-            imports: [ProducerRedisModule],
-            inject: [AppConfig, ProducerRedis],
-            useFactory: (config: AppConfig, redis: ProducerRedis) => ({
-              connection: redis.client,
-              prefix: config.QUEUE_PREFIX,
-            }),
-          })
-        : BullModule.forRootAsync({
-            inject: [AppConfig],
-            useFactory: (config: AppConfig) => ({
-              connection: redisConnectionOptions(config.REDIS_URL),
-              prefix: config.QUEUE_PREFIX,
-            }),
-          });
+  static register({ role = 'worker' }: { role?: QueueRole } = {}): DynamicModule {
+    @Module({
+      imports: [DiscoveryModule],
+      providers: [{ provide: QUEUE_ROLE, useValue: role }, QueueConnection],
+      exports: [QueueConnection],
+    })
+    class QueueConnectionModule {}
+
     return {
       module: QueueModule,
       global: true,
-      imports: [root, BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name, defaultJobOptions: TASK_OPTIONS[name].defaults })))],
+      imports: [
+        BullModule.forRootAsync({
+          imports: [QueueConnectionModule],
+          inject: [QueueConnection],
+          useFactory: (queue: QueueConnection) => ({ connection: queue.connection }),
+        }),
+        BullModule.registerQueueAsync(
+          ...ALL_QUEUES.map((name) => ({
+            name,
+            inject: [AppConfig],
+            useFactory: (config: AppConfig) => ({ prefix: queuePrefix(config, name), defaultJobOptions: TASK_OPTIONS[name].defaults }),
+          })),
+        ),
+      ],
       providers: [TASK_PRODUCER_PROVIDER],
       exports: [BullModule, TaskProducer],
     };
   }
-}
-
-/**
- * ioredis options from a `redis://` URL. `maxRetriesPerRequest: null` is what BullMQ workers need;
- * the reconnect strategy keeps retrying (capped at 5 s) so a Redis restart is survived.
- */
-export function redisConnectionOptions(url: string) {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    username: u.username || undefined,
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
-    tls: u.protocol === 'rediss:' ? {} : undefined,
-    maxRetriesPerRequest: null,
-    enableOfflineQueue: true,
-    retryStrategy: (times: number) => Math.min(times * 200, 5000),
-  };
 }

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AppConfig, DomainError, redisConnectionOptions } from '@app/core';
+import { AppConfig, createRedis, DomainError, RedisClient } from '@app/core';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
 
 /** A token as `createstreamtoken` answers it: `expiresAt` ms. */
 export interface IssuedStreamToken {
@@ -22,7 +21,7 @@ const TOKEN_FORMAT = /^st_[A-Za-z0-9_-]{43}$/;
  */
 @Injectable()
 export class StreamTokens implements OnModuleDestroy {
-  private redis?: Redis;
+  private redis?: RedisClient;
 
   constructor(private readonly config: AppConfig) {}
 
@@ -50,8 +49,8 @@ export class StreamTokens implements OnModuleDestroy {
     return `${this.config.QUEUE_PREFIX}:stream-token:${createHash('sha256').update(token).digest('hex')}`;
   }
 
-  private client(): Redis {
-    this.redis ??= new Redis({ ...redisConnectionOptions(this.config.REDIS_URL), maxRetriesPerRequest: 1, lazyConnect: false });
+  private client(): RedisClient {
+    this.redis ??= createRedis(this.config, 'stream-tokens');
     return this.redis;
   }
 
