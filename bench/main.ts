@@ -16,6 +16,7 @@ import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { alertsReport, benchAlerts } from './alerts';
 import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
 import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
+import { closeRestHooks, runRestHooksOnly } from './rest-hooks';
 import { closeReports, runReportsOnly } from './reports';
 import { closeLive, runLiveOnly } from './live';
 import { runPollingOnly } from './polling';
@@ -318,6 +319,7 @@ function cleanup(): Promise<void> {
     await within(closeGeofence(), 20_000);
     await within(closeOptimizeRoute(), 20_000);
     await within(closeRouteWebhooks(), 20_000);
+    await within(closeRestHooks(), 20_000);
     await within(closeReports(), 20_000);
     await within(closeLive(), 20_000);
     await within(closeCluster(), 30_000);
@@ -349,6 +351,7 @@ async function main(): Promise<number> {
       return await runOptimizeRouteOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'routewebhooks')
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'hooks') return await runRestHooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'live') return await runLiveOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'polling') return await runPollingOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });

@@ -188,7 +188,7 @@ describe('OpenAPI docs', () => {
     expect(Object.keys(gpx.responses)).toEqual(expect.arrayContaining(['200', '404', '429']));
   });
 
-  it('documents the connector routes of places, positions, tracks, reports and the polling triggers with examples that match their schemas', () => {
+  it('documents the connector routes of places, positions, tracks, reports, the polling triggers and hooks with examples that match their schemas', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     const valid = (name: string, schema: unknown, value: unknown) => {
       const validate = ajv.compile(forAjv({ ...(schema as object), components: doc.components }) as object);
@@ -206,6 +206,9 @@ describe('OpenAPI docs', () => {
       'GET /v1/checkins',
       'GET /v1/clock-events',
       'GET /v1/alert-firings',
+      'GET /v1/hooks',
+      'POST /v1/hooks',
+      'DELETE /v1/hooks/{id}',
     ];
     for (const name of routes) {
       const [method, path] = name.split(' ');
@@ -341,6 +344,11 @@ describe('OpenAPI docs', () => {
     check(doc.paths['/v1/locations'].get, positions.body);
     const tracks = await connector(api, 'GET', `/v1/tracks?memberId=${company.ownerUid}&from=${Date.now() - 3600_000}&until=${Date.now()}`, company.key);
     check(doc.paths['/v1/tracks'].get, tracks.body);
+    const hook = await connector(api, 'POST', '/v1/hooks', company.key, { event: 'jobcreated', url: 'https://hooks.example.com/docs' });
+    expect(hook.http).toBe(201);
+    check(doc.paths['/v1/hooks'].post, hook.body);
+    check(doc.paths['/v1/hooks'].get, (await connector(api, 'GET', '/v1/hooks', company.key)).body);
+    check(doc.paths['/v1/hooks/{id}'].delete, (await connector(api, 'DELETE', `/v1/hooks/${hook.body.data.id}`, company.key)).body);
   });
 
   it('serves Swagger UI at /docs under helmet’s CSP, with its assets', async () => {

@@ -29,6 +29,7 @@ import { LocateController } from './locations/locate.controller';
 import { LocationsMetrics } from './locations/locations.metrics';
 import { WebhooksActionsController } from './webhooks/webhooks.actions.controller';
 import { WebhooksConnectorController } from './webhooks/webhooks.connector.controller';
+import { HooksConnectorController } from './webhooks/hooks.connector.controller';
 import { MembersActionsController } from './members/members.actions.controller';
 import { MembersConnectorController } from './members/members.connector.controller';
 import { PushLocationsController } from './locations/pushlocations.controller';
@@ -82,6 +83,7 @@ import { StreamController } from './live/stream.controller';
     PlacesConnectorController,
     LocationsConnectorController,
     ReportsConnectorController,
+    HooksConnectorController,
     TracksController,
     ShareController,
     DispatchActionsController,

@@ -5,7 +5,7 @@ import { ApiKey, Company, Member } from '@app/members';
 import { Place } from '@app/places';
 import { AlertFiring, AlertMemberState, AlertRule } from '@app/alerts';
 import { Zone } from '@app/zones';
-import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '@app/webhooks';
+import { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSecret, WebhookSubscription } from '@app/webhooks';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
@@ -35,6 +35,7 @@ export const ENTITIES = [
   WebhookSecret,
   WebhookDelivery,
   WebhookAttempt,
+  WebhookSubscription,
 ];
 
 /**

@@ -8,7 +8,10 @@ export interface DeliveryRow {
   id: string;
   /** the webhook-id */
   eventId: string;
+  /** the event's webhook key */
   key: string;
+  /** the REST hook subscription delivered to (`/v1/hooks`), or null for the key's endpoint */
+  hookId: string | null;
   action: string | null;
   formId: string | null;
   state: string;
@@ -35,7 +38,8 @@ export class OutboxEventsRead {
   deliveryLog(companyId: string, q: { eventId?: string; key?: string; since: number; limit: number }): Promise<DeliveryRow[]> {
     return query<DeliveryRow>(
       this.dataSource,
-      `SELECT d.id, d.event_id AS "eventId", d.event_key AS key, o.action, o.form_id AS "formId", d.state, d.attempts,
+      `SELECT d.id, d.event_id AS "eventId", d.event_key AS key,
+              CASE WHEN d.target = 'subscription' THEN d.endpoint_id END AS "hookId", o.action, o.form_id AS "formId", d.state, d.attempts,
               CASE WHEN d.state = 'pending' THEN d.next_attempt_at::float8 END AS "nextAttemptAt",
               d.created_at::float8 AS "createdAt", d.finished_at::float8 AS "finishedAt", d.last_status AS "lastStatus", d.last_error AS "lastError"
          FROM webhook_deliveries d LEFT JOIN outbox_events o ON o.id = d.event_id

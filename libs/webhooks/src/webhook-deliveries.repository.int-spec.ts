@@ -43,6 +43,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     expect(claimed.map((c) => c.id)).toEqual(deliveryIds.slice(0, 2));
     expect(claimed[0]).toMatchObject({ companyId, eventId: eventIds[0], failures: 0, url: 'https://example.com/h', headers: { 'X-A': '1' } });
     expect(claimed[0]).toMatchObject({ action: 'jobcreated', formId: 'J0', payload: '[{"i":0}]', secret: 'whsec_s', previousSecret: null, failingSince: null });
+    expect(claimed[0]).toMatchObject({ target: 'endpoint', targetId: endpointId, eventCreatedAt: null });
     // the cap holds while the claims are in flight
     expect(await repo.recordAndClaim({ endpointId, now, cap: 2, lockedUntil: now + 30_000, record: null, recordedLock: null, anyDelivered: false })).toEqual([]);
 
@@ -76,10 +77,10 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     const { companyId, endpointId } = await endpoint();
     const { eventIds, deliveryIds } = await events(companyId, 3);
     const [{ next: created }] = await ds.query(`SELECT min(next_attempt_at)::float8 AS next FROM webhook_deliveries WHERE id = ANY($1::text[])`, [deliveryIds]);
-    expect(await repo.dueEndpoints([eventIds[0]], [])).toEqual([{ endpointId, next: created }]);
-    expect(await repo.dueEndpoints([], [deliveryIds[1]])).toEqual([{ endpointId, next: created }]);
+    expect(await repo.dueEndpoints([eventIds[0]], [])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    expect(await repo.dueEndpoints([], [deliveryIds[1]])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
     const points = (await repo.drainPoints(created, 2)).filter((p) => p.endpointId === endpointId);
-    expect(points).toEqual([{ endpointId, next: created }]);
+    expect(points).toEqual([{ endpointId, target: 'endpoint', next: created }]);
 
     const now = created + 1;
     const claimed = await repo.recordAndClaim({ endpointId, now, cap: 1, lockedUntil: now + 10, record: null, recordedLock: null, anyDelivered: false });
@@ -104,7 +105,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     await repo.transaction(async (m) => {
       expect(await repo.lockForReplay(m, other, deliveryIds[0])).toBeUndefined();
       const target = await repo.lockForReplay(m, companyId, deliveryIds[0]);
-      expect(target).toEqual({ id: deliveryIds[0], endpoint: endpointId, disabled: false, eventId: eventIds[0] });
+      expect(target).toEqual({ id: deliveryIds[0], target: 'endpoint', endpoint: endpointId, disabled: false, eventId: eventIds[0] });
       await repo.resetToPending(m, target!.id, 77);
     });
     const [row] = await ds.query(

@@ -2,10 +2,13 @@ import { query, queryOne, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { DeliveryTarget } from './entities/webhook-delivery.entity';
 
 /**
  * A delivery claimed for one attempt, with what the attempt needs: one row of
- * `fieldwork_webhook_batch` (migrations `WebhookBatchClaim`, `AddWebhookBatchSecrets`).
+ * `fieldwork_webhook_batch` (a nine-key endpoint's; migrations `WebhookBatchClaim`,
+ * `AddWebhookBatchSecrets`) or of `fieldwork_webhook_hooks_claim` (a company's REST hook
+ * subscriptions'; migration `CreateWebhookSubscriptions`).
  */
 export interface ClaimedDelivery {
   id: string;
@@ -14,17 +17,23 @@ export interface ClaimedDelivery {
   failures: number;
   url: string;
   headers: Record<string, string>;
-  /** ms; null while the endpoint is not failing */
+  /** ms; null while the target is not failing */
   failingSince: number | null;
   /** null when the event was pruned */
   action: string | null;
   formId: string | null;
   payload: string | null;
-  /** the company's signing secrets as stored when the batch was claimed; `secret` null when it has none yet */
+  /** the signing secret: the company's newest (null when it has none yet), or the subscription's own */
   secret: string | null;
   previousSecret: string | null;
   /** ms until which `previousSecret` also signs */
   previousExpiresAt: number | null;
+  /** a nine-key endpoint (form body, the company's secrets) or a REST hook subscription (JSON body, its own secret) */
+  target: DeliveryTarget;
+  /** the endpoint's or the subscription's id */
+  targetId: string;
+  /** ms, the event's creation time (database clock), for subscriptions; null for endpoints, or when the event was pruned */
+  eventCreatedAt: number | null;
 }
 
 /** One attempt to record, with the delivery's new state (one element of the batch call's `p_record`). */
@@ -49,10 +58,21 @@ export interface AttemptRecord {
   outcome: string;
 }
 
-/** An endpoint and the time (ms) a drain of it should run. */
+/**
+ * A drain to run at `next` (ms): of one nine-key endpoint (`target` `endpoint`, `endpointId` its id),
+ * or of every REST hook subscription of a company (`target` `subscription`, `endpointId` the
+ * company's id: one drain serves them all, so an event with 50 subscriptions costs one claim).
+ */
 export interface DrainPoint {
   endpointId: string;
+  target: DeliveryTarget;
   next: number;
+}
+
+/** One attempt of a subscription's delivery to record: {@link AttemptRecord} naming its subscription. */
+export interface HookAttemptRecord extends AttemptRecord {
+  /** the subscription */
+  target: string;
 }
 
 /** One attempt of the log. */
@@ -66,20 +86,27 @@ export interface AttemptRow {
   outcome: string;
 }
 
-/** A delivery locked for a replay, with its endpoint (`endpoint`/`disabled` null when it was removed) and its event's id. */
+/**
+ * A delivery locked for a replay, with its target (`endpoint` its id — a nine-key endpoint's or a
+ * subscription's — and `disabled` null when it was removed) and its event's id.
+ */
 export interface ReplayTarget {
   id: string;
+  target: DeliveryTarget;
   endpoint: string | null;
   disabled: boolean | null;
   eventId: string;
 }
 
+/** The drain a delivery row belongs to: its endpoint, or its company for a subscription's (see {@link DrainPoint}). */
+const DRAIN_KEY = `CASE WHEN target = 'subscription' THEN company_id ELSE endpoint_id END`;
+
 /** Rows deleted per statement when pruning. */
 export const PRUNE_BATCH = 5000;
 
 /**
- * The SQL of `webhook_deliveries` and `webhook_attempts` (with `webhook_endpoints` where a statement
- * needs the endpoint). Times are ms. The outbox rows a delivery names are read by
+ * The SQL of `webhook_deliveries` and `webhook_attempts` (with `webhook_endpoints` and
+ * `webhook_subscriptions` where a statement needs the delivery's target). Times are ms. The outbox rows a delivery names are read by
  * {@link OutboxEventsRead} (`core-outbox-events.read.ts`) — except inside the drain's one round trip,
  * the database function `fieldwork_webhook_batch` (migrations `WebhookBatchClaim`,
  * `AddWebhookBatchSecrets`), which joins `outbox_events` for the payload.
@@ -113,7 +140,8 @@ export class WebhookDeliveriesRepository {
       this.dataSource,
       `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
               action, form_id AS "formId", payload, secret, previous_secret AS "previousSecret",
-              previous_expires_at::float8 AS "previousExpiresAt"
+              previous_expires_at::float8 AS "previousExpiresAt",
+              'endpoint' AS target, $1::varchar AS "targetId", NULL::float8 AS "eventCreatedAt"
          FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7)`,
       [
         args.endpointId,
@@ -125,6 +153,59 @@ export class WebhookDeliveriesRepository {
         args.anyDelivered,
       ],
     );
+  }
+
+  /**
+   * The claim of a company's REST hook subscriptions (`fieldwork_webhook_hooks_claim`): each
+   * subscription with due deliveries gets up to `cap` in flight (across workers: claims of one
+   * company are serialised) of its oldest due deliveries, claimed until `lockedUntil`, in one round
+   * trip. `payload` is null when the event was pruned.
+   */
+  async claimHooks(companyId: string, now: number, cap: number, lockedUntil: number): Promise<ClaimedDelivery[]> {
+    const rows = await query<ClaimedDelivery>(
+      this.dataSource,
+      `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
+              action, form_id AS "formId", payload, secret, NULL AS "previousSecret", NULL::float8 AS "previousExpiresAt",
+              'subscription' AS target, target_id AS "targetId", event_created_at::float8 AS "eventCreatedAt"
+         FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4)`,
+      [companyId, now, cap, lockedUntil],
+    );
+    // the function answers each event's payload on one of its rows: the others share that string
+    const payloads = new Map(rows.filter((r) => r.payload !== null).map((r) => [r.eventId, r.payload]));
+    for (const r of rows) r.payload = r.eventCreatedAt === null ? null : (payloads.get(r.eventId) ?? null);
+    return rows;
+  }
+
+  /**
+   * Records attempts of a company's subscriptions claimed with `recordedLock` (only claims still
+   * `in_flight` with it), their attempt rows, and each subscription's failure streak
+   * (`fieldwork_webhook_hooks_record`), in one round trip.
+   */
+  async recordHooks(companyId: string, now: number, records: HookAttemptRecord[], recordedLock: number): Promise<void> {
+    await query(this.dataSource, `SELECT fieldwork_webhook_hooks_record($1, $2, $3::jsonb, $4)`, [
+      companyId,
+      now,
+      JSON.stringify(records),
+      recordedLock,
+    ]);
+  }
+
+  /**
+   * Abandons the due pending deliveries of subscriptions that are gone (made by an event written
+   * while its subscription was being removed; the removal's own abandon could not see them).
+   * @returns how many.
+   */
+  async abandonOrphanHookDeliveries(now: number): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      this.dataSource,
+      `WITH a AS (UPDATE webhook_deliveries d SET state = 'abandoned', last_error = 'subscription removed', finished_at = $1, locked_until = NULL
+                   WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND d.target = 'subscription'
+                     AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.company_id = d.company_id AND s.id = d.endpoint_id)
+                  RETURNING 1)
+       SELECT count(*)::int AS n FROM a`,
+      [now],
+    );
+    return row?.n ?? 0;
   }
 
   /** Abandons claimed deliveries whose event was pruned. */
@@ -152,12 +233,15 @@ export class WebhookDeliveriesRepository {
     return row?.n ?? 0;
   }
 
-  /** The endpoints with pending deliveries of these events or these deliveries, each with its earliest due time. */
+  /**
+   * The drains that pending deliveries of these events or these deliveries need (an endpoint's, or a
+   * company's subscriptions'), each with its earliest due time.
+   */
   async dueEndpoints(eventIds: string[], deliveryIds: string[]): Promise<DrainPoint[]> {
     return query<DrainPoint>(
       this.dataSource,
-      `SELECT endpoint_id AS "endpointId", min(next_attempt_at)::float8 AS next FROM webhook_deliveries
-        WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending' GROUP BY endpoint_id`,
+      `SELECT ${DRAIN_KEY} AS "endpointId", target, min(next_attempt_at)::float8 AS next FROM webhook_deliveries
+        WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending' GROUP BY 1, 2`,
       [eventIds, deliveryIds],
     );
   }
@@ -174,15 +258,16 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * For every endpoint with pending deliveries due by `until`: the distinct due times of its
-   * `perEndpoint` oldest ones (a drain takes every delivery due by its time; later ones get theirs).
+   * For every drain (an endpoint's, a company's subscriptions') with pending deliveries due by
+   * `until`: the distinct due times of its `perEndpoint` oldest ones (a drain takes every delivery
+   * due by its time; later ones get theirs).
    */
   async drainPoints(until: number, perEndpoint: number): Promise<DrainPoint[]> {
     return query<DrainPoint>(
       this.dataSource,
-      `SELECT DISTINCT "endpointId", next FROM (
-         SELECT endpoint_id AS "endpointId", next_attempt_at::float8 AS next,
-                row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS n
+      `SELECT DISTINCT "endpointId", target, next FROM (
+         SELECT ${DRAIN_KEY} AS "endpointId", target, next_attempt_at::float8 AS next,
+                row_number() OVER (PARTITION BY ${DRAIN_KEY}, target ORDER BY next_attempt_at, id) AS n
            FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1) d
         WHERE n <= $2`,
       [until, perEndpoint],
@@ -225,13 +310,17 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Locks a delivery of the company for a replay (`FOR UPDATE` of the delivery only) in transaction
-   * `db`, with its endpoint. @returns undefined for an unknown (or other company's) delivery
+   * `db`, with its target (a nine-key endpoint, or a subscription: never disabled).
+   * @returns undefined for an unknown (or other company's) delivery
    */
   lockForReplay(db: EntityManager, companyId: string, deliveryId: string): Promise<ReplayTarget | undefined> {
     return queryOne<ReplayTarget>(
       db,
-      `SELECT d.id, e.id AS endpoint, e.disabled, d.event_id AS "eventId" FROM webhook_deliveries d
-         LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      `SELECT d.id, d.target, coalesce(e.id, s.id) AS endpoint, CASE WHEN s.id IS NOT NULL THEN false ELSE e.disabled END AS disabled,
+              d.event_id AS "eventId"
+         FROM webhook_deliveries d
+         LEFT JOIN webhook_endpoints e ON d.target = 'endpoint' AND e.id = d.endpoint_id
+         LEFT JOIN webhook_subscriptions s ON d.target = 'subscription' AND s.company_id = d.company_id AND s.id = d.endpoint_id
         WHERE d.id = $1 AND d.company_id = $2 FOR UPDATE OF d`,
       [deliveryId, companyId],
     );

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DrainOutcome, WebhookDrain } from './webhook-drain.service';
+import { DrainOutcome } from './drain-rules';
+import { WebhookHooksDrain } from './subscriptions/webhook-hooks-drain.service';
+import { WebhookDrain } from './webhook-drain.service';
 import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookPruner } from './webhook-pruner.service';
 import { WebhookReconciler } from './webhook-reconciler.service';
@@ -7,15 +9,17 @@ import { WebhookReconciler } from './webhook-reconciler.service';
 /**
  * At-least-once webhook delivery as the worker's `webhook-delivery` queue sees it: one method per
  * task, each handing over to the class that does that job — {@link WebhookDrainProducer} (wake-ups,
- * drain tasks), {@link WebhookDrain} (claim, sign, POST, record), {@link WebhookReconciler} (lost
+ * drain tasks), {@link WebhookDrain} (an endpoint's: claim, sign, POST, record), {@link WebhookHooksDrain}
+ * (a company's REST hook subscriptions'), {@link WebhookReconciler} (lost
  * claims, lost tasks) and {@link WebhookPruner} (retention). PostgreSQL holds the truth: a delivery
- * row per (event, endpoint); BullMQ tasks only wake workers.
+ * row per (event, endpoint or REST hook subscription); BullMQ tasks only wake workers.
  */
 @Injectable()
 export class WebhookDeliveryService {
   constructor(
     private readonly drains: WebhookDrainProducer,
     private readonly drainer: WebhookDrain,
+    private readonly hooksDrainer: WebhookHooksDrain,
     private readonly reconciler: WebhookReconciler,
     private readonly pruner: WebhookPruner,
   ) {}
@@ -31,7 +35,18 @@ export class WebhookDeliveryService {
    */
   async drain(endpointId: string): Promise<DrainOutcome> {
     const outcome = await this.drainer.drain(endpointId);
-    if (outcome.more) await this.drains.enqueue([{ endpointId, next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
+    if (outcome.more)
+      await this.drains.enqueue([{ endpointId, target: 'endpoint', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
+    return outcome;
+  }
+
+  /** `drainhooks`: delivers the due deliveries of a company's REST hook subscriptions; hands on as {@link drain} does. */
+  async drainHooks(companyId: string): Promise<DrainOutcome> {
+    const outcome = await this.hooksDrainer.drainHooks(companyId);
+    if (outcome.more)
+      await this.drains.enqueue([
+        { endpointId: companyId, target: 'subscription', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' },
+      ]);
     return outcome;
   }
 

@@ -5,7 +5,7 @@ import { DrainPoint, WebhookDeliveriesRepository } from './webhook-deliveries.re
 /** Drains enqueued per call to BullMQ at most (the reconciler can find many endpoints). */
 const ENQUEUE_CHUNK = 1000;
 
-/** Enqueues `drain` tasks: for committed events (`wake`), replays, retries, hand-ons and the reconciler. */
+/** Enqueues `drain` / `drainhooks` tasks: for committed events (`wake`), replays, retries, hand-ons and the reconciler. */
 @Injectable()
 export class WebhookDrainProducer {
   constructor(
@@ -14,8 +14,8 @@ export class WebhookDrainProducer {
   ) {}
 
   /**
-   * Enqueues a drain for each endpoint with pending deliveries of these events (after their
-   * commit), or of these deliveries. @returns how many endpoints.
+   * Enqueues a drain for each endpoint (and each company's subscriptions) with pending deliveries of
+   * these events (after their commit), or of these deliveries. @returns how many drains.
    */
   async wake(eventIds: string[], deliveryIds: string[] = []): Promise<number> {
     const points = await this.deliveries.dueEndpoints(eventIds, deliveryIds);
@@ -24,20 +24,30 @@ export class WebhookDrainProducer {
   }
 
   /**
-   * One `drain` task per endpoint and time (ms), delayed until then. Its task id
-   * `drain-<endpoint>-<ms><tag>` dedupes re-enqueues of the same point (BullMQ ignores an id it
-   * holds, and refuses ":" in ids); `tag` tells a drain's hand-on from a wake-up at the same ms.
+   * One task per drain point, delayed until its time (ms): `drain` for an endpoint, `drainhooks` for
+   * a company's subscriptions. Its task id `drain-<endpoint>-<ms><tag>` (`drainhooks-<company>-…`)
+   * dedupes re-enqueues of the same point (BullMQ ignores an id it holds, and refuses ":" in ids);
+   * `tag` tells a drain's hand-on from a wake-up at the same ms.
    */
   async enqueue(points: Array<DrainPoint & { tag?: string }>): Promise<void> {
     const now = Date.now();
     for (let i = 0; i < points.length; i += ENQUEUE_CHUNK) {
       await this.producer.addBulk(
         QueueName.WebhookDelivery,
-        points.slice(i, i + ENQUEUE_CHUNK).map((p) => ({
-          name: 'drain' as const,
-          data: { endpointId: p.endpointId },
-          opts: { jobId: `drain-${p.endpointId}-${p.next}${p.tag ?? ''}`, delay: Math.max(0, p.next - now) },
-        })),
+        points.slice(i, i + ENQUEUE_CHUNK).map((p) => {
+          const opts = { delay: Math.max(0, p.next - now) };
+          return p.target === 'subscription'
+            ? {
+                name: 'drainhooks' as const,
+                data: { companyId: p.endpointId },
+                opts: { ...opts, jobId: `drainhooks-${p.endpointId}-${p.next}${p.tag ?? ''}` },
+              }
+            : {
+                name: 'drain' as const,
+                data: { endpointId: p.endpointId },
+                opts: { ...opts, jobId: `drain-${p.endpointId}-${p.next}${p.tag ?? ''}` },
+              };
+        }),
       );
     }
   }

@@ -1,32 +1,23 @@
-import { AppConfig, newId } from '@app/core';
-import { Injectable, Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import { AttemptOutcome, attemptOutcome, AttemptOutcomeName, AttemptRules } from './attempt-outcome';
-import { parseSchedule } from './retry';
-import { AttemptRecord, ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { AppConfig } from '@app/core';
+import { Injectable, Logger } from '@nestjs/common';
+import { attemptOutcome, AttemptRules } from './attempt-outcome';
+import {
+  attemptRecord,
+  attemptRules,
+  CLAIM_MARGIN_MS,
+  countAttempts,
+  DecidedAttempt,
+  DRAIN_BUDGET_MS,
+  DrainOutcome,
+  STOPPING_HANDOFF_MS,
+} from './drain-rules';
+import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { SendResult, WebhookSender } from './webhook-sender.client';
+import { WebhookHttp } from './webhook-http.service';
 import { WebhookSigner } from './webhook-signer.service';
 
-/** ms a claim outlives the HTTP timeout before the reconciler takes it as lost. */
-const CLAIM_MARGIN_MS = 5_000;
-
-/** ms one `drain` task keeps claiming before it hands the endpoint to a fresh task (fairness). */
-const DRAIN_BUDGET_MS = 2_000;
-
-/** ms before a drain handed on by a stopping process may start (elsewhere, or here if it is still up). */
-const STOPPING_HANDOFF_MS = 1_000;
-
-/** What one `drain` task did: batches claimed, and its attempts by outcome. */
-export interface DrainOutcome {
-  outcome: 'drained' | 'idle';
-  batches: number;
-  attempts: Partial<Record<AttemptOutcomeName, number>>;
-  /** true when the task stopped at its time budget (or for shutdown) with work possibly left: the caller enqueues another */
-  more: boolean;
-  /** ms the caller waits before that next task (1 s while this process stops, so it does not take the task back at once) */
-  moreAfterMs?: number;
-}
+export type { DrainOutcome } from './drain-rules';
 
 /** A batch after its HTTP attempts: each delivery with its result and what it means. */
 interface SentBatch {
@@ -34,25 +25,7 @@ interface SentBatch {
   now: number;
   /** the batch's claim (recording checks the claim is still this one) */
   lockedUntil: number;
-  decided: Array<{ d: ClaimedDelivery; startedAt: number; result: SendResult; decision: AttemptOutcome }>;
-}
-
-/** One element of the batch call's `p_record`: the delivery's new state and its attempt row. */
-function attemptRecord({ d, startedAt, result, decision }: SentBatch['decided'][number]): AttemptRecord {
-  return {
-    id: d.id,
-    company: d.companyId,
-    state: decision.state,
-    next: decision.nextAttemptAt ?? null,
-    failures: decision.failures,
-    status: result.status,
-    error: result.error?.slice(0, 500) ?? null,
-    finished: decision.state === 'pending' ? null : startedAt + result.durationMs,
-    attempt: newId(),
-    started: startedAt,
-    duration: result.durationMs,
-    outcome: decision.outcome,
-  };
+  decided: DecidedAttempt[];
 }
 
 /**
@@ -61,56 +34,23 @@ function attemptRecord({ d, startedAt, result, decision }: SentBatch['decided'][
  * (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, across all workers: the claim locks the endpoint row),
  * POSTs them concurrently, then records them and claims the next batch in the same round trip
  * (`fieldwork_webhook_batch`), until nothing is due. A claim is `in_flight` until `locked_until`.
- *
- * Shutdown: the first shutdown hook stops every drain from claiming again (each records its batch
- * in flight and hands the endpoint on); the HTTP agent closes in the last hook, once the last
- * drain has recorded (at most the timeout and the claim margin), whatever order the queue workers close in.
+ * Shutdown and the HTTP client: {@link WebhookHttp}. (A company's REST hook subscriptions have a
+ * drain of their own: `WebhookHooksDrain`.)
  */
 @Injectable()
-export class WebhookDrain implements OnModuleDestroy, OnApplicationShutdown {
+export class WebhookDrain {
   private readonly logger = new Logger('WebhookDelivery');
   private readonly rules: AttemptRules;
-  private sender?: WebhookSender;
-  /** set on shutdown: drains record their batch in flight and hand the endpoint on (`more`) */
-  private stopping = false;
-  /** drains running in this process, and who waits for none to be */
-  private active = 0;
-  private readonly idle: Array<() => void> = [];
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly signer: WebhookSigner,
     private readonly drains: WebhookDrainProducer,
+    private readonly http: WebhookHttp,
     private readonly config: AppConfig,
   ) {
-    this.rules = { scheduleMs: parseSchedule(config.WEBHOOK_RETRY_SCHEDULE), disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS };
-  }
-
-  /** The HTTP client, made on first use (the api never sends). */
-  private get http(): WebhookSender {
-    this.sender ??= new WebhookSender({
-      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-      allowPrivate: this.config.WEBHOOK_ALLOW_PRIVATE,
-      dnsServers: this.config.WEBHOOK_DNS_SERVERS?.split(',').filter(Boolean),
-    });
-    return this.sender;
-  }
-
-  /** The first shutdown hook: from now on no drain claims another batch. */
-  onModuleDestroy(): void {
-    this.stopping = true;
-  }
-
-  /** The last shutdown hook: closes the HTTP agent once the running drains have recorded their last batch. */
-  async onApplicationShutdown(): Promise<void> {
-    if (this.active) {
-      await Promise.race([
-        new Promise<void>((resolve) => this.idle.push(resolve)),
-        new Promise((resolve) => setTimeout(resolve, this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS).unref()),
-      ]);
-    }
-    await this.sender?.close();
+    this.rules = attemptRules(config);
   }
 
   /**
@@ -121,34 +61,28 @@ export class WebhookDrain implements OnModuleDestroy, OnApplicationShutdown {
    * are enqueued for their time. Safe to call for any endpoint at any time.
    */
   async drain(endpointId: string): Promise<DrainOutcome> {
-    this.active += 1;
-    try {
-      return await this.drainLoop(endpointId);
-    } finally {
-      this.active -= 1;
-      if (!this.active) this.idle.splice(0).forEach((resolve) => resolve());
-    }
+    return this.http.track(() => this.drainLoop(endpointId));
   }
 
   private async drainLoop(endpointId: string): Promise<DrainOutcome> {
     const started = Date.now();
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
-    const handOn = (): DrainOutcome => ({ ...result, more: true, moreAfterMs: this.stopping ? STOPPING_HANDOFF_MS : 0 });
+    const handOn = (): DrainOutcome => ({ ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 });
     let sent: SentBatch | null = null;
     for (;;) {
       const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
-      const outOfTime = this.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
+      const outOfTime = this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
       if (!sent && outOfTime) return handOn(); // stopping before the first claim
       const next = await this.step(endpointId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
       if (sent) {
-        for (const x of sent.decided) result.attempts[x.decision.outcome] = (result.attempts[x.decision.outcome] ?? 0) + 1;
+        countAttempts(result, sent.decided);
         if (disable) {
           const abandoned = await this.endpoints.disable(endpointId, disable, sent.now);
           this.logger.warn(`endpoint ${endpointId} disabled (${disable}); ${abandoned} deliveries abandoned`);
           return result;
         }
         const retries = [...new Set(sent.decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
-        await this.drains.enqueue(retries.map((at) => ({ endpointId, next: at })));
+        await this.drains.enqueue(retries.map((at) => ({ endpointId, target: 'endpoint' as const, next: at })));
         if (outOfTime) return handOn();
       }
       if (!next.batch.length) return result;
@@ -189,7 +123,7 @@ export class WebhookDrain implements OnModuleDestroy, OnApplicationShutdown {
       batch.map(async (d) => {
         const request = await this.signer.sign(d, Date.now());
         const startedAt = Date.now();
-        return { d, startedAt, result: await this.http.post(d.url, request.headers, request.body) };
+        return { d, startedAt, result: await this.http.client.post(d.url, request.headers, request.body, request.contentType) };
       }),
     );
     const now = Date.now();

@@ -18,13 +18,15 @@ export class WebhookReconciler {
 
   /**
    * Releases claims whose worker died (`locked_until` passed: the attempt is made again, with the
-   * same webhook-id) and enqueues a drain for every endpoint with deliveries due within the next
+   * same webhook-id), abandons due deliveries of REST hook subscriptions that are gone, and enqueues
+   * a drain for every endpoint (and company's subscriptions) with deliveries due within the next
    * interval (`WEBHOOK_RECONCILE_MS`; BullMQ ignores ids it already holds).
    * @returns how many deliveries were released, and how many drains enqueued.
    */
   async reconcile(): Promise<{ released: number; enqueued: number }> {
     const now = Date.now();
     const released = await this.deliveries.releaseLostClaims(now);
+    await this.deliveries.abandonOrphanHookDeliveries(now);
     const points = await this.deliveries.drainPoints(
       now + this.config.WEBHOOK_RECONCILE_MS,
       this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,

@@ -29,7 +29,13 @@ export class WebhookSender {
     });
   }
 
-  async post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  /** @param contentType the body's (the nine keys' form by default; a REST hook's JSON) */
+  async post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    contentType = 'application/x-www-form-urlencoded',
+  ): Promise<SendResult> {
     const started = Date.now();
     const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Date.now() - started });
     let parsed: URL;
@@ -47,7 +53,7 @@ export class WebhookSender {
       const res = await request(url, {
         method: 'POST',
         dispatcher: this.agent,
-        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Fieldwork-Webhooks/1.0' },
+        headers: { ...headers, 'content-type': contentType, 'user-agent': 'Fieldwork-Webhooks/1.0' },
         body,
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });

@@ -13,10 +13,15 @@ import { WebhookReconciler } from './webhook-reconciler.service';
 import { WebhookSecrets } from './webhook-secrets.service';
 import { WebhookSecretsRepository } from './webhook-secrets.repository';
 import { WebhookSigner } from './webhook-signer.service';
+import { WebhookSubscriptionsRepository } from './subscriptions/webhook-subscriptions.repository';
+import { WebhookSubscriptionsService } from './subscriptions/webhook-subscriptions.service';
+import { WebhookHooksDrain } from './subscriptions/webhook-hooks-drain.service';
+import { WebhookHttp } from './webhook-http.service';
 
 /**
- * Webhook configuration and secrets (the api), delivery (the worker: {@link WebhookDeliveryService}
- * over the drain, its producer, the reconciler and the pruner) and the delivery log. The
+ * Webhook configuration and secrets and REST hook subscriptions (the api), delivery (the worker:
+ * {@link WebhookDeliveryService} over the two drains — a nine-key endpoint's, a company's REST hook
+ * subscriptions' — their HTTP client, the drain producer, the reconciler and the pruner) and the delivery log. The
  * repositories stay inside the module.
  */
 @Module({
@@ -25,17 +30,21 @@ import { WebhookSigner } from './webhook-signer.service';
     WebhookDeliveriesRepository,
     WebhookEndpointsRepository,
     WebhookSecretsRepository,
+    WebhookSubscriptionsRepository,
     OutboxEventsRead,
     WebhookSecrets,
     WebhookSigner,
     WebhookDrainProducer,
+    WebhookHttp,
     WebhookDrain,
+    WebhookHooksDrain,
     WebhookReconciler,
     WebhookPruner,
     WebhookDeliveryService,
     WebhookConfigService,
     WebhookLogService,
+    WebhookSubscriptionsService,
   ],
-  exports: [WebhookConfigService, WebhookSecrets, WebhookDeliveryService, WebhookLogService],
+  exports: [WebhookConfigService, WebhookSecrets, WebhookDeliveryService, WebhookLogService, WebhookSubscriptionsService],
 })
 export class WebhooksModule {}

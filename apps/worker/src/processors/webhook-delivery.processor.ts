@@ -65,6 +65,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
         return { enqueued: await this.delivery.wake(task.data.eventIds) };
       case 'drain':
         return this.delivery.drain(task.data.endpointId);
+      case 'drainhooks':
+        return this.delivery.drainHooks(task.data.companyId);
       case 'prune':
         return { deleted: await this.delivery.prune() };
     }

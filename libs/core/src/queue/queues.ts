@@ -36,6 +36,8 @@ export interface TaskPayloads {
     wake: { eventIds: string[] };
     /** deliver an endpoint's due deliveries, in batches of its free in-flight slots */
     drain: { endpointId: string };
+    /** deliver the due deliveries of every REST hook subscription of a company, each up to its free in-flight slots */
+    drainhooks: { companyId: string };
     /** repeatable: delete attempts, deliveries and events past the retention */
     prune: Record<string, never>;
   };
@@ -119,6 +121,7 @@ export const TASK_OPTIONS: { [Q in QueueName]: QueueTaskOptions<Q> } = {
       // reconciler re-enqueues what is lost): never kept, a drain never retried by BullMQ
       wake: { attempts: 3, removeOnComplete: true, removeOnFail: true },
       drain: { attempts: 1, removeOnComplete: true, removeOnFail: true },
+      drainhooks: { attempts: 1, removeOnComplete: true, removeOnFail: true },
     },
   },
   [QueueName.Reports]: { defaults: DEFAULT_TASK_OPTIONS, tasks: { run: RUN_TASK_OPTIONS } },

@@ -21,6 +21,7 @@ import { AddCompanyStopMinutes1795920000000 } from './1795920000000-AddCompanySt
 import { JobsDayIndexesEndWithNumber1795926000000 } from './1795926000000-JobsDayIndexesEndWithNumber';
 import { WidenPhoneColumns1795930000000 } from './1795930000000-WidenPhoneColumns';
 import { AddCommitStamps1796042700000 } from './1796042700000-AddCommitStamps';
+import { CreateWebhookSubscriptions1796047300000 } from './1796047300000-CreateWebhookSubscriptions';
 import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyExtraLabels';
 import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
 
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   JobsDayIndexesEndWithNumber1795926000000,
   WidenPhoneColumns1795930000000,
   AddCommitStamps1796042700000,
+  CreateWebhookSubscriptions1796047300000,
   AddCompanyExtraLabels1796047310000,
   AddClusterMapRegions1796047320000,
 ];

@@ -7,9 +7,13 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 export type DeliveryState = 'pending' | 'in_flight' | 'delivered' | 'abandoned';
 
+/** What a delivery's `endpoint_id` names: a nine-key endpoint, or a REST hook subscription. */
+export type DeliveryTarget = 'endpoint' | 'subscription';
+
 /**
- * One (event, endpoint) pair: the source of truth for at-least-once delivery. Rows are made by a
- * trigger on `outbox_events` in the writing transaction, for the endpoints configured then.
+ * One (event, target) pair: the source of truth for at-least-once delivery. Rows are made by a
+ * trigger on `outbox_events` in the writing transaction, for the endpoints configured and the
+ * REST hooks subscribed then.
  */
 @Entity('webhook_deliveries')
 @Index('IDX_webhook_deliveries_due', ['state', 'nextAttemptAt'])
@@ -28,8 +32,13 @@ export class WebhookDelivery {
   @Column({ name: 'event_id', type: 'varchar', length: 40 })
   eventId: string;
 
+  /** The target's id: a `webhook_endpoints` row, or a `webhook_subscriptions` row (see `target`). */
   @Column({ name: 'endpoint_id', type: 'varchar', length: 26 })
   endpointId: string;
+
+  /** `endpoint` (a nine-key endpoint: the form body) or `subscription` (a REST hook: the JSON body). */
+  @Column({ type: 'varchar', length: 12, default: 'endpoint' })
+  target: DeliveryTarget;
 
   @Column({ name: 'event_key', type: 'varchar', length: 32 })
   eventKey: string;

@@ -1,0 +1,107 @@
+import { JobView, toConnectorJob } from '@app/jobs';
+import { hookBody } from './hook-body';
+import { hookItem, provisionalHookItem } from './hook-item';
+import { SUBSCRIBABLE_ACTIONS, SUBSCRIBABLE_EVENTS } from './subscription-events';
+
+const job = {
+  id: 'J1',
+  uidSecondary: 'ext-1',
+  destinationName: 'Fix the boiler',
+  destinationText: 'Main St 1',
+  textDispatcher: 'ring twice',
+  day: 20260105,
+  windowStart: 800,
+  windowEnd: 1230,
+  placeUid: '',
+  priority: 2,
+  progress: 'accepted',
+  status: 'active',
+  createdAt: 1_700_000_000_000,
+  tsSaved: 1_700_000_100_000,
+  receiverUid: 'W1',
+  assigneeUsername: 'ana@example.test',
+  workerEmail: 'ana@example.test',
+  workerName: 'Ana',
+  contactName: 'Bo',
+  contactPhone: '+386 1',
+  contactEmail: 'bo@example.test',
+} as unknown as JobView;
+
+describe('REST hook body', () => {
+  it('is {id, action, ts, data} with the connector job for job events, key actions included', () => {
+    for (const action of ['jobcreated', 'jobupdated', 'jobcompleted', 'jobarchived', 'jobdeleted', 'jobcheckin', 'jobcheckout']) {
+      const body = JSON.parse(hookBody({ eventId: 'msg_1', action, formId: 'J1', ts: 1_700_000_200_000, payload: JSON.stringify([job]) }));
+      expect(body).toEqual({ id: 'msg_1', action, ts: 1_700_000_200_000, data: toConnectorJob(job) });
+    }
+    expect(toConnectorJob(job)).toMatchObject({
+      id: 'J1',
+      externalId: 'ext-1',
+      title: 'Fix the boiler',
+      date: '2026-01-05',
+      timeWindow: { start: '08:00', end: '12:30' },
+    });
+  });
+
+  it('keys its fields in the order id, action, ts, data (the exact bytes are signed)', () => {
+    const text = hookBody({ eventId: 'msg_2', action: 'jobcreated', formId: 'J1', ts: 5, payload: JSON.stringify([job]) });
+    expect(text.startsWith('{"id":"msg_2","action":"jobcreated","ts":5,"data":{')).toBe(true);
+  });
+
+  it('builds the provisional check-in, clock and alert items from their payloads', () => {
+    const who = { uid: 'M1', name: 'Ana', username: 'ana' };
+    const place = { uid: 'P1', name: 'Depot', location: { lat: 46, lng: 14 }, radius: 50 };
+    expect(hookItem({ id: 'msg_3', action: 'placecheckin', formId: 'M1-P1-10', ts: 20, data: { place, who, ts: 10 } })).toEqual({
+      id: 'M1-P1-10',
+      kind: 'placecheckin',
+      member: { id: 'M1', username: 'ana', name: 'Ana' },
+      place: { id: 'P1', name: 'Depot', location: { lat: 46, lng: 14 } },
+      ts: 10,
+      createdAt: 20,
+    });
+    expect(hookItem({ id: 'msg_4', action: 'clockout', formId: 'M1-10-clockout', ts: 20, data: { who, tracking: false, ts: 10 } })).toEqual(
+      {
+        id: 'M1-10-clockout',
+        kind: 'clockout',
+        member: { id: 'M1', username: 'ana', name: 'Ana' },
+        ts: 10,
+        location: null,
+        createdAt: 20,
+      },
+    );
+    const alert = { id: 'R1', title: 'Low battery', message: 'Ana: battery 10 %', action: 'low_battery', config: {} };
+    expect(
+      hookItem({
+        id: 'msg_5',
+        action: 'alerttriggered',
+        formId: 'F1',
+        ts: 30,
+        data: { alert, member: who, zone: { id: 'Z', name: 'Yard' } },
+      }),
+    ).toEqual({
+      id: 'F1',
+      action: 'low_battery',
+      rule: { id: 'R1', title: 'Low battery' },
+      member: { id: 'M1', username: 'ana', name: 'Ana' },
+      zone: { id: 'Z', name: 'Yard' },
+      message: 'Ana: battery 10 %',
+      ts: 30,
+      createdAt: 30,
+    });
+  });
+
+  it('sends a payload it cannot map as stored, and never throws', () => {
+    expect(provisionalHookItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, data: { a: 1 } })).toBeUndefined();
+    expect(hookItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, data: { a: 1 } })).toEqual({ a: 1 });
+    expect(hookItem({ id: 'm', action: 'jobcreated', formId: 'x', ts: 1, data: 'not an array' })).toBe('not an array');
+    expect(JSON.parse(hookBody({ eventId: 'm', action: 'clockin', formId: 'x', ts: 1, payload: 'not json' })).data).toMatchObject({
+      kind: 'clockin',
+    });
+  });
+
+  it('subscribes to the twelve actions and the nine keys, never the stream-only notification', () => {
+    expect(SUBSCRIBABLE_ACTIONS).toHaveLength(12);
+    expect(SUBSCRIBABLE_EVENTS).toHaveLength(21);
+    expect(SUBSCRIBABLE_EVENTS).toContain('job_checked');
+    expect(SUBSCRIBABLE_EVENTS).not.toContain('notification');
+  });
+});

@@ -1,0 +1,144 @@
+import { AppConfig } from '@app/core';
+import { Injectable, Logger } from '@nestjs/common';
+import { attemptOutcome, AttemptRules } from '../attempt-outcome';
+import {
+  attemptRecord,
+  attemptRules,
+  CLAIM_MARGIN_MS,
+  countAttempts,
+  DecidedAttempt,
+  DRAIN_BUDGET_MS,
+  DrainOutcome,
+  STOPPING_HANDOFF_MS,
+} from '../drain-rules';
+import { ClaimedDelivery, HookAttemptRecord, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { WebhookDrainProducer } from '../webhook-drain-producer.service';
+import { WebhookHttp } from '../webhook-http.service';
+import { WebhookSigner } from '../webhook-signer.service';
+import { GroupRecorder } from './group-recorder';
+import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
+
+/** ms a round of REST hook POSTs is awaited; answers still out then come in on their own, holding no task slot. */
+export const STRAGGLER_WAIT_MS = 1_000;
+
+/** ms an answer waits for the rest of its round before it is recorded without them ({@link GroupRecorder}). */
+const RECORD_GATHER_MS = 25;
+
+/**
+ * Delivers the due deliveries of every REST hook subscription of a company (CONTRACTS.md "Wave 3:
+ * connector for automation platforms"; docs/webhooks-internals.md "REST hooks"), in rounds: one claim
+ * gives each subscription up to its free in-flight slots (`fieldwork_webhook_hooks_claim`: an event
+ * with 50 subscriptions costs one claim, not 50 drains), the POSTs go out concurrently (one JSON body
+ * per event), and the answers are recorded in groups ({@link GroupRecorder}: the round's answers in
+ * one call once all are in, an answer waiting at most {@link RECORD_GATHER_MS} for the others): a
+ * slow subscriber never holds the others' records, so never their slots. A round is awaited up to
+ * {@link STRAGGLER_WAIT_MS}; answers still out then are left to come in (tracked for shutdown by
+ * {@link WebhookHttp}), each followed by a drain of the company, so a slow subscriber holds no task
+ * slot. Rounds go on until nothing is due, or the budget is spent or the process stops (`more`), as
+ * the endpoints' {@link WebhookDrain}. A 410, or failure for too long, deletes that subscription only.
+ */
+@Injectable()
+export class WebhookHooksDrain {
+  private readonly logger = new Logger('WebhookDelivery');
+  private readonly rules: AttemptRules;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly subscriptions: WebhookSubscriptionsRepository,
+    private readonly signer: WebhookSigner,
+    private readonly drains: WebhookDrainProducer,
+    private readonly http: WebhookHttp,
+    private readonly config: AppConfig,
+  ) {
+    this.rules = attemptRules(config);
+  }
+
+  /** Delivers the company's subscriptions' due deliveries; safe to call for any company at any time. */
+  async drainHooks(companyId: string): Promise<DrainOutcome> {
+    return this.http.track(() => this.loop(companyId));
+  }
+
+  private async loop(companyId: string): Promise<DrainOutcome> {
+    const started = Date.now();
+    const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
+    for (;;) {
+      if (this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS) {
+        return { ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 };
+      }
+      const now = Date.now();
+      // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
+      const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
+      const rows = await this.deliveries.claimHooks(companyId, now, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, lockedUntil);
+      const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
+      if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
+      const batch = rows.filter((r) => r.payload !== null);
+      if (!batch.length) return result;
+      result.outcome = 'drained';
+      result.batches += 1;
+      const decided = await this.round(companyId, batch, lockedUntil);
+      countAttempts(result, decided);
+      await this.follow(companyId, decided);
+    }
+  }
+
+  /**
+   * POSTs a claimed round concurrently, each answer recorded (in a group) as it comes in. Waits for
+   * the round up to {@link STRAGGLER_WAIT_MS}; an answer coming later is followed on its own.
+   * @returns the attempts recorded within the wait
+   * @throws when a record call failed within the wait (the claims are released by the reconciler)
+   */
+  private async round(companyId: string, batch: ClaimedDelivery[], lockedUntil: number): Promise<DecidedAttempt[]> {
+    const recorder = new GroupRecorder<HookAttemptRecord>(
+      (records) => this.deliveries.recordHooks(companyId, Date.now(), records, lockedUntil),
+      batch.length,
+      RECORD_GATHER_MS,
+    );
+    const bodies = new Map<string, string>(); // one JSON body per event, however many subscriptions get it
+    const decided: DecidedAttempt[] = [];
+    let waiting = true;
+    const all = Promise.all(
+      batch.map((d) =>
+        this.http.track(async () => {
+          const x = await this.attempt(d, bodies);
+          await recorder.add({ ...attemptRecord(x), target: d.targetId });
+          if (waiting) decided.push(x);
+          else await this.follow(companyId, [x], true);
+        }),
+      ),
+    );
+    all.catch((err: Error) => !waiting && this.logger.warn(`late REST hook answers of company ${companyId}: ${err.message}`));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STRAGGLER_WAIT_MS)))]);
+    } finally {
+      clearTimeout(timer);
+      waiting = false;
+    }
+    return decided;
+  }
+
+  /** Signs and POSTs one delivery ({@link WebhookSigner}) and decides what its answer means ({@link attemptOutcome}). */
+  private async attempt(d: ClaimedDelivery, bodies: Map<string, string>): Promise<DecidedAttempt> {
+    const request = this.signer.signHook(d, Date.now(), bodies);
+    const startedAt = Date.now();
+    const result = await this.http.client.post(d.url, request.headers, request.body, request.contentType);
+    return { d, startedAt, result, decision: attemptOutcome(result, d.failures, d.failingSince, Date.now(), this.rules) };
+  }
+
+  /**
+   * Acts on recorded attempts: a subscription answering 410 (or failing for too long) is deleted,
+   * its open deliveries abandoned (the automation tool subscribes again); retries are enqueued for
+   * their time; after a late answer, a drain of the company now (its slot is free for what waits).
+   */
+  private async follow(companyId: string, decided: DecidedAttempt[], late = false): Promise<void> {
+    const gone = new Map(decided.filter((x) => x.decision.disable).map((x) => [x.d.targetId, x.decision.disable!] as const));
+    for (const [targetId, reason] of gone) {
+      const abandoned = await this.subscriptions.deleteGone(companyId, targetId, `subscription removed: ${reason}`, Date.now());
+      if (abandoned !== null)
+        this.logger.warn(`hook ${targetId} of company ${companyId} deleted (${reason}); ${abandoned} deliveries abandoned`);
+    }
+    const times = new Set(decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined));
+    if (late) times.add(Date.now());
+    await this.drains.enqueue([...times].map((next) => ({ endpointId: companyId, target: 'subscription' as const, next })));
+  }
+}
