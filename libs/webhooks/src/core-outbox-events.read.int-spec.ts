@@ -26,7 +26,9 @@ describe('OutboxEventsRead (PostgreSQL)', () => {
   }
   async function append(companyId: string, key: string, action: string, formId: string): Promise<string> {
     const id = newEventId();
-    await ds.transaction((m) => outbox.insertMany(m, [id], [{ companyId, eventKey: key, action, formId, data: [] } as unknown as OutboxEventInput]));
+    await ds.transaction((m) =>
+      outbox.insertMany(m, [id], [{ companyId, eventKey: key, action, formId, data: [] } as unknown as OutboxEventInput]),
+    );
     return id;
   }
 

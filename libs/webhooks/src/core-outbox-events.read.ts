@@ -64,4 +64,19 @@ export class OutboxEventsRead {
     );
     return rows.map((r) => r.id);
   }
+
+  /**
+   * The commit-ordered stamps (`outbox_events.stamped_at`, ms) of some of a company's events, read
+   * after the drain stamped the company: a REST hook body's item carries it as `createdAt`, as the
+   * polling routes do. @returns event id → stamp, for the events stamped (a pruned one is absent)
+   */
+  async eventStamps(companyId: string, eventIds: readonly string[]): Promise<Map<string, number>> {
+    const rows = await query<{ id: string; stampedAt: number }>(
+      this.dataSource,
+      `SELECT id, stamped_at::float8 AS "stampedAt" FROM outbox_events
+        WHERE company_id = $1 AND id = ANY($2::varchar[]) AND stamped_at IS NOT NULL`,
+      [companyId, eventIds],
+    );
+    return new Map(rows.map((r) => [r.id, r.stampedAt]));
+  }
 }

@@ -28,9 +28,18 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
   /** Appends `n` job_created events (the trigger fans them out to the endpoint); @returns the delivery ids in event order */
   async function events(companyId: string, n: number): Promise<{ eventIds: string[]; deliveryIds: string[] }> {
     const eventIds = Array.from({ length: n }, () => newEventId());
-    const input = eventIds.map((_, i) => ({ companyId, eventKey: 'job_created', action: 'jobcreated', formId: `J${i}`, data: [{ i }] })) as unknown as OutboxEventInput[];
+    const input = eventIds.map((_, i) => ({
+      companyId,
+      eventKey: 'job_created',
+      action: 'jobcreated',
+      formId: `J${i}`,
+      data: [{ i }],
+    })) as unknown as OutboxEventInput[];
     await ds.transaction((m) => outbox.insertMany(m, eventIds, input));
-    const rows: Array<{ id: string }> = await ds.query(`SELECT id FROM webhook_deliveries WHERE event_id = ANY($1::text[]) ORDER BY event_id`, [eventIds]);
+    const rows: Array<{ id: string }> = await ds.query(
+      `SELECT id FROM webhook_deliveries WHERE event_id = ANY($1::text[]) ORDER BY event_id`,
+      [eventIds],
+    );
     return { eventIds, deliveryIds: rows.map((r) => r.id) };
   }
 
@@ -39,13 +48,44 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     await ds.query(`INSERT INTO webhook_secrets (company_id, secret, created_at) VALUES ($1, 'whsec_s', 1)`, [companyId]);
     const { eventIds, deliveryIds } = await events(companyId, 3);
     const now = Date.now() + 1000;
-    const claimed = await repo.recordAndClaim({ endpointId, now, cap: 2, lockedUntil: now + 30_000, record: null, recordedLock: null, anyDelivered: false });
+    const claimed = await repo.recordAndClaim({
+      endpointId,
+      now,
+      cap: 2,
+      lockedUntil: now + 30_000,
+      record: null,
+      recordedLock: null,
+      anyDelivered: false,
+    });
     expect(claimed.map((c) => c.id)).toEqual(deliveryIds.slice(0, 2));
-    expect(claimed[0]).toMatchObject({ companyId, eventId: eventIds[0], failures: 0, url: 'https://example.com/h', headers: { 'X-A': '1' } });
-    expect(claimed[0]).toMatchObject({ action: 'jobcreated', formId: 'J0', payload: '[{"i":0}]', secret: 'whsec_s', previousSecret: null, failingSince: null });
+    expect(claimed[0]).toMatchObject({
+      companyId,
+      eventId: eventIds[0],
+      failures: 0,
+      url: 'https://example.com/h',
+      headers: { 'X-A': '1' },
+    });
+    expect(claimed[0]).toMatchObject({
+      action: 'jobcreated',
+      formId: 'J0',
+      payload: '[{"i":0}]',
+      secret: 'whsec_s',
+      previousSecret: null,
+      failingSince: null,
+    });
     expect(claimed[0]).toMatchObject({ target: 'endpoint', targetId: endpointId, eventCreatedAt: null });
     // the cap holds while the claims are in flight
-    expect(await repo.recordAndClaim({ endpointId, now, cap: 2, lockedUntil: now + 30_000, record: null, recordedLock: null, anyDelivered: false })).toEqual([]);
+    expect(
+      await repo.recordAndClaim({
+        endpointId,
+        now,
+        cap: 2,
+        lockedUntil: now + 30_000,
+        record: null,
+        recordedLock: null,
+        anyDelivered: false,
+      }),
+    ).toEqual([]);
 
     const record: AttemptRecord[] = claimed.map((c, i) => ({
       id: c.id,
@@ -61,7 +101,15 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
       duration: 12,
       outcome: i === 0 ? 'delivered' : 'retry',
     }));
-    const next = await repo.recordAndClaim({ endpointId, now, cap: 5, lockedUntil: now + 30_000, record, recordedLock: now + 30_000, anyDelivered: true });
+    const next = await repo.recordAndClaim({
+      endpointId,
+      now,
+      cap: 5,
+      lockedUntil: now + 30_000,
+      record,
+      recordedLock: now + 30_000,
+      anyDelivered: true,
+    });
     expect(next.map((c) => c.id)).toEqual([deliveryIds[2]]);
 
     const attempts = await repo.attemptsOf(companyId, deliveryIds);
@@ -76,17 +124,29 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
   it('finds due endpoints and drain points, releases lost claims, abandons pruned and open deliveries', async () => {
     const { companyId, endpointId } = await endpoint();
     const { eventIds, deliveryIds } = await events(companyId, 3);
-    const [{ next: created }] = await ds.query(`SELECT min(next_attempt_at)::float8 AS next FROM webhook_deliveries WHERE id = ANY($1::text[])`, [deliveryIds]);
+    const [{ next: created }] = await ds.query(
+      `SELECT min(next_attempt_at)::float8 AS next FROM webhook_deliveries WHERE id = ANY($1::text[])`,
+      [deliveryIds],
+    );
     expect(await repo.dueEndpoints([eventIds[0]], [])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
     expect(await repo.dueEndpoints([], [deliveryIds[1]])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
     const points = (await repo.drainPoints(created, 2)).filter((p) => p.endpointId === endpointId);
     expect(points).toEqual([{ endpointId, target: 'endpoint', next: created }]);
 
     const now = created + 1;
-    const claimed = await repo.recordAndClaim({ endpointId, now, cap: 1, lockedUntil: now + 10, record: null, recordedLock: null, anyDelivered: false });
+    const claimed = await repo.recordAndClaim({
+      endpointId,
+      now,
+      cap: 1,
+      lockedUntil: now + 10,
+      record: null,
+      recordedLock: null,
+      anyDelivered: false,
+    });
     expect(claimed).toHaveLength(1);
     expect(await repo.releaseLostClaims(now + 5)).toBeGreaterThanOrEqual(0); // not lost yet
-    const state = async (id: string) => (await ds.query(`SELECT state, last_error AS error FROM webhook_deliveries WHERE id = $1`, [id]))[0];
+    const state = async (id: string) =>
+      (await ds.query(`SELECT state, last_error AS error FROM webhook_deliveries WHERE id = $1`, [id]))[0];
     expect((await state(claimed[0].id)).state).toBe('in_flight');
     expect(await repo.releaseLostClaims(now + 11)).toBeGreaterThanOrEqual(1);
     expect((await state(claimed[0].id)).state).toBe('pending');
@@ -114,14 +174,19 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     );
     expect(row).toEqual({ state: 'pending', failures: 0, f: null, next: 77 });
     await ds.query(`DELETE FROM webhook_endpoints WHERE id = $1`, [endpointId]);
-    expect(await repo.transaction((m) => repo.lockForReplay(m, companyId, deliveryIds[0]))).toMatchObject({ endpoint: null, disabled: null });
+    expect(await repo.transaction((m) => repo.lockForReplay(m, companyId, deliveryIds[0]))).toMatchObject({
+      endpoint: null,
+      disabled: null,
+    });
   });
 
   it('prunes attempts and finished deliveries made before the horizon, in batches, and only those', async () => {
     const { companyId, endpointId } = await endpoint();
     const { deliveryIds } = await events(companyId, 3);
     // two finished long ago, one still pending long ago
-    await ds.query(`UPDATE webhook_deliveries SET created_at = 500, state = 'delivered' WHERE id = ANY($1::text[])`, [deliveryIds.slice(0, 2)]);
+    await ds.query(`UPDATE webhook_deliveries SET created_at = 500, state = 'delivered' WHERE id = ANY($1::text[])`, [
+      deliveryIds.slice(0, 2),
+    ]);
     await ds.query(`UPDATE webhook_deliveries SET created_at = 500 WHERE id = $1`, [deliveryIds[2]]);
     await ds.query(
       `INSERT INTO webhook_attempts (id, delivery_id, company_id, started_at, duration_ms, outcome) VALUES ($1, $2, $3, 600, 1, 'delivered'), ($4, $2, $3, $5, 1, 'delivered')`,

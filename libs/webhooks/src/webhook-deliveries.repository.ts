@@ -34,6 +34,8 @@ export interface ClaimedDelivery {
   targetId: string;
   /** ms, the event's creation time (database clock), for subscriptions; null for endpoints, or when the event was pruned */
   eventCreatedAt: number | null;
+  /** ms, the event's commit-ordered stamp (`outbox_events.stamped_at`), for subscriptions; null for endpoints, or before stamping */
+  eventStampedAt: number | null;
 }
 
 /** One attempt to record, with the delivery's new state (one element of the batch call's `p_record`). */
@@ -141,7 +143,7 @@ export class WebhookDeliveriesRepository {
       `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
               action, form_id AS "formId", payload, secret, previous_secret AS "previousSecret",
               previous_expires_at::float8 AS "previousExpiresAt",
-              'endpoint' AS target, $1::varchar AS "targetId", NULL::float8 AS "eventCreatedAt"
+              'endpoint' AS target, $1::varchar AS "targetId", NULL::float8 AS "eventCreatedAt", NULL::float8 AS "eventStampedAt"
          FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7)`,
       [
         args.endpointId,
@@ -166,7 +168,8 @@ export class WebhookDeliveriesRepository {
       this.dataSource,
       `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
               action, form_id AS "formId", payload, secret, NULL AS "previousSecret", NULL::float8 AS "previousExpiresAt",
-              'subscription' AS target, target_id AS "targetId", event_created_at::float8 AS "eventCreatedAt"
+              'subscription' AS target, target_id AS "targetId", event_created_at::float8 AS "eventCreatedAt",
+              event_stamped_at::float8 AS "eventStampedAt"
          FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4)`,
       [companyId, now, cap, lockedUntil],
     );

@@ -29,7 +29,14 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
     await add(b, 'job_created');
     const mine = await repo.findByCompany(a);
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ id, companyId: a, key: 'job_created', url: 'https://example.com/hook', headers: { 'X-Token': 't' }, disabled: false });
+    expect(mine[0]).toMatchObject({
+      id,
+      companyId: a,
+      key: 'job_created',
+      url: 'https://example.com/hook',
+      headers: { 'X-Token': 't' },
+      disabled: false,
+    });
     await repo.transaction(async (m) => {
       expect((await repo.lockByKey(m, a, 'job_created'))?.id).toBe(id);
       expect(await repo.lockByKey(m, a, 'job_updated')).toBeNull();
@@ -39,7 +46,10 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
   it('replaces (re-enabling) and deletes an endpoint', async () => {
     const { companyId } = await createIntCompany(ds);
     const id = await add(companyId, 'job_updated');
-    await ds.query(`UPDATE webhook_endpoints SET disabled = true, disabled_reason = 'x', disabled_at = 5, failing_since = 4 WHERE id = $1`, [id]);
+    await ds.query(
+      `UPDATE webhook_endpoints SET disabled = true, disabled_reason = 'x', disabled_at = 5, failing_since = 4 WHERE id = $1`,
+      [id],
+    );
     await repo.transaction((m) => repo.replace(m, id, 'https://example.org/new', { A: 'b' }, 9));
     expect((await repo.findByCompany(companyId))[0]).toMatchObject({
       url: 'https://example.org/new',
@@ -64,8 +74,15 @@ describe('WebhookEndpointsRepository (PostgreSQL)', () => {
     ] as unknown as OutboxEventInput[];
     await ds.transaction((m) => new OutboxRepository(ds).insertMany(m, [newEventId(), newEventId()], events));
     expect(await repo.disable(id, 'too many failures', 50)).toBe(1);
-    expect((await repo.findByCompany(companyId)).find((e) => e.id === id)).toMatchObject({ disabled: true, disabledReason: 'too many failures', disabledAt: 50 });
-    const states = await ds.query(`SELECT endpoint_id AS e, state, last_error AS error FROM webhook_deliveries WHERE company_id = $1 ORDER BY endpoint_id`, [companyId]);
+    expect((await repo.findByCompany(companyId)).find((e) => e.id === id)).toMatchObject({
+      disabled: true,
+      disabledReason: 'too many failures',
+      disabledAt: 50,
+    });
+    const states = await ds.query(
+      `SELECT endpoint_id AS e, state, last_error AS error FROM webhook_deliveries WHERE company_id = $1 ORDER BY endpoint_id`,
+      [companyId],
+    );
     expect(states).toEqual(
       expect.arrayContaining([
         { e: id, state: 'abandoned', error: 'endpoint disabled: too many failures' },

@@ -74,7 +74,14 @@ export class WebhookSigner {
     const timestamp = Math.floor(now / 1000);
     const body =
       bodies?.get(d.eventId) ??
-      hookBody({ eventId: d.eventId, action: d.action!, formId: d.formId!, ts: d.eventCreatedAt!, payload: d.payload! });
+      hookBody({
+        eventId: d.eventId,
+        action: d.action!,
+        formId: d.formId!,
+        ts: d.eventCreatedAt!,
+        stampedAt: d.eventStampedAt,
+        payload: d.payload!,
+      });
     bodies?.set(d.eventId, body);
     return {
       body,

@@ -72,7 +72,7 @@ const FAN_OUT_ENDPOINTS_ONLY = `CREATE OR REPLACE FUNCTION fieldwork_fan_out_web
 // subscription's URL, headers and own secret, the event's creation time (null once the event was
 // pruned) and its payload — on one row per event only (the first by delivery id; 50 subscriptions of
 // an event would carry the same text 50 times).
-const HOOKS_CLAIM = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint)
+export const HOOKS_CLAIM = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
                      failing_since bigint, action varchar, form_id varchar, payload text, secret varchar,
                      target_id varchar, event_created_at bigint)

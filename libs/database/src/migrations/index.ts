@@ -24,6 +24,7 @@ import { AddCommitStamps1796042700000 } from './1796042700000-AddCommitStamps';
 import { CreateWebhookSubscriptions1796047300000 } from './1796047300000-CreateWebhookSubscriptions';
 import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyExtraLabels';
 import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
+import { HookClaimStampedAt1796050000000 } from './1796050000000-HookClaimStampedAt';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   CreateWebhookSubscriptions1796047300000,
   AddCompanyExtraLabels1796047310000,
   AddClusterMapRegions1796047320000,
+  HookClaimStampedAt1796050000000,
 ];

@@ -1,6 +1,8 @@
+import { alertFiringItemForEvent } from '@app/alerts';
 import { JobView, toConnectorJob } from '@app/jobs';
+import { checkinItemForEvent, clockEventItemForEvent } from '@app/locations';
 import { hookBody } from './hook-body';
-import { hookItem, provisionalHookItem } from './hook-item';
+import { hookItem, pollingItem } from './hook-item';
 import { SUBSCRIBABLE_ACTIONS, SUBSCRIBABLE_EVENTS } from './subscription-events';
 
 const job = {
@@ -47,55 +49,52 @@ describe('REST hook body', () => {
     expect(text.startsWith('{"id":"msg_2","action":"jobcreated","ts":5,"data":{')).toBe(true);
   });
 
-  it('builds the provisional check-in, clock and alert items from their payloads', () => {
+  it('sends check-in, clock and alert events as the polling routes list them: the event id, createdAt its stamp', () => {
     const who = { uid: 'M1', name: 'Ana', username: 'ana' };
     const place = { uid: 'P1', name: 'Depot', location: { lat: 46, lng: 14 }, radius: 50 };
-    expect(hookItem({ id: 'msg_3', action: 'placecheckin', formId: 'M1-P1-10', ts: 20, data: { place, who, ts: 10 } })).toEqual({
-      id: 'M1-P1-10',
+    const checkin = { id: 'msg_3', action: 'placecheckin', formId: 'M1-P1-10', ts: 20, stampedAt: 25, data: { place, who, ts: 10 } };
+    const item = hookItem(checkin);
+    expect(item).toEqual(checkinItemForEvent({ id: 'msg_3', action: 'placecheckin', data: checkin.data, createdAt: 25 } as never));
+    expect(item).toMatchObject({
+      id: 'msg_3',
       kind: 'placecheckin',
       member: { id: 'M1', username: 'ana', name: 'Ana' },
-      place: { id: 'P1', name: 'Depot', location: { lat: 46, lng: 14 } },
       ts: 10,
-      createdAt: 20,
+      createdAt: 25,
     });
-    expect(hookItem({ id: 'msg_4', action: 'clockout', formId: 'M1-10-clockout', ts: 20, data: { who, tracking: false, ts: 10 } })).toEqual(
-      {
-        id: 'M1-10-clockout',
-        kind: 'clockout',
-        member: { id: 'M1', username: 'ana', name: 'Ana' },
-        ts: 10,
-        location: null,
-        createdAt: 20,
-      },
-    );
-    const alert = { id: 'R1', title: 'Low battery', message: 'Ana: battery 10 %', action: 'low_battery', config: {} };
-    expect(
-      hookItem({
-        id: 'msg_5',
-        action: 'alerttriggered',
-        formId: 'F1',
-        ts: 30,
-        data: { alert, member: who, zone: { id: 'Z', name: 'Yard' } },
-      }),
-    ).toEqual({
-      id: 'F1',
-      action: 'low_battery',
-      rule: { id: 'R1', title: 'Low battery' },
-      member: { id: 'M1', username: 'ana', name: 'Ana' },
-      zone: { id: 'Z', name: 'Yard' },
-      message: 'Ana: battery 10 %',
+    expect((item as { place: { id: string } }).place.id).toBe('P1');
+    // not stamped yet (an event committed between the drain's stamping and its claim): its creation time
+    expect(hookItem({ ...checkin, stampedAt: null })).toMatchObject({ id: 'msg_3', createdAt: 20 });
+    const clock = {
+      id: 'msg_4',
+      action: 'clockout',
+      formId: 'M1-10-clockout',
+      ts: 20,
+      stampedAt: 21,
+      data: { who, tracking: false, ts: 10 },
+    };
+    expect(hookItem(clock)).toEqual(clockEventItemForEvent({ id: 'msg_4', action: 'clockout', data: clock.data, createdAt: 21 } as never));
+    expect(hookItem(clock)).toMatchObject({ id: 'msg_4', kind: 'clockout', ts: 10, createdAt: 21 });
+    const alert = { id: 'R1', title: 'Low battery', message: 'Ana: battery 10 %', action: 'battery_low', config: {} };
+    const firing = {
+      id: 'msg_5',
+      action: 'alerttriggered',
+      formId: 'F1',
       ts: 30,
-      createdAt: 30,
-    });
+      stampedAt: 31,
+      data: { alert, member: who, ts: 29, zone: { id: 'Z', name: 'Yard' } },
+    };
+    expect(hookItem(firing)).toEqual(
+      alertFiringItemForEvent({ id: 'msg_5', action: 'alerttriggered', data: firing.data, createdAt: 31 } as never),
+    );
+    expect(hookItem(firing)).toMatchObject({ id: 'msg_5', action: 'battery_low', rule: { id: 'R1', title: 'Low battery' }, createdAt: 31 });
   });
 
   it('sends a payload it cannot map as stored, and never throws', () => {
-    expect(provisionalHookItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, data: { a: 1 } })).toBeUndefined();
-    expect(hookItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, data: { a: 1 } })).toEqual({ a: 1 });
-    expect(hookItem({ id: 'm', action: 'jobcreated', formId: 'x', ts: 1, data: 'not an array' })).toBe('not an array');
-    expect(JSON.parse(hookBody({ eventId: 'm', action: 'clockin', formId: 'x', ts: 1, payload: 'not json' })).data).toMatchObject({
-      kind: 'clockin',
-    });
+    expect(pollingItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, stampedAt: null, data: { a: 1 } })).toBeUndefined();
+    expect(hookItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, stampedAt: null, data: { a: 1 } })).toEqual({ a: 1 });
+    expect(hookItem({ id: 'm', action: 'jobcreated', formId: 'x', ts: 1, stampedAt: null, data: 'not an array' })).toBe('not an array');
+    expect(JSON.parse(hookBody({ eventId: 'm', action: 'clockin', formId: 'x', ts: 1, payload: 'not json' })).data).toBe('not json');
   });
 
   it('subscribes to the twelve actions and the nine keys, never the stream-only notification', () => {

@@ -1,4 +1,7 @@
+import { alertFiringItemForEvent } from '@app/alerts';
+import type { StampedEventOf } from '@app/core';
 import { JobView, toConnectorJob } from '@app/jobs';
+import { checkinItemForEvent, clockEventItemForEvent } from '@app/locations';
 
 /**
  * The `data` of a REST hook delivery (CONTRACTS.md "Wave 3: connector for automation platforms"):
@@ -15,6 +18,8 @@ export interface HookEvent {
   formId: string;
   /** ms, the event's creation time (database clock) */
   ts: number;
+  /** ms, the event's commit-ordered stamp (`stamped_at`), the polled items' `createdAt`; null before stamping */
+  stampedAt: number | null;
   /** the stored payload, parsed (the nine keys' form `data`) */
   data: unknown;
 }
@@ -24,54 +29,44 @@ const JOB_ACTIONS = new Set(['jobcreated', 'jobupdated', 'jobcompleted', 'jobarc
 
 /**
  * The item for one event: for job events the connector job (`toConnectorJob`, the very function
- * `/v1/jobs` answers with); for the others {@link provisionalHookItem}.
+ * `/v1/jobs` answers with); for check-in, clock and alert events the very mappers of `/v1/checkins`,
+ * `/v1/clock-events` and `/v1/alert-firings` ({@link pollingItem}).
  */
 export function hookItem(event: HookEvent): unknown {
   try {
     if (JOB_ACTIONS.has(event.action) && Array.isArray(event.data) && event.data.length === 1) {
       return toConnectorJob(event.data[0] as JobView);
     }
-    return provisionalHookItem(event) ?? event.data;
+    return pollingItem(event) ?? event.data;
   } catch {
     return event.data;
   }
 }
 
-type Obj = Record<string, any>;
-const member = (who: Obj | undefined) => (who ? { id: who.uid, username: who.username, name: who.name } : null);
-const place = (p: Obj | undefined) => (p ? { id: p.uid, name: p.name, location: p.location ?? null } : undefined);
-
 /**
- * PROVISIONAL — check-in, clock and alert events (`placecheckin`, `placecheckout`, `clockin`,
- * `clockout`, `alerttriggered`). The polling routes of those items (`/v1/checkins`,
- * `/v1/clock-events`, `/v1/alert-firings`, CONTRACTS.md) are being written on another branch with
- * their own pure mappers; when they land, THIS FUNCTION is the one to switch to them, so that a hook's
- * `data` is exactly the polling route's item. Until then it builds the items' documented fields from
- * the event payload: `id` is the event's form id (the outbox payload does not carry the check-in's
- * or clock row's own id; an alert's form id is its firing's id), `createdAt` the event's time.
+ * The polling routes' item for a check-in, clock or alert event (`placecheckin`, `placecheckout`,
+ * `clockin`, `clockout`, `alerttriggered`): `id` the event id, `createdAt` its commit-ordered stamp
+ * (its creation time if it is not stamped yet: the drain stamps before it builds a body, so only an
+ * event committed between that stamping and the claim goes out so), as `/v1/checkins`,
+ * `/v1/clock-events` and `/v1/alert-firings` list it.
  * @returns undefined for an action it does not know (the caller sends the payload as stored)
  */
-export function provisionalHookItem(event: HookEvent): unknown {
-  const d = event.data as Obj;
+export function pollingItem(event: HookEvent): unknown {
+  const createdAt = event.stampedAt ?? event.ts;
   switch (event.action) {
     case 'placecheckin':
     case 'placecheckout':
-      return { id: event.formId, kind: event.action, member: member(d.who), place: place(d.place), ts: d.ts, createdAt: event.ts };
+      return checkinItemForEvent({ id: event.id, action: event.action, data: event.data, createdAt } as StampedEventOf<'placecheckin'>);
     case 'clockin':
     case 'clockout':
-      return { id: event.formId, kind: event.action, member: member(d.who), ts: d.ts, location: d.location ?? null, createdAt: event.ts };
+      return clockEventItemForEvent({ id: event.id, action: event.action, data: event.data, createdAt } as StampedEventOf<'clockin'>);
     case 'alerttriggered':
-      return {
-        id: event.formId,
-        action: d.alert?.action,
-        rule: { id: d.alert?.id, title: d.alert?.title },
-        member: member(d.member),
-        ...(d.place ? { place: place(d.place) } : {}),
-        ...(d.zone ? { zone: d.zone } : {}),
-        message: d.alert?.message,
-        ts: event.ts,
-        createdAt: event.ts,
-      };
+      return alertFiringItemForEvent({
+        id: event.id,
+        action: 'alerttriggered',
+        data: event.data,
+        createdAt,
+      } as StampedEventOf<'alerttriggered'>);
     default:
       return undefined;
   }

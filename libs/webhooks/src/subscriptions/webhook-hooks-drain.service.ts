@@ -1,6 +1,7 @@
-import { AppConfig } from '@app/core';
+import { AppConfig, OutboxStamping } from '@app/core';
 import { Injectable, Logger } from '@nestjs/common';
 import { attemptOutcome, AttemptRules } from '../attempt-outcome';
+import { OutboxEventsRead } from '../core-outbox-events.read';
 import {
   attemptRecord,
   attemptRules,
@@ -49,6 +50,8 @@ export class WebhookHooksDrain {
     private readonly drains: WebhookDrainProducer,
     private readonly http: WebhookHttp,
     private readonly config: AppConfig,
+    private readonly stamping: OutboxStamping,
+    private readonly outboxEvents: OutboxEventsRead,
   ) {
     this.rules = attemptRules(config);
   }
@@ -73,12 +76,28 @@ export class WebhookHooksDrain {
       if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
       const batch = rows.filter((r) => r.payload !== null);
       if (!batch.length) return result;
+      await this.stampFirst(companyId, batch);
       result.outcome = 'drained';
       result.batches += 1;
       const decided = await this.round(companyId, batch, lockedUntil);
       countAttempts(result, decided);
       await this.follow(companyId, decided);
     }
+  }
+
+  /**
+   * Gives every claimed event its commit-ordered stamp before its body is built: a body's item
+   * carries it as `createdAt`, as the polling routes list the item (docs/connector.md, "REST hooks").
+   * The delivery is woken by the same commit as the api's stamper, so an event is often claimed
+   * before an api instance stamped it: then this stamps the company itself (core's stamping, the
+   * same lock and order) and reads the stamps back.
+   */
+  private async stampFirst(companyId: string, batch: ClaimedDelivery[]): Promise<void> {
+    const unstamped = [...new Set(batch.filter((d) => d.eventStampedAt === null).map((d) => d.eventId))];
+    if (!unstamped.length) return;
+    await this.stamping.kick(companyId);
+    const stamps = await this.outboxEvents.eventStamps(companyId, unstamped);
+    for (const d of batch) if (d.eventStampedAt === null) d.eventStampedAt = stamps.get(d.eventId) ?? null;
   }
 
   /**
