@@ -1,5 +1,6 @@
 import { AppConfig } from '@app/core';
 import { Injectable } from '@nestjs/common';
+import { WorkerHeartbeatsRead } from './core-worker-heartbeats.read';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDrainProducer } from './webhook-drain-producer.service';
 
@@ -14,6 +15,7 @@ export class WebhookReconciler {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly drains: WebhookDrainProducer,
     private readonly config: AppConfig,
+    private readonly heartbeats: WorkerHeartbeatsRead,
   ) {}
 
   /**
@@ -21,9 +23,12 @@ export class WebhookReconciler {
    * same webhook-id), abandons due deliveries of REST hook subscriptions that are gone, and enqueues
    * a drain for every endpoint (and company's subscriptions) with deliveries due within the next
    * interval (`WEBHOOK_RECONCILE_MS`; BullMQ ignores ids it already holds).
+   * @param atStart the worker's first pass: its drains get task ids of their own (tag `-start`), so
+   *   a drain task still held, locked, by a killed worker (until BullMQ finds it stalled) cannot hold
+   *   them back
    * @returns how many deliveries were released, and how many drains enqueued.
    */
-  async reconcile(): Promise<{ released: number; enqueued: number }> {
+  async reconcile(atStart = false): Promise<{ released: number; enqueued: number }> {
     const now = Date.now();
     const released = await this.deliveries.releaseLostClaims(now);
     await this.deliveries.abandonOrphanHookDeliveries(now);
@@ -31,7 +36,26 @@ export class WebhookReconciler {
       now + this.config.WEBHOOK_RECONCILE_MS,
       this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     );
-    await this.drains.enqueue(points);
+    await this.drains.enqueue(atStart ? points.map((p) => ({ ...p, tag: '-start' })) : points);
     return { released, enqueued: points.length };
   }
+
+  /**
+   * Releases the claims of workers whose heartbeat stopped — no beat for {@link DEAD_AFTER_BEATS}
+   * heartbeat intervals (`WORKER_HEARTBEAT_MS`) — without waiting for their `locked_until`, and
+   * drains their endpoints (and companies' subscriptions) at once under task ids of their own (tag
+   * `-released`), which a dead worker's locked drain task cannot hold back. Run every heartbeat
+   * interval by each worker; idempotent.
+   * @returns how many deliveries were released.
+   */
+  async releaseDeadWorkers(): Promise<number> {
+    const dead = await this.heartbeats.deadClaimOwners(DEAD_AFTER_BEATS * this.config.WORKER_HEARTBEAT_MS);
+    const { released, points } = await this.deliveries.releaseClaimsOf(dead);
+    const now = Date.now();
+    if (points.length) await this.drains.enqueue(points.map((p) => ({ ...p, next: now, tag: '-released' })));
+    return released;
+  }
 }
+
+/** Heartbeat intervals without a beat after which a worker is taken as dead and its claims released. */
+export const DEAD_AFTER_BEATS = 3;

@@ -19,7 +19,9 @@ function webhookWorkerOptions() {
 export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private timer?: NodeJS.Timeout;
+  private sweepTimer?: NodeJS.Timeout;
   private reconciling = false;
+  private sweeping = false;
 
   constructor(
     private readonly delivery: WebhookDeliveryService,
@@ -33,21 +35,40 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
    * The reconciler runs on a timer in every worker process, not as a BullMQ schedule: it must keep
    * running when Redis comes back empty (a schedule kept in Redis would be gone with it). It is
    * idempotent, so several workers running it is harmless. Each tick also re-upserts the prune schedule.
+   * A second timer, twice per `WORKER_HEARTBEAT_MS`, releases the claims of workers whose heartbeat
+   * stopped (a `kill -9`), so their deliveries go out again within seconds, not at `locked_until`.
    */
   async onApplicationBootstrap(): Promise<void> {
     this.timer = setInterval(() => void this.tick(), this.config.WEBHOOK_RECONCILE_MS);
-    await this.tick();
+    // twice a heartbeat: a dead worker's claims wait at most half a beat past its being taken as dead
+    this.sweepTimer = setInterval(() => void this.sweep(), Math.max(100, this.config.WORKER_HEARTBEAT_MS / 2));
+    await this.sweep();
+    await this.tick(true);
   }
 
   beforeApplicationShutdown(): void {
     clearInterval(this.timer);
+    clearInterval(this.sweepTimer);
   }
 
-  private async tick(): Promise<void> {
+  private async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const released = await this.delivery.releaseDeadWorkers();
+      if (released) this.logger.warn(`released ${released} deliveries whose worker stopped mid-attempt (its heartbeat stopped)`);
+    } catch (err) {
+      this.logger.warn(`dead-worker sweep failed: ${(err as Error).message}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async tick(atStart = false): Promise<void> {
     if (this.reconciling) return;
     this.reconciling = true;
     try {
-      const result = await this.delivery.reconcile();
+      const result = await this.delivery.reconcile(atStart);
       if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
       const queue = this.producer.queue(QueueName.WebhookDelivery);
       // a fixed scheduler id: every worker upserts the same schedule, so pruning runs once an hour in total

@@ -98,12 +98,15 @@ export class AppConfig extends ConsoleEnv {
   @Min(0)
   MEMBER_LIMIT = 0;
 
-  /** How often the worker writes its heartbeat, ms. */
+  /**
+   * How often the worker writes its heartbeat, ms. A worker silent for 3 of these is taken as dead:
+   * the other workers release its webhook delivery claims (docs/webhooks-internals.md).
+   */
   @Transform(toInt)
   @IsInt()
   @Min(100)
   @Max(600000)
-  WORKER_HEARTBEAT_MS = 5000;
+  WORKER_HEARTBEAT_MS = 2000;
 
   /** BullMQ lock duration and stalled-check interval for the worker, ms. */
   @Transform(toInt)
