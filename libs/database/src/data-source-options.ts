@@ -57,6 +57,10 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       connectionTimeoutMillis: 5000,
       // a request never waits minutes on a lock or a dead server
       statement_timeout: 30000,
+      // a backend whose client died (a worker killed mid-run) notices within 2 s even while it waits
+      // on a lock, so it rolls back and frees its rows then, not after statement_timeout
+      // (docs/worker-results.md, "A worker killed mid-run")
+      options: '-c client_connection_check_interval=2000',
       application_name: 'fieldwork',
     },
   };
