@@ -85,7 +85,9 @@ describe('webhook delivery survives an api SIGKILL between commit and wake-up', 
     expect(answer).toMatch(/^no answer/); // it died before answering: after the commit, before the wake-up
 
     // committed: the event and its pending delivery are in PostgreSQL
-    const rows: Array<{ state: string }> = await db.query(`SELECT state FROM webhook_deliveries WHERE company_id = $1`, [company.companyUid]);
+    const rows: Array<{ state: string }> = await db.query(`SELECT state FROM webhook_deliveries WHERE company_id = $1`, [
+      company.companyUid,
+    ]);
     expect(rows).toHaveLength(1);
 
     // waits past the 30 s reconciler so the "before" latency is measured, then asserts ≤ 10 s
