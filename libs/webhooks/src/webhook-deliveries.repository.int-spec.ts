@@ -136,6 +136,13 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     expect(await repo.dueEndpoints([], [deliveryIds[1]])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
     const points = (await repo.drainPoints(created, 2)).filter((p) => p.endpointId === endpointId);
     expect(points).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    // the lost wake-up pass: never-tried pending deliveries due in the window, the earliest per drain
+    const unwoken = async (from: number, to: number) => (await repo.unattemptedDrainPoints(from, to)).filter((p) => p.endpointId === endpointId);
+    expect(await unwoken(created - 1000, created)).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    expect(await unwoken(created - 1000, created - 1)).toEqual([]); // not due yet in the window
+    await ds.query(`UPDATE webhook_deliveries SET attempts = 1 WHERE id = ANY($1::text[])`, [deliveryIds]);
+    expect(await unwoken(created - 1000, created + 1000)).toEqual([]); // tried: the drain's own retries wake them
+    await ds.query(`UPDATE webhook_deliveries SET attempts = 0 WHERE id = ANY($1::text[])`, [deliveryIds]);
 
     const now = created + 1;
     const claimed = await repo.recordAndClaim({

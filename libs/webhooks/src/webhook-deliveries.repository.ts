@@ -282,6 +282,21 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
+   * For every drain (an endpoint's, a company's subscriptions') with never-tried pending deliveries
+   * (`attempts = 0`) due between `from` and `to` (ms): its earliest such due time. What a lost
+   * wake-up leaves behind (an api killed between its commit and its enqueue); an index range scan of
+   * `IDX_webhook_deliveries_due` over that window.
+   */
+  async unattemptedDrainPoints(from: number, to: number): Promise<DrainPoint[]> {
+    return query<DrainPoint>(
+      this.dataSource,
+      `SELECT ${DRAIN_KEY} AS "endpointId", target, min(next_attempt_at)::float8 AS next FROM webhook_deliveries
+        WHERE state = 'pending' AND next_attempt_at BETWEEN $1 AND $2 AND attempts = 0 GROUP BY 1, 2`,
+      [from, to],
+    );
+  }
+
+  /**
    * For every drain (an endpoint's, a company's subscriptions') with pending deliveries due by
    * `until`: the distinct due times of its `perEndpoint` oldest ones (a drain takes every delivery
    * due by its time; later ones get theirs).

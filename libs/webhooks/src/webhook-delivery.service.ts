@@ -63,6 +63,11 @@ export class WebhookDeliveryService {
     return this.reconciler.releaseDeadWorkers();
   }
 
+  /** The lost wake-up pass (a worker timer, twice a heartbeat): drains for never-tried deliveries no wake-up reached. @returns how many. */
+  async wakeUnwoken(): Promise<number> {
+    return this.reconciler.wakeUnwoken();
+  }
+
   /** `prune`: deletes what is past the retention. @returns rows deleted. */
   async prune(): Promise<number> {
     return this.pruner.prune();

@@ -55,7 +55,32 @@ export class WebhookReconciler {
     if (points.length) await this.drains.enqueue(points.map((p) => ({ ...p, next: now, tag: '-released' })));
     return released;
   }
+
+  /**
+   * Wake-ups that never came: enqueues a drain for every endpoint (and company's subscriptions) with
+   * a never-tried pending delivery due between `WEBHOOK_RECONCILE_MS` and {@link UNWOKEN_AFTER_MS} ago —
+   * an api killed between its transaction's commit and its `wake` enqueue leaves exactly that (issue
+   * #29 item 4). Run twice per heartbeat by each worker, so such a delivery goes out about
+   * {@link UNWOKEN_AFTER_MS} + half a beat after it was due instead of at the next reconcile. The
+   * task ids are the wake-up's own (`drain-<endpoint>-<earliest due ms>`), so a wake-up still waiting
+   * in BullMQ absorbs this one; a backlogged endpoint (its deliveries waiting behind the in-flight
+   * cap) gets an extra drain per pass, which claims what is free or nothing. Idempotent.
+   * @returns how many drains were enqueued.
+   */
+  async wakeUnwoken(): Promise<number> {
+    const now = Date.now();
+    const points = await this.deliveries.unattemptedDrainPoints(now - this.config.WEBHOOK_RECONCILE_MS, now - UNWOKEN_AFTER_MS);
+    await this.drains.enqueue(points);
+    return points.length;
+  }
 }
+
+/**
+ * ms a never-tried delivery waits past its due time before a worker wakes its drain itself: the
+ * api's wake-up reaches a drain within milliseconds; this leaves it, and a wake-up queued behind
+ * busy drains, the room to come first.
+ */
+export const UNWOKEN_AFTER_MS = 2000;
 
 /** Heartbeat intervals without a beat after which a worker is taken as dead and its claims released. */
 export const DEAD_AFTER_BEATS = 3;

@@ -36,7 +36,9 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
    * running when Redis comes back empty (a schedule kept in Redis would be gone with it). It is
    * idempotent, so several workers running it is harmless. Each tick also re-upserts the prune schedule.
    * A second timer, twice per `WORKER_HEARTBEAT_MS`, releases the claims of workers whose heartbeat
-   * stopped (a `kill -9`), so their deliveries go out again within seconds, not at `locked_until`.
+   * stopped (a `kill -9`), so their deliveries go out again within seconds, not at `locked_until`,
+   * and drains the never-tried deliveries whose api wake-up never came (an api's `kill -9` between
+   * its commit and its enqueue), so they go out within seconds, not at the next reconcile.
    */
   async onApplicationBootstrap(): Promise<void> {
     this.timer = setInterval(() => void this.tick(), this.config.WEBHOOK_RECONCILE_MS);
@@ -59,6 +61,11 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       if (released) this.logger.warn(`released ${released} deliveries whose worker stopped mid-attempt (its heartbeat stopped)`);
     } catch (err) {
       this.logger.warn(`dead-worker sweep failed: ${(err as Error).message}`);
+    }
+    try {
+      await this.delivery.wakeUnwoken();
+    } catch (err) {
+      this.logger.warn(`lost wake-up pass failed: ${(err as Error).message}`);
     } finally {
       this.sweeping = false;
     }

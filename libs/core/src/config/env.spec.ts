@@ -61,6 +61,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads TEST_KILL_BEFORE_WAKE (off by default), refuses it with NODE_ENV=production', () => {
+    expect(load({}).TEST_KILL_BEFORE_WAKE).toBe(false);
+    expect(load({ NODE_ENV: 'test', TEST_KILL_BEFORE_WAKE: 'true' }).TEST_KILL_BEFORE_WAKE).toBe(true);
+    expect(configError({ NODE_ENV: 'production', TEST_KILL_BEFORE_WAKE: 'true' }).message).toContain(
+      'TEST_KILL_BEFORE_WAKE=true: not allowed when NODE_ENV=production',
+    );
+  });
+
   it('ignores variables it does not know', () => {
     const config = load({ HOME: '/root', PATH: '/bin', SOMETHING_ELSE: 'x' }) as unknown as Record<string, unknown>;
     expect(config.HOME).toBeUndefined();

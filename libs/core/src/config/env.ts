@@ -429,6 +429,16 @@ export class AppConfig extends ConsoleEnv {
   @IsBoolean()
   WORKER_TEST_KINDS = false;
 
+  /**
+   * Fault injection for the durability specs: `true` makes the process `SIGKILL` itself right after
+   * a transaction that wrote outbox events committed and before it enqueues their wake-up
+   * (`OutboxService.wake`), as a crash between commit and wake-up would. Honoured only with
+   * NODE_ENV=test; refused when NODE_ENV=production.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  TEST_KILL_BEFORE_WAKE = false;
+
   /** Log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
