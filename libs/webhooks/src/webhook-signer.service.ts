@@ -77,7 +77,6 @@ export class WebhookSigner {
       hookBody({
         eventId: d.eventId,
         action: d.action!,
-        formId: d.formId!,
         ts: d.eventCreatedAt!,
         stampedAt: d.eventStampedAt,
         payload: d.payload!,

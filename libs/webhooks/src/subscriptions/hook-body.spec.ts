@@ -32,7 +32,7 @@ const job = {
 describe('REST hook body', () => {
   it('is {id, action, ts, data} with the connector job for job events, key actions included', () => {
     for (const action of ['jobcreated', 'jobupdated', 'jobcompleted', 'jobarchived', 'jobdeleted', 'jobcheckin', 'jobcheckout']) {
-      const body = JSON.parse(hookBody({ eventId: 'msg_1', action, formId: 'J1', ts: 1_700_000_200_000, payload: JSON.stringify([job]) }));
+      const body = JSON.parse(hookBody({ eventId: 'msg_1', action, ts: 1_700_000_200_000, payload: JSON.stringify([job]) }));
       expect(body).toEqual({ id: 'msg_1', action, ts: 1_700_000_200_000, data: toConnectorJob(job) });
     }
     expect(toConnectorJob(job)).toMatchObject({
@@ -45,14 +45,14 @@ describe('REST hook body', () => {
   });
 
   it('keys its fields in the order id, action, ts, data (the exact bytes are signed)', () => {
-    const text = hookBody({ eventId: 'msg_2', action: 'jobcreated', formId: 'J1', ts: 5, payload: JSON.stringify([job]) });
+    const text = hookBody({ eventId: 'msg_2', action: 'jobcreated', ts: 5, payload: JSON.stringify([job]) });
     expect(text.startsWith('{"id":"msg_2","action":"jobcreated","ts":5,"data":{')).toBe(true);
   });
 
   it('sends check-in, clock and alert events as the polling routes list them: the event id, createdAt its stamp', () => {
     const who = { uid: 'M1', name: 'Ana', username: 'ana' };
     const place = { uid: 'P1', name: 'Depot', location: { lat: 46, lng: 14 }, radius: 50 };
-    const checkin = { id: 'msg_3', action: 'placecheckin', formId: 'M1-P1-10', ts: 20, stampedAt: 25, data: { place, who, ts: 10 } };
+    const checkin = { id: 'msg_3', action: 'placecheckin', ts: 20, stampedAt: 25, data: { place, who, ts: 10 } };
     const item = hookItem(checkin);
     expect(item).toEqual(checkinItemForEvent({ id: 'msg_3', action: 'placecheckin', data: checkin.data, createdAt: 25 } as never));
     expect(item).toMatchObject({
@@ -68,7 +68,6 @@ describe('REST hook body', () => {
     const clock = {
       id: 'msg_4',
       action: 'clockout',
-      formId: 'M1-10-clockout',
       ts: 20,
       stampedAt: 21,
       data: { who, tracking: false, ts: 10 },
@@ -79,7 +78,6 @@ describe('REST hook body', () => {
     const firing = {
       id: 'msg_5',
       action: 'alerttriggered',
-      formId: 'F1',
       ts: 30,
       stampedAt: 31,
       data: { alert, member: who, ts: 29, zone: { id: 'Z', name: 'Yard' } },
@@ -91,10 +89,10 @@ describe('REST hook body', () => {
   });
 
   it('sends a payload it cannot map as stored, and never throws', () => {
-    expect(pollingItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, stampedAt: null, data: { a: 1 } })).toBeUndefined();
-    expect(hookItem({ id: 'm', action: 'somethingnew', formId: 'x', ts: 1, stampedAt: null, data: { a: 1 } })).toEqual({ a: 1 });
-    expect(hookItem({ id: 'm', action: 'jobcreated', formId: 'x', ts: 1, stampedAt: null, data: 'not an array' })).toBe('not an array');
-    expect(JSON.parse(hookBody({ eventId: 'm', action: 'clockin', formId: 'x', ts: 1, payload: 'not json' })).data).toBe('not json');
+    expect(pollingItem({ id: 'm', action: 'somethingnew', ts: 1, stampedAt: null, data: { a: 1 } })).toBeUndefined();
+    expect(hookItem({ id: 'm', action: 'somethingnew', ts: 1, stampedAt: null, data: { a: 1 } })).toEqual({ a: 1 });
+    expect(hookItem({ id: 'm', action: 'jobcreated', ts: 1, stampedAt: null, data: 'not an array' })).toBe('not an array');
+    expect(JSON.parse(hookBody({ eventId: 'm', action: 'clockin', ts: 1, payload: 'not json' })).data).toBe('not json');
   });
 
   it('subscribes to the twelve actions and the nine keys, never the stream-only notification', () => {

@@ -17,14 +17,7 @@ export interface HookBody {
  * event's stored fields (the payload is the nine keys' form `data`, a JSON string; `stampedAt` the
  * event's commit-ordered stamp, ms, null or absent before stamping).
  */
-export function hookBody(e: {
-  eventId: string;
-  action: string;
-  formId: string;
-  ts: number;
-  stampedAt?: number | null;
-  payload: string;
-}): string {
+export function hookBody(e: { eventId: string; action: string; ts: number; stampedAt?: number | null; payload: string }): string {
   let data: unknown;
   try {
     data = JSON.parse(e.payload);
@@ -35,7 +28,7 @@ export function hookBody(e: {
     id: e.eventId,
     action: e.action,
     ts: e.ts,
-    data: hookItem({ id: e.eventId, action: e.action, formId: e.formId, ts: e.ts, stampedAt: e.stampedAt ?? null, data }),
+    data: hookItem({ id: e.eventId, action: e.action, ts: e.ts, stampedAt: e.stampedAt ?? null, data }),
   };
   return JSON.stringify(body);
 }

@@ -14,8 +14,6 @@ export interface HookEvent {
   /** the outbox event id (`msg_…`), the webhook-id */
   id: string;
   action: string;
-  /** the form `id` (a job's id; a check-in's `<member>-<place>-<ts>`; a firing's id…) */
-  formId: string;
   /** ms, the event's creation time (database clock) */
   ts: number;
   /** ms, the event's commit-ordered stamp (`stamped_at`), the polled items' `createdAt`; null before stamping */

@@ -22,8 +22,7 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
   });
   afterAll(() => ds.destroy());
   /** the reconciler's dead-worker release: the workers silent for `staleMs`, then their claims */
-  const releaseDead = async (staleMs: number) =>
-    deliveries.releaseClaimsOf(await new WorkerHeartbeatsRead(ds).deadClaimOwners(staleMs));
+  const releaseDead = async (staleMs: number) => deliveries.releaseClaimsOf(await new WorkerHeartbeatsRead(ds).deadClaimOwners(staleMs));
 
   /** Subscribes `event` in `companyId`; @returns the subscription's id */
   async function subscribe(companyId: string, event: string, secret = 'whsec_sub', createdAt = Date.now()): Promise<string> {
@@ -267,7 +266,9 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
       expect(row.owner).toBe(PROCESS_ID);
       const { released, points } = await releaseDead(5_000);
       expect(released).toBeGreaterThanOrEqual(1); // (every claim of this process: other tests' too)
-      expect(points.filter((p) => p.endpointId === companyId)).toEqual([{ endpointId: companyId, target: 'subscription', next: expect.any(Number) }]);
+      expect(points.filter((p) => p.endpointId === companyId)).toEqual([
+        { endpointId: companyId, target: 'subscription', next: expect.any(Number) },
+      ]);
       expect((await deliveries.claimHooks(companyId, now, 2, now + 60_001)).map((c) => c.id)).toEqual([claimed.id]);
     } finally {
       await ds.query(`DELETE FROM worker_heartbeats WHERE id = $1`, [PROCESS_ID]);
