@@ -20,8 +20,9 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   private readonly logger = new Logger('WebhookDelivery');
   private timer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
-  private reconciling = false;
-  private sweeping = false;
+  /** the reconcile and the sweep running, if any (one of each at a time; shutdown waits for them) */
+  private ticking?: Promise<void>;
+  private sweeping?: Promise<void>;
 
   constructor(
     private readonly delivery: WebhookDeliveryService,
@@ -48,14 +49,19 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     await this.tick(true);
   }
 
-  beforeApplicationShutdown(): void {
+  /** Stops the timers and waits for a pass still running, so none touches Redis or PostgreSQL after they close. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     clearInterval(this.sweepTimer);
+    await Promise.allSettled([this.ticking, this.sweeping]);
   }
 
-  private async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
+  private sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
     try {
       const released = await this.delivery.releaseDeadWorkers();
       if (released) this.logger.warn(`released ${released} deliveries whose worker stopped mid-attempt (its heartbeat stopped)`);
@@ -66,14 +72,15 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       await this.delivery.wakeUnwoken();
     } catch (err) {
       this.logger.warn(`lost wake-up pass failed: ${(err as Error).message}`);
-    } finally {
-      this.sweeping = false;
     }
   }
 
-  private async tick(atStart = false): Promise<void> {
-    if (this.reconciling) return;
-    this.reconciling = true;
+  private tick(atStart = false): Promise<void> {
+    this.ticking ??= this.tickOnce(atStart).finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  private async tickOnce(atStart: boolean): Promise<void> {
     try {
       const result = await this.delivery.reconcile(atStart);
       if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
@@ -82,8 +89,6 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       await queue.upsertJobScheduler('webhook-prune', { every: 3_600_000 }, { name: 'prune', data: {} });
     } catch (err) {
       this.logger.warn(`reconcile failed: ${(err as Error).message}`);
-    } finally {
-      this.reconciling = false;
     }
   }
 
