@@ -1,4 +1,5 @@
-import { AppConfig, PROCESS_ID, SQL_NOW_MS } from '@app/core';
+import { hostname } from 'node:os';
+import { AppConfig, SQL_NOW_MS } from '@app/core';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -10,8 +11,7 @@ import { DataSource } from 'typeorm';
 @Injectable()
 export class HeartbeatService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Heartbeat');
-  /** `<hostname>:<pid>:<start ms>`, the owner this worker's delivery claims name */
-  readonly id = PROCESS_ID;
+  readonly id = `${hostname()}:${process.pid}:${Date.now()}`;
   private timer?: NodeJS.Timeout;
 
   constructor(
