@@ -43,6 +43,18 @@ const WORKER_ENV = {
   WORKER_HEARTBEAT_MS: '1000',
 };
 
+/**
+ * The SIGKILL test's workers run on the production timers (env.ts defaults): the delivery timeout
+ * (so a claim's locked_until), BullMQ's lock and stalled check, the reconciler's period and the
+ * heartbeat. Recovery must not wait for any of the first three (issue #29 item 4).
+ */
+const PRODUCTION_TIMERS = {
+  WEBHOOK_TIMEOUT_MS: '15000',
+  QUEUE_LOCK_MS: '30000',
+  WEBHOOK_RECONCILE_MS: '30000',
+  WORKER_HEARTBEAT_MS: '2000',
+};
+
 /** hooks boot or stop several processes (jest's hook default is 5 s) */
 const HOOK_MS = 45_000;
 
@@ -240,7 +252,7 @@ describe('webhook delivery survives a worker SIGKILL', () => {
     const company = await createCompany(api);
     const secret = await configure(api.url, company, receiver);
 
-    const first = await startWorker('worker-1', { QUEUE_PREFIX: PREFIX, REDIS_URL: SHARED_REDIS });
+    const first = await startWorker('worker-1', { ...PRODUCTION_TIMERS, QUEUE_PREFIX: PREFIX, REDIS_URL: SHARED_REDIS });
     const t0 = Date.now();
 
     // the kill: once a few hundred have arrived, while the rest are queued or in flight
@@ -272,7 +284,7 @@ describe('webhook delivery survives a worker SIGKILL', () => {
     const edited = await post(api.url, 'editjobs', { jobs: edits }, company.key);
     expect(edited.body.status).toBe(0);
 
-    const second = await startWorker('worker-2', { QUEUE_PREFIX: PREFIX, REDIS_URL: SHARED_REDIS });
+    const second = await startWorker('worker-2', { ...PRODUCTION_TIMERS, QUEUE_PREFIX: PREFIX, REDIS_URL: SHARED_REDIS });
     const restartedAt = Date.now();
     await waitAllDelivered(company.companyUid, receiver, 100_000, [second]);
     const doneAt = Date.now();
@@ -293,6 +305,19 @@ describe('webhook delivery survives a worker SIGKILL', () => {
     );
     // worker-2's reconciler released the dead worker's claims
     if (inFlight.length) expect(second.stdout + second.stderr).toMatch(/released \d+ deliveries whose worker stopped/);
+
+    // recovery (issue #29 item 4): within 10 s of worker-2's start every key flows again and the dead
+    // worker's claims are sent again — the claims name their worker, whose stopped heartbeat releases
+    // them (not their locked_until), and the start's drains are not held by the dead worker's BullMQ lock
+    const recovery = Math.max(firstAt('/created'), firstAt('/updated'), stuck.last || restartedAt) - restartedAt;
+    const before = receiver.received.filter((r) => r.at <= killed.at);
+    const rateBefore = before.length / Math.max(1, (killed.at - Math.min(...before.map((r) => r.at))) / 1000);
+    const after = receiver.received.filter((r) => r.at > restartedAt + recovery && r.at <= restartedAt + recovery + 2000);
+    timings.push(
+      `SIGKILL: recovered ${recovery} ms after worker-2 started (every key flowing, the dead worker's claims re-sent); ` +
+        `${Math.round(rateBefore)} deliveries/s before the kill, ${Math.round(after.length / 2)}/s in the 2 s after recovery`,
+    );
+    expect(recovery).toBeLessThanOrEqual(10_000);
   }, 150_000);
 });
 

@@ -1,5 +1,4 @@
-import { hostname } from 'node:os';
-import { AppConfig, SQL_NOW_MS } from '@app/core';
+import { AppConfig, PROCESS_ID, SQL_NOW_MS } from '@app/core';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -11,7 +10,8 @@ import { DataSource } from 'typeorm';
 @Injectable()
 export class HeartbeatService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Heartbeat');
-  readonly id = `${hostname()}:${process.pid}:${Date.now()}`;
+  /** `<hostname>:<pid>:<start ms>`, the owner this worker's delivery claims name */
+  readonly id = PROCESS_ID;
   private timer?: NodeJS.Timeout;
 
   constructor(

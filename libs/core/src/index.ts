@@ -36,6 +36,7 @@ export * from './notifications/notifications.repository';
 export * from './notifications/notifications.service';
 export * from './dto/get-notifications.dto';
 export * from './dto/id-or-ids.dto';
+export * from './heartbeat/process-id';
 export * from './heartbeat/worker-heartbeat.entity';
 export * from './queue/queues';
 export * from './queue/queue.module';

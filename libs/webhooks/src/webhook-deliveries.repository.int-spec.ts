@@ -1,6 +1,7 @@
-import { newEventId, newId, OutboxEventInput, OutboxRepository } from '@app/core';
+import { newEventId, newId, OutboxEventInput, OutboxRepository, PROCESS_ID } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, openIntegrationDb } from '@test/support/integration';
+import { WorkerHeartbeatsRead } from './core-worker-heartbeats.read';
 import { AttemptRecord, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
@@ -14,6 +15,9 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     outbox = new OutboxRepository(ds);
   });
   afterAll(() => ds.destroy());
+  /** the reconciler's dead-worker release: the workers silent for `staleMs`, then their claims */
+  const releaseDead = async (staleMs: number) =>
+    repo.releaseClaimsOf(await new WorkerHeartbeatsRead(ds).deadClaimOwners(staleMs));
 
   /** A company with an endpoint for `job_created`; @returns their ids */
   async function endpoint(): Promise<{ companyId: string; endpointId: string }> {
@@ -132,6 +136,13 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     expect(await repo.dueEndpoints([], [deliveryIds[1]])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
     const points = (await repo.drainPoints(created, 2)).filter((p) => p.endpointId === endpointId);
     expect(points).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    // the lost wake-up pass: never-tried pending deliveries due in the window, the earliest per drain
+    const unwoken = async (from: number, to: number) => (await repo.unattemptedDrainPoints(from, to)).filter((p) => p.endpointId === endpointId);
+    expect(await unwoken(created - 1000, created)).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    expect(await unwoken(created - 1000, created - 1)).toEqual([]); // not due yet in the window
+    await ds.query(`UPDATE webhook_deliveries SET attempts = 1 WHERE id = ANY($1::text[])`, [deliveryIds]);
+    expect(await unwoken(created - 1000, created + 1000)).toEqual([]); // tried: the drain's own retries wake them
+    await ds.query(`UPDATE webhook_deliveries SET attempts = 0 WHERE id = ANY($1::text[])`, [deliveryIds]);
 
     const now = created + 1;
     const claimed = await repo.recordAndClaim({
@@ -196,5 +207,37 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     const left = await ds.query(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1`, [endpointId]);
     expect(left).toEqual([{ id: deliveryIds[2] }]);
     expect(await repo.attemptsOf(companyId, [deliveryIds[0]])).toHaveLength(1); // the recent attempt stays
+  });
+
+  it('claims name their worker; its claims go back to pending once its heartbeat is older than the limit, with their drain point', async () => {
+    const { companyId, endpointId } = await endpoint();
+    const { deliveryIds } = await events(companyId, 3);
+    const now = Date.now() + 1000;
+    await ds.query(`DELETE FROM worker_heartbeats WHERE id = $1`, [PROCESS_ID]);
+    await ds.query(`INSERT INTO worker_heartbeats (id, started_at, beat_at) VALUES ($1, $2, $2)`, [PROCESS_ID, Date.now()]);
+    try {
+      const args = { endpointId, now, cap: 2, record: null, recordedLock: null, anyDelivered: false };
+      const claimed = await repo.recordAndClaim({ ...args, lockedUntil: now + 60_000 });
+      expect(claimed.map((c) => c.id)).toEqual(deliveryIds.slice(0, 2));
+      const owners = await ds.query(`SELECT DISTINCT claimed_by AS owner FROM webhook_deliveries WHERE id = ANY($1::text[])`, [
+        deliveryIds.slice(0, 2),
+      ]);
+      expect(owners).toEqual([{ owner: PROCESS_ID }]);
+
+      // a beating worker keeps its claims
+      expect((await releaseDead(60_000)).points.filter((p) => p.endpointId === endpointId)).toEqual([]);
+      // silent for longer than the limit: released, long before their locked_until
+      await ds.query(`UPDATE worker_heartbeats SET beat_at = beat_at - 10000 WHERE id = $1`, [PROCESS_ID]);
+      const { released, points } = await releaseDead(5_000);
+      // (every claim of this process is released: other tests' claims too)
+      expect(released).toBeGreaterThanOrEqual(2);
+      expect(points.filter((p) => p.endpointId === endpointId)).toEqual([{ endpointId, target: 'endpoint', next: expect.any(Number) }]);
+      const states = await ds.query(`SELECT state, locked_until FROM webhook_deliveries WHERE id = ANY($1::text[])`, [deliveryIds]);
+      expect(states).toEqual(Array(3).fill({ state: 'pending', locked_until: null }));
+      // claimed again (the same deliveries: the same webhook-ids)
+      expect((await repo.recordAndClaim({ ...args, lockedUntil: now + 60_001 })).map((c) => c.id)).toEqual(deliveryIds.slice(0, 2));
+    } finally {
+      await ds.query(`DELETE FROM worker_heartbeats WHERE id = $1`, [PROCESS_ID]);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { query, queryOne, Queryable } from '@app/core';
+import { PROCESS_ID, query, queryOne, Queryable } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -144,7 +144,7 @@ export class WebhookDeliveriesRepository {
               action, form_id AS "formId", payload, secret, previous_secret AS "previousSecret",
               previous_expires_at::float8 AS "previousExpiresAt",
               'endpoint' AS target, $1::varchar AS "targetId", NULL::float8 AS "eventCreatedAt", NULL::float8 AS "eventStampedAt"
-         FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+         FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7, $8)`,
       [
         args.endpointId,
         args.now,
@@ -153,6 +153,7 @@ export class WebhookDeliveriesRepository {
         args.record ? JSON.stringify(args.record) : null,
         args.recordedLock,
         args.anyDelivered,
+        PROCESS_ID,
       ],
     );
   }
@@ -170,8 +171,8 @@ export class WebhookDeliveriesRepository {
               action, form_id AS "formId", payload, secret, NULL AS "previousSecret", NULL::float8 AS "previousExpiresAt",
               'subscription' AS target, target_id AS "targetId", event_created_at::float8 AS "eventCreatedAt",
               event_stamped_at::float8 AS "eventStampedAt"
-         FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4)`,
-      [companyId, now, cap, lockedUntil],
+         FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4, $5)`,
+      [companyId, now, cap, lockedUntil, PROCESS_ID],
     );
     // the function answers each event's payload on one of its rows: the others share that string
     const payloads = new Map(rows.filter((r) => r.payload !== null).map((r) => [r.eventId, r.payload]));
@@ -258,6 +259,41 @@ export class WebhookDeliveriesRepository {
       [now],
     );
     return row?.n ?? 0;
+  }
+
+  /**
+   * Puts back to pending the `in_flight` claims of the given workers (`claimed_by`; they stopped
+   * beating: `WorkerHeartbeatsRead.deadClaimOwners`) whatever their `locked_until`.
+   * @returns how many claims were released, and the drains they belong to (`next`: their oldest due time).
+   */
+  async releaseClaimsOf(workers: string[]): Promise<{ released: number; points: DrainPoint[] }> {
+    if (!workers.length) return { released: 0, points: [] };
+    const rows = await query<DrainPoint & { n: number }>(
+      this.dataSource,
+      `WITH r AS (
+         UPDATE webhook_deliveries d SET state = 'pending', locked_until = NULL
+          WHERE d.state = 'in_flight' AND d.claimed_by = ANY($1::text[])
+         RETURNING CASE WHEN d.target = 'subscription' THEN d.company_id ELSE d.endpoint_id END AS "endpointId",
+                   d.target, d.next_attempt_at)
+       SELECT "endpointId", target, min(next_attempt_at)::float8 AS next, count(*)::int AS n FROM r GROUP BY "endpointId", target`,
+      [workers],
+    );
+    return { released: rows.reduce((sum, r) => sum + r.n, 0), points: rows.map(({ endpointId, target, next }) => ({ endpointId, target, next })) };
+  }
+
+  /**
+   * For every drain (an endpoint's, a company's subscriptions') with never-tried pending deliveries
+   * (`attempts = 0`) due between `from` and `to` (ms): its earliest such due time. What a lost
+   * wake-up leaves behind (an api killed between its commit and its enqueue); an index range scan of
+   * `IDX_webhook_deliveries_due` over that window.
+   */
+  async unattemptedDrainPoints(from: number, to: number): Promise<DrainPoint[]> {
+    return query<DrainPoint>(
+      this.dataSource,
+      `SELECT ${DRAIN_KEY} AS "endpointId", target, min(next_attempt_at)::float8 AS next FROM webhook_deliveries
+        WHERE state = 'pending' AND next_attempt_at BETWEEN $1 AND $2 AND attempts = 0 GROUP BY 1, 2`,
+      [from, to],
+    );
   }
 
   /**

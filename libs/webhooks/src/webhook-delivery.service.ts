@@ -50,9 +50,22 @@ export class WebhookDeliveryService {
     return outcome;
   }
 
-  /** The reconciler's tick (a worker timer): released claims and enqueued drains. */
-  async reconcile(): Promise<{ released: number; enqueued: number }> {
-    return this.reconciler.reconcile();
+  /**
+   * The reconciler's tick (a worker timer): released claims and enqueued drains.
+   * @param atStart the worker's first tick (its drains get task ids of their own)
+   */
+  async reconcile(atStart = false): Promise<{ released: number; enqueued: number }> {
+    return this.reconciler.reconcile(atStart);
+  }
+
+  /** The dead-worker sweep (a worker timer, every heartbeat): releases the claims of workers whose heartbeat stopped. @returns how many. */
+  async releaseDeadWorkers(): Promise<number> {
+    return this.reconciler.releaseDeadWorkers();
+  }
+
+  /** The lost wake-up pass (a worker timer, twice a heartbeat): drains for never-tried deliveries no wake-up reached. @returns how many. */
+  async wakeUnwoken(): Promise<number> {
+    return this.reconciler.wakeUnwoken();
   }
 
   /** `prune`: deletes what is past the retention. @returns rows deleted. */

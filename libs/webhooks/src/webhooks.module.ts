@@ -1,6 +1,7 @@
 import { MembersModule } from '@app/members';
 import { Module } from '@nestjs/common';
 import { OutboxEventsRead } from './core-outbox-events.read';
+import { WorkerHeartbeatsRead } from './core-worker-heartbeats.read';
 import { WebhookConfigService } from './webhook-config.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -32,6 +33,7 @@ import { WebhookHttp } from './webhook-http.service';
     WebhookSecretsRepository,
     WebhookSubscriptionsRepository,
     OutboxEventsRead,
+    WorkerHeartbeatsRead,
     WebhookSecrets,
     WebhookSigner,
     WebhookDrainProducer,

@@ -19,7 +19,10 @@ function webhookWorkerOptions() {
 export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDelivery');
   private timer?: NodeJS.Timeout;
-  private reconciling = false;
+  private sweepTimer?: NodeJS.Timeout;
+  /** the reconcile and the sweep running, if any (one of each at a time; shutdown waits for them) */
+  private ticking?: Promise<void>;
+  private sweeping?: Promise<void>;
 
   constructor(
     private readonly delivery: WebhookDeliveryService,
@@ -33,29 +36,59 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
    * The reconciler runs on a timer in every worker process, not as a BullMQ schedule: it must keep
    * running when Redis comes back empty (a schedule kept in Redis would be gone with it). It is
    * idempotent, so several workers running it is harmless. Each tick also re-upserts the prune schedule.
+   * A second timer, twice per `WORKER_HEARTBEAT_MS`, releases the claims of workers whose heartbeat
+   * stopped (a `kill -9`), so their deliveries go out again within seconds, not at `locked_until`,
+   * and drains the never-tried deliveries whose api wake-up never came (an api's `kill -9` between
+   * its commit and its enqueue), so they go out within seconds, not at the next reconcile.
    */
   async onApplicationBootstrap(): Promise<void> {
     this.timer = setInterval(() => void this.tick(), this.config.WEBHOOK_RECONCILE_MS);
-    await this.tick();
+    // twice a heartbeat: a dead worker's claims wait at most half a beat past its being taken as dead
+    this.sweepTimer = setInterval(() => void this.sweep(), Math.max(100, this.config.WORKER_HEARTBEAT_MS / 2));
+    await this.sweep();
+    await this.tick(true);
   }
 
-  beforeApplicationShutdown(): void {
+  /** Stops the timers and waits for a pass still running, so none touches Redis or PostgreSQL after they close. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.sweepTimer);
+    await Promise.allSettled([this.ticking, this.sweeping]);
   }
 
-  private async tick(): Promise<void> {
-    if (this.reconciling) return;
-    this.reconciling = true;
+  private sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
     try {
-      const result = await this.delivery.reconcile();
+      const released = await this.delivery.releaseDeadWorkers();
+      if (released) this.logger.warn(`released ${released} deliveries whose worker stopped mid-attempt (its heartbeat stopped)`);
+    } catch (err) {
+      this.logger.warn(`dead-worker sweep failed: ${(err as Error).message}`);
+    }
+    try {
+      await this.delivery.wakeUnwoken();
+    } catch (err) {
+      this.logger.warn(`lost wake-up pass failed: ${(err as Error).message}`);
+    }
+  }
+
+  private tick(atStart = false): Promise<void> {
+    this.ticking ??= this.tickOnce(atStart).finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  private async tickOnce(atStart: boolean): Promise<void> {
+    try {
+      const result = await this.delivery.reconcile(atStart);
       if (result.released) this.logger.warn(`released ${result.released} deliveries whose worker stopped mid-attempt`);
       const queue = this.producer.queue(QueueName.WebhookDelivery);
       // a fixed scheduler id: every worker upserts the same schedule, so pruning runs once an hour in total
       await queue.upsertJobScheduler('webhook-prune', { every: 3_600_000 }, { name: 'prune', data: {} });
     } catch (err) {
       this.logger.warn(`reconcile failed: ${(err as Error).message}`);
-    } finally {
-      this.reconciling = false;
     }
   }
 

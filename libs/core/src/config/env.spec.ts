@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       PASSWORD_HASH_TIME_COST: 2,
       INVITATION_TTL_HOURS: 72,
       MEMBER_LIMIT: 0,
-      WORKER_HEARTBEAT_MS: 5000,
+      WORKER_HEARTBEAT_MS: 2000,
       QUEUE_LOCK_MS: 30000,
       SHUTDOWN_DRAIN_MS: 0,
       WEBHOOK_ALLOW_PRIVATE: false,
@@ -58,6 +58,14 @@ describe('loadConfig', () => {
     expect(load({ NODE_ENV: 'production', LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
     expect(configError({ NODE_ENV: 'production', LOG_FORMAT: 'pretty' }).message).toContain(
       'LOG_FORMAT="pretty": not allowed when NODE_ENV=production',
+    );
+  });
+
+  it('reads TEST_KILL_BEFORE_WAKE (off by default), refuses it with NODE_ENV=production', () => {
+    expect(load({}).TEST_KILL_BEFORE_WAKE).toBe(false);
+    expect(load({ NODE_ENV: 'test', TEST_KILL_BEFORE_WAKE: 'true' }).TEST_KILL_BEFORE_WAKE).toBe(true);
+    expect(configError({ NODE_ENV: 'production', TEST_KILL_BEFORE_WAKE: 'true' }).message).toContain(
+      'TEST_KILL_BEFORE_WAKE=true: not allowed when NODE_ENV=production',
     );
   });
 

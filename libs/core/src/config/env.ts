@@ -98,12 +98,15 @@ export class AppConfig extends ConsoleEnv {
   @Min(0)
   MEMBER_LIMIT = 0;
 
-  /** How often the worker writes its heartbeat, ms. */
+  /**
+   * How often the worker writes its heartbeat, ms. A worker silent for 3 of these is taken as dead:
+   * the other workers release its webhook delivery claims (docs/webhooks-internals.md).
+   */
   @Transform(toInt)
   @IsInt()
   @Min(100)
   @Max(600000)
-  WORKER_HEARTBEAT_MS = 5000;
+  WORKER_HEARTBEAT_MS = 2000;
 
   /** BullMQ lock duration and stalled-check interval for the worker, ms. */
   @Transform(toInt)
@@ -425,6 +428,16 @@ export class AppConfig extends ConsoleEnv {
   @Transform(toBool)
   @IsBoolean()
   WORKER_TEST_KINDS = false;
+
+  /**
+   * Fault injection for the durability specs: `true` makes the process `SIGKILL` itself right after
+   * a transaction that wrote outbox events committed and before it enqueues their wake-up
+   * (`OutboxService.wake`), as a crash between commit and wake-up would. Honoured only with
+   * NODE_ENV=test; refused when NODE_ENV=production.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  TEST_KILL_BEFORE_WAKE = false;
 
   /** Log level: fatal, error, warn, log, debug, verbose. */
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])

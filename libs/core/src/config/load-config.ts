@@ -35,6 +35,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
   const lines = errors.map((e) => `${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
   if (config.WORKER_TEST_KINDS === true && config.NODE_ENV === 'production')
     lines.push('WORKER_TEST_KINDS=true: not allowed when NODE_ENV=production');
+  if (config.TEST_KILL_BEFORE_WAKE === true && config.NODE_ENV === 'production')
+    lines.push('TEST_KILL_BEFORE_WAKE=true: not allowed when NODE_ENV=production');
   if (config.LOG_FORMAT === 'pretty' && config.NODE_ENV === 'production')
     lines.push('LOG_FORMAT="pretty": not allowed when NODE_ENV=production (production logs JSON)');
   if (config.REDIS_CLUSTER_NODES && selectsDatabase(config.REDIS_URL))

@@ -5,6 +5,7 @@ import { OutboxEventInput } from './outbox-events';
 import { OutboxRepository } from './outbox.repository';
 import { QueueName } from '../queue/queues';
 import { TaskProducer } from '../queue/task-producer.service';
+import { AppConfig } from '../config/env';
 
 /**
  * The transactional outbox (CONTRACTS.md, "Events and webhooks"): {@link appendMany} writes the events
@@ -14,10 +15,14 @@ import { TaskProducer } from '../queue/task-producer.service';
 export class OutboxService {
   private readonly logger = new Logger('Outbox');
 
-  /** `producer` is absent in the CLI (no Redis there): the worker's reconciler wakes those events. */
+  /**
+   * `producer` is absent in the CLI (no Redis there): the worker's reconciler wakes those events.
+   * `config` only for its test fault `TEST_KILL_BEFORE_WAKE` (absent: off).
+   */
   constructor(
     private readonly repo: OutboxRepository,
     @Optional() private readonly producer?: TaskProducer,
+    @Optional() private readonly config?: AppConfig,
   ) {}
 
   /**
@@ -26,6 +31,10 @@ export class OutboxService {
    */
   wake(eventIds: string[]): void {
     if (!eventIds.length || !this.producer) return;
+    if (this.config?.TEST_KILL_BEFORE_WAKE && this.config.NODE_ENV === 'test') {
+      // the durability spec's fault: the events are committed, their wake-up is never enqueued
+      process.kill(process.pid, 'SIGKILL');
+    }
     this.producer
       .add(QueueName.WebhookDelivery, 'wake', { eventIds })
       .catch((err: Error) => this.logger.warn(`could not wake delivery of ${eventIds.length} events: ${err.message}`));

@@ -25,6 +25,7 @@ import { CreateWebhookSubscriptions1796047300000 } from './1796047300000-CreateW
 import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyExtraLabels';
 import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
 import { HookClaimStampedAt1796050000000 } from './1796050000000-HookClaimStampedAt';
+import { ClaimsNameTheirWorker1796060042000 } from './1796060042000-ClaimsNameTheirWorker';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   AddCompanyExtraLabels1796047310000,
   AddClusterMapRegions1796047320000,
   HookClaimStampedAt1796050000000,
+  ClaimsNameTheirWorker1796060042000,
 ];

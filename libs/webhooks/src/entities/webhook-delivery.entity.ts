@@ -62,6 +62,10 @@ export class WebhookDelivery {
   @MsColumn({ name: 'locked_until', nullable: true })
   lockedUntil: number | null;
 
+  /** the claiming worker's heartbeat id (`worker_heartbeats.id`); meaningful while `in_flight` */
+  @Column({ name: 'claimed_by', type: 'varchar', length: 200, nullable: true })
+  claimedBy: string | null;
+
   @Column({ name: 'last_status', type: 'integer', nullable: true })
   lastStatus: number | null;
 

@@ -1,6 +1,7 @@
-import { newEventId, newId, OutboxEventInput, OutboxRepository } from '@app/core';
+import { newEventId, newId, OutboxEventInput, OutboxRepository, PROCESS_ID } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, openIntegrationDb } from '@test/support/integration';
+import { WorkerHeartbeatsRead } from '../core-worker-heartbeats.read';
 import { OutboxEventsRead } from '../core-outbox-events.read';
 import { HookAttemptRecord, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
@@ -20,6 +21,8 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
     log = new OutboxEventsRead(ds);
   });
   afterAll(() => ds.destroy());
+  /** the reconciler's dead-worker release: the workers silent for `staleMs`, then their claims */
+  const releaseDead = async (staleMs: number) => deliveries.releaseClaimsOf(await new WorkerHeartbeatsRead(ds).deadClaimOwners(staleMs));
 
   /** Subscribes `event` in `companyId`; @returns the subscription's id */
   async function subscribe(companyId: string, event: string, secret = 'whsec_sub', createdAt = Date.now()): Promise<string> {
@@ -247,5 +250,28 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
     expect(await deliveries.claimHooks(companyId, now, 4, now + 1)).toEqual([]);
     expect(await deliveries.abandonOrphanHookDeliveries(now)).toBeGreaterThanOrEqual(1);
     expect(await state(second)).toEqual({ state: 'abandoned', error: 'subscription removed' });
+  });
+
+  it("the hooks' claims name their worker and are released, with the company's drain point, once its heartbeat stops", async () => {
+    const { companyId } = await createIntCompany(ds);
+    const sub = await subscribe(companyId, 'jobcreated');
+    await events(companyId, [['job_created', 'jobcreated']]);
+    const now = Date.now() + 1000;
+    await ds.query(`DELETE FROM worker_heartbeats WHERE id = $1`, [PROCESS_ID]);
+    await ds.query(`INSERT INTO worker_heartbeats (id, started_at, beat_at) VALUES ($1, $2, $2)`, [PROCESS_ID, Date.now() - 10_000]);
+    try {
+      const [claimed] = await deliveries.claimHooks(companyId, now, 2, now + 60_000);
+      expect(claimed.targetId).toBe(sub);
+      const [row] = await ds.query(`SELECT claimed_by AS owner FROM webhook_deliveries WHERE id = $1`, [claimed.id]);
+      expect(row.owner).toBe(PROCESS_ID);
+      const { released, points } = await releaseDead(5_000);
+      expect(released).toBeGreaterThanOrEqual(1); // (every claim of this process: other tests' too)
+      expect(points.filter((p) => p.endpointId === companyId)).toEqual([
+        { endpointId: companyId, target: 'subscription', next: expect.any(Number) },
+      ]);
+      expect((await deliveries.claimHooks(companyId, now, 2, now + 60_001)).map((c) => c.id)).toEqual([claimed.id]);
+    } finally {
+      await ds.query(`DELETE FROM worker_heartbeats WHERE id = $1`, [PROCESS_ID]);
+    }
   });
 });
