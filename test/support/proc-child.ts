@@ -25,6 +25,8 @@ export class Child {
   readonly proc: ChildProcess;
   stdout = '';
   stderr = '';
+  /** characters received on stdout and stderr since the start (the captures above keep the last 64 kB) */
+  private readonly received = { out: 0, err: 0 };
   exit?: ChildExit;
   /** Settles when the process has exited and its stdio is closed. */
   readonly exited: Promise<ChildExit>;
@@ -36,8 +38,14 @@ export class Child {
     env: NodeJS.ProcessEnv,
   ) {
     this.proc = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.proc.stdout!.setEncoding('utf8').on('data', (d: string) => (this.stdout = (this.stdout + d).slice(-MAX_CAPTURE)));
-    this.proc.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr = (this.stderr + d).slice(-MAX_CAPTURE)));
+    this.proc.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      this.received.out += d.length;
+      this.stdout = (this.stdout + d).slice(-MAX_CAPTURE);
+    });
+    this.proc.stderr!.setEncoding('utf8').on('data', (d: string) => {
+      this.received.err += d.length;
+      this.stderr = (this.stderr + d).slice(-MAX_CAPTURE);
+    });
     running.add(this);
     this.exited = new Promise<ChildExit>((resolveExit) => {
       const done = (exit: ChildExit) => {
@@ -52,6 +60,17 @@ export class Child {
         done({ code: null, signal: null });
       });
     });
+  }
+
+  /** A mark in the output, for {@link outputSince}. */
+  mark(): { out: number; err: number } {
+    return { ...this.received };
+  }
+
+  /** What the process wrote on stdout, then on stderr, since `mark` (as far as the 64-kB captures still hold). */
+  outputSince(mark: { out: number; err: number }): string {
+    const tail = (text: string, count: number) => (count > 0 ? text.slice(-Math.min(count, text.length)) : '');
+    return tail(this.stdout, this.received.out - mark.out) + tail(this.stderr, this.received.err - mark.err);
   }
 
   get pid(): number {

@@ -1,14 +1,17 @@
 import { BullModule, WorkerHost } from '@nestjs/bullmq';
-import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { ConnectionOptions } from 'bullmq';
 import { AppConfig } from '../config/env';
-import { createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
+import { closeRedis, createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
 import { queuePrefix } from './queue-prefix';
 import { ALL_QUEUES, TASK_OPTIONS } from './queues';
 import { TASK_PRODUCER_PROVIDER, TaskProducer } from './task-producer.service';
 
 const QUEUE_ROLE = Symbol('QUEUE_ROLE');
+
+/** How long a shutdown waits for Redis to answer the commands in flight and the QUIT (ms). */
+const QUIT_WITHIN_MS = 2_000;
 type QueueRole = 'producer' | 'worker';
 
 /**
@@ -20,15 +23,21 @@ type QueueRole = 'producer' | 'worker';
  * - worker, Redis Cluster: ONE {@link Cluster} (`queue-worker`) shared by the queues and workers, each
  *   BullMQ worker duplicating it for its blocking reads (BullMQ can't build a Cluster from options).
  *
- * A shared client is never closed by BullMQ: it is closed here at shutdown, with `disconnect()`, which
- * cannot fail when Redis is away (a `quit` would be refused then). In the worker the BullMQ workers
- * are closed first (`Worker.close` waits for the tasks in hand and is idempotent, so Nest's own close
- * later is a no-op): Nest shuts this module down before the global one that closes them.
+ * A shared client is never closed by BullMQ: it is closed here at shutdown. In the worker the BullMQ
+ * workers are closed first (`Worker.close` waits for the tasks in hand and is idempotent, so Nest's own
+ * close later is a no-op): Nest shuts this module down before the global one that closes them. Then
+ * the client is `quit` (the commands already sent get their replies: `Worker.close` does not wait
+ * for a stalled-jobs check in flight, which would otherwise fail on a connection cut under it), and
+ * `disconnect()`ed if that has not finished within {@link QUIT_WITHIN_MS} (Redis away).
+ *
+ * Every BullMQ worker gets an `error` listener here, logging through Nest (at most one line per
+ * worker every 30 s): without one, BullMQ prints the error's stack raw on stderr.
  */
 @Injectable()
-export class QueueConnection implements OnApplicationShutdown {
+export class QueueConnection implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly connection: ConnectionOptions;
   private readonly owned?: RedisClient;
+  private readonly logger = new Logger('Queues');
 
   constructor(
     config: AppConfig,
@@ -44,21 +53,52 @@ export class QueueConnection implements OnApplicationShutdown {
     this.connection = this.owned;
   }
 
+  /**
+   * Listens for the errors of every BullMQ worker of this process (created by Nest in `onModuleInit`).
+   * Once a worker is closing, the cut of its own blocking connection is expected and not logged:
+   * BullMQ skips that error itself on one server, but over a Cluster ioredis wraps it ("Too many
+   * Cluster redirections. Last error: Error: Connection is closed.") and BullMQ emits it
+   * (taskforcesh/bullmq#2402).
+   */
+  onApplicationBootstrap(): void {
+    for (const host of this.workerHosts()) {
+      const worker = workerOf(host);
+      if (!worker) continue;
+      let lastLog = 0;
+      let closing = false;
+      worker.once('closing', () => (closing = true));
+      worker.on('error', (err: Error) => {
+        if (closing && isClosedConnectionError(err)) return;
+        if (Date.now() - lastLog < 30_000) return;
+        lastLog = Date.now();
+        this.logger.warn(`worker ${worker.name}: ${err.message}`);
+      });
+    }
+  }
+
   async onApplicationShutdown(): Promise<void> {
     if (!this.owned) return;
-    const workers = this.discovery
-      .getProviders()
-      .map((wrapper) => wrapper.instance as unknown)
-      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost);
     await Promise.all(
-      workers.map((host) =>
+      this.workerHosts().map((host) =>
         workerOf(host)
           ?.close()
           .catch(() => undefined),
       ),
     );
-    this.owned.disconnect();
+    await closeRedis(this.owned, QUIT_WITHIN_MS);
   }
+
+  private workerHosts(): WorkerHost[] {
+    return this.discovery
+      .getProviders()
+      .map((wrapper) => wrapper.instance as unknown)
+      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost);
+  }
+}
+
+/** "Connection is closed", as ioredis says it on one server or wraps it in a Cluster. */
+export function isClosedConnectionError(err: Error): boolean {
+  return /^(Too many Cluster redirections\. Last error: Error: )?Connection is closed\.?$/.test(err.message);
 }
 
 /** The host's BullMQ worker, or undefined before it is set up (WorkerHost's getter throws then). */

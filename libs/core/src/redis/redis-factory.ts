@@ -101,3 +101,34 @@ export function createRedis(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER
   if (usesRedisCluster(config)) return new Cluster(redisClusterNodes(config), redisClusterOptions(config, purpose));
   return new Redis({ ...redisConnectionOptions(config.REDIS_URL), ...PURPOSE_OPTIONS[purpose] });
 }
+
+/**
+ * Closes a client the way a graceful shutdown should: `quit()` (Redis answers what was sent before
+ * it, then closes), bounded by `withinMs`; then `disconnect()` if the client is not closed by then
+ * (Redis not answering, or away: a QUIT would wait for ever in the offline queue), waiting up to
+ * {@link CUT_WITHIN_MS} more for its socket to close. Resolves once closed or bounded; never throws.
+ */
+export async function closeRedis(client: RedisClient, withinMs: number): Promise<void> {
+  const closed = () => client.status === 'end';
+  if (closed()) return;
+  const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+  // QUIT answered: the socket closes right after ('end'); refused (no offline queue, Redis away): cut now
+  const quit = client.quit().then(
+    () => ended,
+    () => undefined,
+  );
+  await within(quit, withinMs);
+  if (closed()) return;
+  client.disconnect();
+  await within(ended, CUT_WITHIN_MS);
+}
+
+/** How long {@link closeRedis} waits for the socket to close after cutting it (ms). */
+const CUT_WITHIN_MS = 250;
+
+/** Waits for `promise`, or `ms`, whichever comes first. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
