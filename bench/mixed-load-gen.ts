@@ -11,7 +11,8 @@
  * - createjobs: `createJobs` jobs every `createEveryMs` with the administrator's key.
  *
  * Control over IPC: `init` (keys, usernames), `set` (rates; phones counted from the start of the list),
- * `collect` (answers what was measured since the last collect and starts afresh), `stop`.
+ * `collect` (answers what was measured since the last collect and starts afresh), `status` (answers the
+ * requests in flight), `stop`.
  * A request counts as an error when it is not 200 with a body starting `{"status":0`, or has no answer
  * within `timeoutMs` (its code is `timeout`); its latency is kept only when it succeeded. A request
  * is counted as sent in the window it was sent in, and its answer in the window the answer arrives in.
@@ -186,8 +187,9 @@ function runGenerator(init: GenInit): void {
     }
   }, 5);
 
-  process.on('message', (msg: GenRates | { cmd: 'collect' } | { cmd: 'stop' }) => {
-    if (msg.cmd === 'set') {
+  process.on('message', (msg: GenRates | { cmd: 'collect' } | { cmd: 'status' } | { cmd: 'stop' }) => {
+    if (msg.cmd === 'status') process.send!({ type: 'status', inFlight });
+    else if (msg.cmd === 'set') {
       const phones = Math.min(msg.phones, init.phoneKeys.length);
       if (rates.createEveryMs === 0 && msg.createEveryMs > 0) createDue = performance.now() + msg.createEveryMs / 2;
       rates = { ...msg, phones };

@@ -43,6 +43,8 @@ export const MIXED_CONFIG = {
   jobsPerWorkerToday: 5,
   warmupSeconds: envInt('MIXED_WARMUP_SECONDS', 20),
   holdSeconds: envInt('MIXED_SECONDS', 300),
+  /** the CPU split after the hold: windows of phones only, dispatchers + createjobs only, and nothing (0 = skipped) */
+  splitSeconds: envInt('MIXED_SPLIT_SECONDS', 30),
   /** the ceiling: phones at one fix per `ceilingFixIntervalMs`, `stepPhones` more each step of `stepSeconds` */
   ceiling: process.env.MIXED_CEILING !== '0',
   ceilingFixIntervalMs: 5_000,
@@ -459,6 +461,45 @@ export async function runMixedOnly(opts: {
       `SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state ORDER BY state`,
     );
 
+    // where the CPU goes: the same phones alone, the staff's requests alone, and nothing sent
+    const split: Split = {};
+    if (C.splitSeconds > 0) {
+      const idleRates = { phones: 0, fixIntervalMs: 10_000, dispatcherRps: 0, createEveryMs: 0, createJobs: 0 };
+      /** Nothing more sent; waits (≤ 60 s each) for the answers in flight and for the worker's queues to empty (the tracks' debounce included). */
+      const drain = async () => {
+        setRates(idleRates);
+        for (let i = 0; i < 120; i++) {
+          if ((await ask<{ inFlight: number }>({ cmd: 'status' })).inFlight === 0) break;
+          await sleep(0.5);
+        }
+        for (let i = 0; i < 60; i++) {
+          // delayed tasks count for tracks only (the debounced builds): other queues hold repeatable ones
+          const counts = await Promise.all(
+            opened.queues.map(async (q) => {
+              const c = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed');
+              return c.wait + c.prioritized + c.active + (q.name === 'tracks' ? c.delayed : 0);
+            }),
+          );
+          if (counts.every((n) => n === 0)) break;
+          await sleep(1);
+        }
+      };
+      for (const [name, rates] of [
+        ['idle', idleRates],
+        ['phones', { ...mixedRates, dispatcherRps: 0, createEveryMs: 0 }],
+        ['staff', { ...mixedRates, phones: 0 }],
+      ] as const) {
+        await drain();
+        setRates(rates);
+        await sleep(2);
+        const end = await window();
+        await sleep(C.splitSeconds);
+        split[name] = await end();
+        log(`mixed split: ${name}: served CPU ${fmt(servedCpu(split[name]) / split[name].seconds, 2)} s/s, ${split[name].gen.fixesAccepted} fixes`);
+      }
+      await drain();
+    }
+
     // the ceiling
     const steps: Array<{ phones: number; w: Window }> = [];
     if (C.ceiling) {
@@ -484,7 +525,7 @@ export async function runMixedOnly(opts: {
     await sampler;
     const loadAfter = readFileSync('/proc/loadavg', 'utf8').trim();
     const logs = [...opened.apis.map((a) => a.child), ...opened.workers].map((c) => ({ label: c.label, errors: errorLines(c) }));
-    const report = mixedReport(hold, deliveries.rows, steps, { loadBefore, loadAfter, logs, serverVersion: opts.serverVersion });
+    const report = mixedReport(hold, deliveries.rows, split, steps, { loadBefore, loadAfter, logs, serverVersion: opts.serverVersion });
     process.stdout.write(`\n${report.text}`);
     return report.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {
@@ -494,6 +535,9 @@ export async function runMixedOnly(opts: {
   }
 }
 
+type Split = Partial<Record<'idle' | 'phones' | 'staff', Window>>;
+/** CPU seconds of everything that serves: api ×3, worker ×2, this database's backends, Redis, haproxy. */
+const servedCpu = (w: Window) => w.cpu.api + w.cpu.worker + w.cpu.postgres + w.cpu.redis + w.cpu.haproxy;
 const errorCount = (w: Window) => (Object.values(w.gen.routes) as RouteFigures[]).reduce((s, r) => s + Object.values(r.errors).reduce((a, b) => a + b, 0), 0);
 const totalSent = (w: Window) => (Object.values(w.gen.routes) as RouteFigures[]).reduce((s, r) => s + r.sent, 0);
 
@@ -507,6 +551,7 @@ const ROUTE_TARGET: Record<MixedRoute, number> = { pushlocations: TARGETS.p99Ms,
 function mixedReport(
   hold: Window,
   deliveries: Array<{ state: string; n: number }>,
+  split: Split,
   steps: Array<{ phones: number; w: Window }>,
   run: { loadBefore: string; loadAfter: string; logs: Array<{ label: string; errors: string[] }>; serverVersion: string },
 ): { text: string; failed: number } {
@@ -593,6 +638,30 @@ function mixedReport(
     `Error lines in the processes' logs: ${run.logs.map((l) => `${l.label} ${l.errors.length}`).join(', ')}${run.logs.some((l) => l.errors.length) ? ` — ${run.logs.flatMap((l) => l.errors.map((e) => `${l.label}: ${e.slice(0, 200)}`)).join(' | ')}` : ''}.`,
   ];
   let text = `${header}\n\n${markdownTable(['mixed load (held)', 'measured', 'target', 'pass/fail'], rows)}\n\n${notes.join('\n')}\n`;
+  if (split.idle && split.phones && split.staff) {
+    const idle = split.idle;
+    const perS = (w: Window, k: keyof Window['cpu']) => w.cpu[k] / w.seconds;
+    const groups: Array<keyof Window['cpu']> = ['api', 'worker', 'postgres', 'redis', 'haproxy'];
+    const splitRows = (['idle', 'phones', 'staff'] as const).map((name) => {
+      const w = split[name]!;
+      const net = servedCpu(w) / w.seconds - servedCpu(idle) / idle.seconds;
+      const fixes = w.gen.fixesAccepted / w.seconds;
+      const staff = (w.gen.routes.locate.ms.length + w.gen.routes.getjobs.ms.length) / w.seconds;
+      return [
+        name,
+        fmt(fixes, 0),
+        fmt(staff, 1),
+        ...groups.map((g) => fmt(perS(w, g), 3)),
+        fmt(servedCpu(w) / w.seconds, 2),
+        name === 'phones' ? `${fmt((net / Math.max(fixes, 1e-9)) * 1000, 2)} ms / fix` : name === 'staff' ? `${fmt(net, 2)} s/s for ${fmt(staff, 1)} req/s + createjobs` : '—',
+        w.loadavg.split(' ')[0],
+      ];
+    });
+    text +=
+      `\n${markdownTable(['window', 'fixes/s', 'locate+getjobs/s', ...groups.map((g) => `${g} CPU s/s`), 'served CPU s/s', 'net of idle', 'load (1 min)'], splitRows)}\n\n` +
+      `Split (after the hold, ${C.splitSeconds} s each, each after the requests in flight were answered and the worker's queues emptied, ≤ 60 s each): "idle" sends nothing (the streams stay open: timers, heartbeats, the streams' position reads); ` +
+      `"phones" the hold's ${C.phones} phones alone; "staff" the dispatchers' polling and createjobs alone (webhooks and stream events included). Net of idle = served CPU/s − idle's.\n`;
+  }
   if (steps.length) {
     const stepRows = steps.map(({ phones, w }) => {
       const push = w.gen.routes.pushlocations;
