@@ -35,6 +35,8 @@ export interface GenInit {
   today: number;
   days: number[];
   timeoutMs: number;
+  /** the dispatchers' routes: both alternating (default), or only one (to see which one costs what) */
+  dispatcherRoutes: 'both' | 'locate' | 'getjobs';
 }
 
 export interface GenRates {
@@ -150,7 +152,8 @@ function runGenerator(init: GenInit): void {
     const n = nextDispatch++;
     const d = n % init.dispatcherKeys.length;
     const key = init.dispatcherKeys[d];
-    if (Math.floor(n / init.dispatcherKeys.length) % 2 === 0) send(staffPool, 'locate', key, '{"data":{"teams":true}}', '{"status":0');
+    const turn = init.dispatcherRoutes === 'both' ? Math.floor(n / init.dispatcherKeys.length) % 2 : init.dispatcherRoutes === 'locate' ? 0 : 1;
+    if (turn === 0) send(staffPool, 'locate', key, '{"data":{"teams":true}}', '{"status":0');
     else {
       const worker = init.workers[(n * 7919) % init.workers.length];
       send(staffPool, 'getjobs', key, JSON.stringify({ data: { day: init.today, worker } }), '{"status":0');

@@ -37,7 +37,12 @@ export const MIXED_CONFIG = {
   receivers: 5,
   fixIntervalMs: 10_000,
   dispatcherRps: 20,
-  createJobs: 100,
+  /** `MIXED_DISPATCHER_ROUTES=locate|getjobs` narrows the dispatchers' polling to one route (to see what each costs) */
+  dispatcherRoutes: (['locate', 'getjobs'].includes(process.env.MIXED_DISPATCHER_ROUTES ?? '') ? process.env.MIXED_DISPATCHER_ROUTES : 'both') as
+    | 'both'
+    | 'locate'
+    | 'getjobs',
+  createJobs: envInt('MIXED_CREATE_JOBS', 100),
   createEveryMs: 10_000,
   /** jobs per phone on today's date, seeded before the load (what getjobs reads) */
   jobsPerWorkerToday: 5,
@@ -324,6 +329,7 @@ export async function runMixedOnly(opts: {
     today,
     days,
     timeoutMs: C.timeoutMs,
+    dispatcherRoutes: C.dispatcherRoutes,
   };
   await ask<{ type: 'ready' }>(init);
   const setRates = (r: Omit<GenRates, 'cmd'>) => gen.send({ cmd: 'set', ...r });
@@ -444,7 +450,7 @@ export async function runMixedOnly(opts: {
       phones: C.phones,
       fixIntervalMs: C.fixIntervalMs,
       dispatcherRps: C.dispatcherRps,
-      createEveryMs: C.createEveryMs,
+      createEveryMs: C.createJobs > 0 ? C.createEveryMs : 0,
       createJobs: C.createJobs,
     };
     setRates(mixedRates);
@@ -605,8 +611,8 @@ function mixedReport(
     'info',
   ]);
   rows.push([
-    `console streams (${C.dispatchers}): job events commit → received p50 / p99 ms; positions received/s`,
-    `${fmt(percentile(hold.streamLagMs, 50))} / ${fmt(percentile(hold.streamLagMs, 99))}; ${fmt(hold.streamPositions / hold.seconds, 0)}`,
+    `console streams (${C.dispatchers}): job events commit → received p50 / p99 ms; positions received/s; streams ended`,
+    `${fmt(percentile(hold.streamLagMs, 50))} / ${fmt(percentile(hold.streamLagMs, 99))}; ${fmt(hold.streamPositions / hold.seconds, 0)}; ${opened.streams.filter((s) => s.ended).length}`,
     '—',
     'info',
   ]);
