@@ -53,9 +53,9 @@ export const MIXED_CONFIG = {
   /** the ceiling: phones at one fix per `ceilingFixIntervalMs`, `stepPhones` more each step of `stepSeconds` */
   ceiling: process.env.MIXED_CEILING !== '0',
   ceilingFixIntervalMs: 5_000,
-  /** phones of the first step (1,000 at one fix per 5 s = the hold's 200 fixes/s) */
-  startPhones: envInt('MIXED_CEILING_START_PHONES', 1000),
-  stepPhones: envInt('MIXED_STEP_PHONES', 1000),
+  /** phones of the first step (500 at one fix per 5 s = 100 fixes/s, half the hold's) */
+  startPhones: envInt('MIXED_CEILING_START_PHONES', 500),
+  stepPhones: envInt('MIXED_STEP_PHONES', 500),
   stepSeconds: envInt('MIXED_STEP_SECONDS', 30),
   /** the first seconds of a step are not measured (the rate just changed) */
   stepSettleSeconds: 5,
