@@ -8,13 +8,14 @@ import { ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, ClientRequest } from 'node:http';
 import os from 'node:os';
+import { resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { ALL_QUEUES, newId } from '@app/core';
 import { ApiKeysService } from '@app/members';
 import { createCompany, TestApi, TestCompany } from '../test/support/api';
-import { ApiProcess, Child, startApiProcess, waitFor } from '../test/support/proc-child';
+import { ApiProcess, Child, freePort, getJson, ROOT, startApiProcess, waitFor } from '../test/support/proc-child';
 import { ReverseProxy, startReverseProxy } from '../test/support/reverse-proxy';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
@@ -212,6 +213,22 @@ async function redisCpu(redis: Redis): Promise<number> {
   return num('used_cpu_user') + num('used_cpu_sys');
 }
 
+/** `MIXED_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`: node flags for the apis (a CPU profile of each, written at its exit). */
+const API_NODE_ARGS = (process.env.MIXED_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+/** The built api with {@link API_NODE_ARGS} (startApiProcess takes no node flags), on a free port, once `/health/live` answers. */
+async function startApiWithArgs(env: Record<string, string | undefined>): Promise<ApiProcess> {
+  const port = await freePort();
+  const child = new Child(`api:${port}`, process.execPath, [...API_NODE_ARGS, resolve(ROOT, 'dist/apps/api/src/main.js')], {
+    ...Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
+    SHUTDOWN_DRAIN_MS: '0',
+    PORT: String(port),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`api on :${port}`, async () => child.running && (await getJson(`${url}/health/live`, 2_000)).status === 200, { timeoutMs: 60_000, intervalMs: 200 });
+  return { child, url, port };
+}
+
 /** What one measured window saw. */
 interface Window {
   gen: GenCollected;
@@ -279,7 +296,7 @@ export async function runMixedOnly(opts: {
     LOG_LEVEL: 'warn',
     WEBHOOK_ALLOW_PRIVATE: 'true',
   };
-  for (let i = 0; i < C.apis; i++) opened.apis.push(await startApiProcess(childEnv));
+  for (let i = 0; i < C.apis; i++) opened.apis.push(await (API_NODE_ARGS.length ? startApiWithArgs(childEnv) : startApiProcess(childEnv)));
   for (let i = 0; i < C.workers; i++)
     opened.workers.push(await startWorker(`worker-mixed-${i}`, childEnv, (sql, params) => pool.query(sql, params)));
   const proxy = await startReverseProxy(opened.apis.map((a) => a.url));
