@@ -152,7 +152,8 @@ function runGenerator(init: GenInit): void {
     const n = nextDispatch++;
     const d = n % init.dispatcherKeys.length;
     const key = init.dispatcherKeys[d];
-    const turn = init.dispatcherRoutes === 'both' ? Math.floor(n / init.dispatcherKeys.length) % 2 : init.dispatcherRoutes === 'locate' ? 0 : 1;
+    const turn =
+      init.dispatcherRoutes === 'both' ? Math.floor(n / init.dispatcherKeys.length) % 2 : init.dispatcherRoutes === 'locate' ? 0 : 1;
     if (turn === 0) send(staffPool, 'locate', key, '{"data":{"teams":true}}', '{"status":0');
     else {
       const worker = init.workers[(n * 7919) % init.workers.length];

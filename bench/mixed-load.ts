@@ -39,10 +39,9 @@ export const MIXED_CONFIG = {
   fixIntervalMs: 10_000,
   dispatcherRps: 20,
   /** `MIXED_DISPATCHER_ROUTES=locate|getjobs` narrows the dispatchers' polling to one route (to see what each costs) */
-  dispatcherRoutes: (['locate', 'getjobs'].includes(process.env.MIXED_DISPATCHER_ROUTES ?? '') ? process.env.MIXED_DISPATCHER_ROUTES : 'both') as
-    | 'both'
-    | 'locate'
-    | 'getjobs',
+  dispatcherRoutes: (['locate', 'getjobs'].includes(process.env.MIXED_DISPATCHER_ROUTES ?? '')
+    ? process.env.MIXED_DISPATCHER_ROUTES
+    : 'both') as 'both' | 'locate' | 'getjobs',
   createJobs: envInt('MIXED_CREATE_JOBS', 100),
   createEveryMs: 10_000,
   /** jobs per phone on today's date, seeded before the load (what getjobs reads) */
@@ -83,7 +82,16 @@ const opened: Opened = { apis: [], workers: [], receivers: [], streams: [], queu
 /** Stops what the part started (the generator, streams, receivers, haproxy, workers, apis). Safe to call twice. */
 export async function closeMixed(): Promise<void> {
   const { gen, streams, receivers, queues, redis, proxy, workers, apis } = opened;
-  Object.assign(opened, { gen: undefined, streams: [], receivers: [], queues: [], redis: undefined, proxy: undefined, workers: [], apis: [] });
+  Object.assign(opened, {
+    gen: undefined,
+    streams: [],
+    receivers: [],
+    queues: [],
+    redis: undefined,
+    proxy: undefined,
+    workers: [],
+    apis: [],
+  });
   if (gen && gen.exitCode === null) {
     gen.send({ cmd: 'stop' });
     await new Promise((r) => setTimeout(r, 500));
@@ -225,7 +233,10 @@ async function startApiWithArgs(env: Record<string, string | undefined>): Promis
     PORT: String(port),
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`api on :${port}`, async () => child.running && (await getJson(`${url}/health/live`, 2_000)).status === 200, { timeoutMs: 60_000, intervalMs: 200 });
+  await waitFor(`api on :${port}`, async () => child.running && (await getJson(`${url}/health/live`, 2_000)).status === 200, {
+    timeoutMs: 60_000,
+    intervalMs: 200,
+  });
   return { child, url, port };
 }
 
@@ -277,12 +288,15 @@ export async function runMixedOnly(opts: {
   const today = dayFromToday(0);
   const days = [0, 1, 2, 3, 4].map(dayFromToday);
   const usernames = phones.map((p) => p.username);
-  const seedJobs = Array.from({ length: C.phones * C.jobsPerWorkerToday }, (_, i) => makeJob(1_000_000 + i, today, usernames[i % usernames.length]));
+  const seedJobs = Array.from({ length: C.phones * C.jobsPerWorkerToday }, (_, i) =>
+    makeJob(1_000_000 + i, today, usernames[i % usernames.length]),
+  );
   for (let at = 0; at < seedJobs.length; at += 1000) {
     const res = await post(`${api.url}/api/createjobs`, JSON.stringify({ data: { jobs: seedJobs.slice(at, at + 1000) } }), {
       'api-key': company.key,
     });
-    if (res.status !== 200 || !res.text.startsWith('{"status":0')) throw new Error(`seeding createjobs answered ${res.status}: ${res.text.slice(0, 300)}`);
+    if (res.status !== 200 || !res.text.startsWith('{"status":0'))
+      throw new Error(`seeding createjobs answered ${res.status}: ${res.text.slice(0, 300)}`);
   }
   await pool.query('ANALYZE');
   await api.close();
@@ -305,7 +319,9 @@ export async function runMixedOnly(opts: {
 
   for (let i = 0; i < C.receivers; i++) opened.receivers.push(await new WebhookReceiver().start());
   for (const [i, r] of opened.receivers.entries()) {
-    const res = await post(`${url}/v1/hooks`, JSON.stringify({ event: 'jobcreated', url: `${r.url}/hook${i}` }), { 'api-key': company.key });
+    const res = await post(`${url}/v1/hooks`, JSON.stringify({ event: 'jobcreated', url: `${r.url}/hook${i}` }), {
+      'api-key': company.key,
+    });
     if (res.status !== 201) throw new Error(`POST /v1/hooks answered ${res.status}: ${res.text.slice(0, 300)}`);
   }
   for (const d of dispatchers) {
@@ -313,9 +329,15 @@ export async function runMixedOnly(opts: {
     s.open(url, d.key);
     opened.streams.push(s);
   }
-  await waitFor('20 console streams open', () => opened.streams.every((s) => s.snapshot) || (opened.streams.some((s) => s.ended) ? Promise.reject(new Error('a stream ended')) : false), {
-    timeoutMs: 30_000,
-  });
+  await waitFor(
+    '20 console streams open',
+    () =>
+      opened.streams.every((s) => s.snapshot) ||
+      (opened.streams.some((s) => s.ended) ? Promise.reject(new Error('a stream ended')) : false),
+    {
+      timeoutMs: 30_000,
+    },
+  );
 
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 });
   opened.redis = redis;
@@ -353,9 +375,9 @@ export async function runMixedOnly(opts: {
 
   // sampling each second: CPU by group, the queues' oldest due task
   const pgPids = async () =>
-    (await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME])).rows.map(
-      (r) => r.pid,
-    );
+    (
+      await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME])
+    ).rows.map((r) => r.pid);
   let meters: Record<keyof Window['cpu'], CpuMeter>;
   let redis0 = 0;
   let queueLag: Record<string, number> = {};
@@ -471,7 +493,9 @@ export async function runMixedOnly(opts: {
       createJobs: C.createJobs,
     };
     setRates(mixedRates);
-    log(`mixed: warm-up ${C.warmupSeconds} s (${C.phones} phones at 1 fix / ${C.fixIntervalMs / 1000} s, ${C.dispatcherRps} dispatcher req/s, createjobs ${C.createJobs} / ${C.createEveryMs / 1000} s)`);
+    log(
+      `mixed: warm-up ${C.warmupSeconds} s (${C.phones} phones at 1 fix / ${C.fixIntervalMs / 1000} s, ${C.dispatcherRps} dispatcher req/s, createjobs ${C.createJobs} / ${C.createEveryMs / 1000} s)`,
+    );
     await sleep(C.warmupSeconds);
     const endHold = await window();
     log(`mixed: holding ${C.holdSeconds} s`);
@@ -518,7 +542,9 @@ export async function runMixedOnly(opts: {
         const end = await window();
         await sleep(C.splitSeconds);
         split[name] = await end();
-        log(`mixed split: ${name}: served CPU ${fmt(servedCpu(split[name]) / split[name].seconds, 2)} s/s, ${split[name].gen.fixesAccepted} fixes`);
+        log(
+          `mixed split: ${name}: served CPU ${fmt(servedCpu(split[name]) / split[name].seconds, 2)} s/s, ${split[name].gen.fixesAccepted} fixes`,
+        );
       }
       await drain();
     }
@@ -561,15 +587,24 @@ export async function runMixedOnly(opts: {
 type Split = Partial<Record<'idle' | 'phones' | 'staff', Window>>;
 /** CPU seconds of everything that serves: api ×3, worker ×2, this database's backends, Redis, haproxy. */
 const servedCpu = (w: Window) => w.cpu.api + w.cpu.worker + w.cpu.postgres + w.cpu.redis + w.cpu.haproxy;
-const errorCount = (w: Window) => (Object.values(w.gen.routes) as RouteFigures[]).reduce((s, r) => s + Object.values(r.errors).reduce((a, b) => a + b, 0), 0);
+const errorCount = (w: Window) =>
+  (Object.values(w.gen.routes) as RouteFigures[]).reduce((s, r) => s + Object.values(r.errors).reduce((a, b) => a + b, 0), 0);
 const totalSent = (w: Window) => (Object.values(w.gen.routes) as RouteFigures[]).reduce((s, r) => s + r.sent, 0);
 
 /** The child's output lines at level error (Nest's `ERROR` marker, or a stack trace's first line). */
 function errorLines(c: Child): string[] {
-  return `${c.stdout}\n${c.stderr}`.split('\n').filter((l) => /\bERROR\b|Error:/.test(l)).slice(-5);
+  return `${c.stdout}\n${c.stderr}`
+    .split('\n')
+    .filter((l) => /\bERROR\b|Error:/.test(l))
+    .slice(-5);
 }
 
-const ROUTE_TARGET: Record<MixedRoute, number> = { pushlocations: TARGETS.p99Ms, locate: TARGETS.locateP99Ms, getjobs: TARGETS.p99Ms, createjobs: TARGETS.p99Ms };
+const ROUTE_TARGET: Record<MixedRoute, number> = {
+  pushlocations: TARGETS.p99Ms,
+  locate: TARGETS.locateP99Ms,
+  getjobs: TARGETS.p99Ms,
+  createjobs: TARGETS.p99Ms,
+};
 
 function mixedReport(
   hold: Window,
@@ -596,7 +631,11 @@ function mixedReport(
     ]);
     rows.push([
       `${route}: errors`,
-      errors ? `${errors} (${Object.entries(r.errors).map(([k, v]) => `${k}×${v}`).join(', ')}; first: ${r.firstError?.slice(0, 120)})` : '0',
+      errors
+        ? `${errors} (${Object.entries(r.errors)
+            .map(([k, v]) => `${k}×${v}`)
+            .join(', ')}; first: ${r.firstError?.slice(0, 120)})`
+        : '0',
       '0',
       verdict(errors === 0),
     ]);
@@ -656,7 +695,12 @@ function mixedReport(
       `${C.phones} phones (pushlocations, 1 fix / ${C.fixIntervalMs / 1000} s each, own key), ${C.dispatchers} dispatchers (operators, own key, console stream open; locate {teams: true} and getjobs {day, worker} alternating, ${C.dispatcherRps} req/s in all), ` +
       `createjobs of ${C.createJobs} every ${C.createEveryMs / 1000} s (administrator key), ${C.receivers} REST hook subscriptions to jobcreated (one receiver each). Load generator: one child process, open loop, undici.`,
     `Requests without an answer when the hold ended: ${hold.gen.inFlight}. Jobs created in the hold: ${created}; deliveries expected ≈ ${created * C.receivers}, received in the window ${hold.hookReceived}. webhook_deliveries at the end of the hold: ${deliveries.map((d) => `${d.state} ${d.n}`).join(', ')}.`,
-    `Most due tasks seen waiting per queue: ${Object.entries(hold.queueWaiting).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}.`,
+    `Most due tasks seen waiting per queue: ${
+      Object.entries(hold.queueWaiting)
+        .filter(([, v]) => v > 0)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none'
+    }.`,
     `CPU per accepted fix over the hold (everything served: api+worker+PostgreSQL+Redis+haproxy, all routes' work included) = ${fmt((served / Math.max(1, hold.gen.fixesAccepted)) * 1000, 2)} ms.`,
     `Error lines in the processes' logs: ${run.logs.map((l) => `${l.label} ${l.errors.length}`).join(', ')}${run.logs.some((l) => l.errors.length) ? ` — ${run.logs.flatMap((l) => l.errors.map((e) => `${l.label}: ${e.slice(0, 200)}`)).join(' | ')}` : ''}.`,
   ];
@@ -676,7 +720,11 @@ function mixedReport(
         fmt(staff, 1),
         ...groups.map((g) => fmt(perS(w, g), 3)),
         fmt(servedCpu(w) / w.seconds, 2),
-        name === 'phones' ? `${fmt((net / Math.max(fixes, 1e-9)) * 1000, 2)} ms / fix` : name === 'staff' ? `${fmt(net, 2)} s/s for ${fmt(staff, 1)} req/s + createjobs` : '—',
+        name === 'phones'
+          ? `${fmt((net / Math.max(fixes, 1e-9)) * 1000, 2)} ms / fix`
+          : name === 'staff'
+            ? `${fmt(net, 2)} s/s for ${fmt(staff, 1)} req/s + createjobs`
+            : '—',
         w.loadavg.split(' ')[0],
       ];
     });
@@ -705,8 +753,20 @@ function mixedReport(
         w.loadavg.split(' ')[0],
       ];
     });
-    const lastOk = [...steps].reverse().find(({ w }) => Math.max(...(Object.values(w.gen.routes) as RouteFigures[]).map((r) => percentile(r.ms, 99) || 0)) <= C.ceilingP99Ms && errorCount(w) <= 0.01 * totalSent(w));
-    const broke = steps.find(({ w }) => !(Math.max(...(Object.values(w.gen.routes) as RouteFigures[]).map((r) => percentile(r.ms, 99) || 0)) <= C.ceilingP99Ms && errorCount(w) <= 0.01 * totalSent(w)));
+    const lastOk = [...steps]
+      .reverse()
+      .find(
+        ({ w }) =>
+          Math.max(...(Object.values(w.gen.routes) as RouteFigures[]).map((r) => percentile(r.ms, 99) || 0)) <= C.ceilingP99Ms &&
+          errorCount(w) <= 0.01 * totalSent(w),
+      );
+    const broke = steps.find(
+      ({ w }) =>
+        !(
+          Math.max(...(Object.values(w.gen.routes) as RouteFigures[]).map((r) => percentile(r.ms, 99) || 0)) <= C.ceilingP99Ms &&
+          errorCount(w) <= 0.01 * totalSent(w)
+        ),
+    );
     // marginal CPU per fix: least squares of served CPU/s over accepted fixes/s across the steps
     const xs = steps.map(({ w }) => w.gen.fixesAccepted / w.seconds);
     const ys = steps.map(({ w }) => (w.cpu.api + w.cpu.worker + w.cpu.postgres + w.cpu.redis + w.cpu.haproxy) / w.seconds);
@@ -716,7 +776,20 @@ function mixedReport(
     const slope = xs.length > 1 ? xs.reduce((s, x, i) => s + (x - mx) * (ys[i] - my), 0) / xs.reduce((s, x) => s + (x - mx) ** 2, 0) : NaN;
     text +=
       `\n${markdownTable(
-        ['phones', 'fixes/s offered', 'fixes/s accepted', 'pushlocations p50 / p99 ms', 'locate p99', 'getjobs p99', 'createjobs p99', 'errors', 'served CPU s/s', 'CPU ms / fix', 'generator CPU s/s', 'load (1 min)'],
+        [
+          'phones',
+          'fixes/s offered',
+          'fixes/s accepted',
+          'pushlocations p50 / p99 ms',
+          'locate p99',
+          'getjobs p99',
+          'createjobs p99',
+          'errors',
+          'served CPU s/s',
+          'CPU ms / fix',
+          'generator CPU s/s',
+          'load (1 min)',
+        ],
         stepRows,
       )}\n\n` +
       `Ceiling: phones at 1 fix / ${C.ceilingFixIntervalMs / 1000} s, +${C.stepPhones} a step of ${C.stepSeconds} s (first ${C.stepSettleSeconds} s not measured), the dispatchers and createjobs as in the hold; added phones in other companies. ` +
