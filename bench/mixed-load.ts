@@ -53,13 +53,13 @@ export const MIXED_CONFIG = {
   /** the ceiling: phones at one fix per `ceilingFixIntervalMs`, `stepPhones` more each step of `stepSeconds` */
   ceiling: process.env.MIXED_CEILING !== '0',
   ceilingFixIntervalMs: 5_000,
-  /** phones of the first step (500 at one fix per 5 s = 100 fixes/s, half the hold's) */
-  startPhones: envInt('MIXED_CEILING_START_PHONES', 500),
-  stepPhones: envInt('MIXED_STEP_PHONES', 500),
+  /** phones of the first step (250 at one fix per 5 s = 50 fixes/s, a quarter of the hold's) */
+  startPhones: envInt('MIXED_CEILING_START_PHONES', 250),
+  stepPhones: envInt('MIXED_STEP_PHONES', 250),
   stepSeconds: envInt('MIXED_STEP_SECONDS', 30),
   /** the first seconds of a step are not measured (the rate just changed) */
   stepSettleSeconds: 5,
-  maxPhones: envInt('MIXED_MAX_PHONES', 12_000),
+  maxPhones: envInt('MIXED_MAX_PHONES', 6_000),
   ceilingP99Ms: 1_000,
   /** each process's pg pool: 3 apis + 2 workers share a PostgreSQL of max_connections 100 with others */
   poolSize: envInt('MIXED_POOL_SIZE', 6),
@@ -270,6 +270,7 @@ export async function runMixedOnly(opts: {
 }): Promise<number> {
   const { api, pool, log } = opts;
   const C = MIXED_CONFIG;
+  const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').trim();
   // set-up through the in-process api (closed before the load: only the measured processes serve)
   const company = await createCompany(api, { name: 'Bench mixed' });
@@ -344,13 +345,8 @@ export async function runMixedOnly(opts: {
   for (const name of ALL_QUEUES) opened.queues.push(new Queue(name, { connection: redis, prefix: process.env.QUEUE_PREFIX }));
 
   // the generator
-  const gen = fork(require.resolve('./mixed-load-gen'), [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  opened.gen = gen;
-  const replies: Array<{ resolve: (m: any) => void; reject: (e: Error) => void }> = [];
-  gen.on('message', (m: any) => replies.shift()?.resolve(m));
-  gen.once('exit', (code) => {
-    for (const r of replies.splice(0)) r.reject(new Error(`the load generator exited (${code})`));
-  });
+  let gen!: ChildProcess;
+  let replies: Array<{ resolve: (m: any) => void; reject: (e: Error) => void }> = [];
   /** Sends `msg` to the generator; resolves with its next message (it answers in order). */
   const ask = <T>(msg: object): Promise<T> =>
     new Promise((resolve, reject) => {
@@ -358,6 +354,28 @@ export async function runMixedOnly(opts: {
       replies.push({ resolve, reject });
       gen.send(msg);
     });
+  /** Forks a generator (stopping the one before: its requests still waiting are dropped with it) and hands it `init`. */
+  const startGen = async () => {
+    if (gen && gen.exitCode === null) {
+      const exited = new Promise((r) => gen.once('exit', r));
+      gen.send({ cmd: 'stop' });
+      await Promise.race([exited, sleep(2)]);
+      gen.kill('SIGKILL');
+    }
+    const child = fork(require.resolve('./mixed-load-gen'), [], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    gen = child;
+    opened.gen = child;
+    const mine: typeof replies = [];
+    replies = mine;
+    child.on('message', (m: any) => mine.shift()?.resolve(m));
+    child.once('exit', (code) => {
+      for (const r of mine.splice(0)) r.reject(new Error(`the load generator exited (${code})`));
+    });
+    await ask<{ type: 'ready' }>(init);
+  };
   const init: GenInit = {
     cmd: 'init',
     url,
@@ -370,7 +388,7 @@ export async function runMixedOnly(opts: {
     timeoutMs: C.timeoutMs,
     dispatcherRoutes: C.dispatcherRoutes,
   };
-  await ask<{ type: 'ready' }>(init);
+  await startGen();
   const setRates = (r: Omit<GenRates, 'cmd'>) => gen.send({ cmd: 'set', ...r });
 
   // sampling each second: CPU by group, the queues' oldest due task
@@ -481,7 +499,6 @@ export async function runMixedOnly(opts: {
       };
     };
   };
-  const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 
   try {
     // the mixed load: warm-up, then the hold
@@ -508,29 +525,30 @@ export async function runMixedOnly(opts: {
       `SELECT state, count(*)::int AS n FROM webhook_deliveries GROUP BY state ORDER BY state`,
     );
 
+    /**
+     * A fresh start for the next window: a new generator (the requests the old one still had waiting
+     * are dropped: a backlog of the hold would take minutes to serve), then up to 60 s for the
+     * worker's queues to empty (the tracks' debounce included).
+     */
+    const idleRates = { phones: 0, fixIntervalMs: 10_000, dispatcherRps: 0, createEveryMs: 0, createJobs: 0 };
+    const drain = async () => {
+      await startGen();
+      for (let i = 0; i < 60; i++) {
+        // delayed tasks count for tracks only (the debounced builds): other queues hold repeatable ones
+        const counts = await Promise.all(
+          opened.queues.map(async (q) => {
+            const c = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed');
+            return c.wait + c.prioritized + c.active + (q.name === 'tracks' ? c.delayed : 0);
+          }),
+        );
+        if (counts.every((n) => n === 0)) break;
+        await sleep(1);
+      }
+    };
+
     // where the CPU goes: the same phones alone, the staff's requests alone, and nothing sent
     const split: Split = {};
     if (C.splitSeconds > 0) {
-      const idleRates = { phones: 0, fixIntervalMs: 10_000, dispatcherRps: 0, createEveryMs: 0, createJobs: 0 };
-      /** Nothing more sent; waits (≤ 60 s each) for the answers in flight and for the worker's queues to empty (the tracks' debounce included). */
-      const drain = async () => {
-        setRates(idleRates);
-        for (let i = 0; i < 120; i++) {
-          if ((await ask<{ inFlight: number }>({ cmd: 'status' })).inFlight === 0) break;
-          await sleep(0.5);
-        }
-        for (let i = 0; i < 60; i++) {
-          // delayed tasks count for tracks only (the debounced builds): other queues hold repeatable ones
-          const counts = await Promise.all(
-            opened.queues.map(async (q) => {
-              const c = await q.getJobCounts('wait', 'prioritized', 'active', 'delayed');
-              return c.wait + c.prioritized + c.active + (q.name === 'tracks' ? c.delayed : 0);
-            }),
-          );
-          if (counts.every((n) => n === 0)) break;
-          await sleep(1);
-        }
-      };
       for (const [name, rates] of [
         ['idle', idleRates],
         ['phones', { ...mixedRates, dispatcherRps: 0, createEveryMs: 0 }],
@@ -546,12 +564,12 @@ export async function runMixedOnly(opts: {
           `mixed split: ${name}: served CPU ${fmt(servedCpu(split[name]) / split[name].seconds, 2)} s/s, ${split[name].gen.fixesAccepted} fixes`,
         );
       }
-      await drain();
     }
 
     // the ceiling
     const steps: Array<{ phones: number; w: Window }> = [];
     if (C.ceiling) {
+      await drain();
       for (let phonesNow = C.startPhones; phonesNow <= Math.min(C.maxPhones, init.phoneKeys.length); phonesNow += C.stepPhones) {
         setRates({ ...mixedRates, phones: phonesNow, fixIntervalMs: C.ceilingFixIntervalMs });
         await sleep(C.stepSettleSeconds);
@@ -730,7 +748,7 @@ function mixedReport(
     });
     text +=
       `\n${markdownTable(['window', 'fixes/s', 'locate+getjobs/s', ...groups.map((g) => `${g} CPU s/s`), 'served CPU s/s', 'net of idle', 'load (1 min)'], splitRows)}\n\n` +
-      `Split (after the hold, ${C.splitSeconds} s each, each after the requests in flight were answered and the worker's queues emptied, ≤ 60 s each): "idle" sends nothing (the streams stay open: timers, heartbeats, the streams' position reads); ` +
+      `Split (after the hold, ${C.splitSeconds} s each, each with a fresh generator — the hold's backlog dropped — after the worker's queues emptied, ≤ 60 s): "idle" sends nothing (the streams stay open: timers, heartbeats, the streams' position reads); ` +
       `"phones" the hold's ${C.phones} phones alone; "staff" the dispatchers' polling and createjobs alone (webhooks and stream events included). Net of idle = served CPU/s − idle's.\n`;
   }
   if (steps.length) {
