@@ -223,10 +223,11 @@ export class TracksRepository {
   /**
    * The company's tracks of these members that overlap [from, until) (ms): `start_ts < until` and
    * `end_ts >= from` — the open track's `end_ts` is its last fix so far. Oldest first (start, then id).
+   * On `db`: the primary's data source by default, the replica's for a routed read (gettracks).
    */
-  async forMembers(companyId: string, memberIds: readonly string[], from: number, until: number): Promise<Track[]> {
+  async forMembers(companyId: string, memberIds: readonly string[], from: number, until: number, db: DataSource = this.dataSource): Promise<Track[]> {
     if (!memberIds.length) return [];
-    return this.dataSource
+    return db
       .getRepository(Track)
       .createQueryBuilder('t')
       .where('t.company_id = :companyId AND t.member_id IN (:...memberIds)', { companyId, memberIds })
