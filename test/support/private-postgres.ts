@@ -84,7 +84,18 @@ export class PrivatePostgres {
       '-c hot_standby_feedback=on',
       '-c wal_receiver_status_interval=1s',
     ].join(' ');
-    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', this.dataDir, '-l', join(this.dataDir, 'server.log'), '-w', '-t', '60', '-o', options, 'start']);
+    await asPostgres(join(PG_BIN, 'pg_ctl'), [
+      '-D',
+      this.dataDir,
+      '-l',
+      join(this.dataDir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      options,
+      'start',
+    ]);
     started.add(this);
   }
 

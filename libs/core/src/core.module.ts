@@ -11,7 +11,25 @@ import { StampedEvents } from './outbox/stamped-events.service';
 /** The outbox (with its stamping), notifications and the read replica's routing, available to every domain module. */
 @Global()
 @Module({
-  providers: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService, ReplicaReads],
-  exports: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService, ReplicaReads],
+  providers: [
+    OutboxRepository,
+    OutboxService,
+    OutboxStamping,
+    StampParticipants,
+    StampedEvents,
+    NotificationsRepository,
+    NotificationsService,
+    ReplicaReads,
+  ],
+  exports: [
+    OutboxRepository,
+    OutboxService,
+    OutboxStamping,
+    StampParticipants,
+    StampedEvents,
+    NotificationsRepository,
+    NotificationsService,
+    ReplicaReads,
+  ],
 })
 export class CoreModule {}

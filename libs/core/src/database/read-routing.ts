@@ -162,7 +162,8 @@ export async function routedRead<T>(
     return { value: await read('replica'), server };
   } catch (err) {
     if (!isReplicaReadFailure(err)) throw err;
-    const code = (err as { code?: string; driverError?: { code?: string } }).code ?? (err as { driverError?: { code?: string } }).driverError?.code;
+    const code =
+      (err as { code?: string; driverError?: { code?: string } }).code ?? (err as { driverError?: { code?: string } }).driverError?.code;
     if (code !== '40001') router!.markDown(err);
     return { value: await read('primary'), server: 'primary' };
   }

@@ -1,4 +1,4 @@
-import { AppConfig, AuthContext, ReplicaReads } from '@app/core';
+import { AppConfig, AuthContext } from '@app/core';
 import { callerRefOf, mayViewMember, MembersService } from '@app/members';
 import { Injectable } from '@nestjs/common';
 import { publicBaseUrl, TrackEntry, toTrackEntry } from './track-view';
@@ -13,9 +13,8 @@ export interface TracksMember {
 /**
  * Tracks for a caller (gettracks, `GET /v1/tracks`): the members it may view — getaccounts' rule
  * (workers see themselves and their team-mates; active members of the company only) — and their
- * Track entries. The tracks are a routed read (docs/scaling.md, "Read replica"): from the replica
- * once it has replayed past the WAL position taken when the entries are asked for, else the primary;
- * who may be viewed is always read on the primary.
+ * Track entries — read from the replica once it has replayed past the call (docs/scaling.md, "Read
+ * replica"), else the primary; who may be viewed is always read on the primary.
  */
 @Injectable()
 export class MemberTracksService {
@@ -23,7 +22,6 @@ export class MemberTracksService {
     private readonly tracks: TracksQueryService,
     private readonly members: MembersService,
     private readonly config: AppConfig,
-    private readonly replica: ReplicaReads,
   ) {}
 
   /**
@@ -43,14 +41,10 @@ export class MemberTracksService {
 
   /**
    * The Track entries of these members (already checked by {@link viewable}) overlapping [from, until)
-   * (ms), oldest first (start, then id); `course_encoded` only with `withCourse`. Read from the
-   * replica when it has replayed past the primary's WAL position taken now, else from the primary.
+   * (ms), oldest first (start, then id); `course_encoded` only with `withCourse`.
    */
   async entries(companyId: string, memberIds: string[], from: number, until: number, withCourse = false): Promise<TrackEntry[]> {
-    if (!memberIds.length) return [];
-    // the caller's last commit is before this position: a track it just caused is in what the replica serves
-    const lsn = await this.replica.position();
-    const { value: list } = await this.replica.read(lsn, (db) => this.tracks.forMembers(companyId, memberIds, from, until, db));
+    const list = await this.tracks.forMembers(companyId, memberIds, from, until);
     const base = publicBaseUrl(this.config);
     return list.map((t) => toTrackEntry(t, base, withCourse));
   }

@@ -1,3 +1,4 @@
+import { loadConfig, ReplicaReads } from '@app/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
@@ -40,7 +41,7 @@ describe('TracksRepository (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ds = await openIntegrationDb();
-    repo = new TracksRepository(ds);
+    repo = new TracksRepository(ds, new ReplicaReads(ds, loadConfig()));
     ingest = new IngestRepository(ds);
     a = (await createIntCompany(ds)).companyId;
     b = (await createIntCompany(ds)).companyId;
@@ -130,7 +131,10 @@ describe('TracksRepository (PostgreSQL)', () => {
       [T + 32 * MIN, grown.waypointCount],
     ]);
     expect(after[1].shortEncoded).toBe(stored[1].shortEncoded); // appended nothing to the polylines
-    const [{ n }] = await ds.query(`SELECT ST_NPoints(path::geometry) AS n FROM tracks WHERE company_id = $1 AND id = $2`, [a, stored[1].id]);
+    const [{ n }] = await ds.query(`SELECT ST_NPoints(path::geometry) AS n FROM tracks WHERE company_id = $1 AND id = $2`, [
+      a,
+      stored[1].id,
+    ]);
     expect(n).toBe(3);
 
     await repo.deleteTracks(ds, b, [stored[0].id]); // not b's

@@ -1,4 +1,4 @@
-import { query, queryOne, Queryable } from '@app/core';
+import { query, queryOne, Queryable, ReplicaReads } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -29,7 +29,10 @@ function values(b: TrackWrite): unknown[] {
  */
 @Injectable()
 export class TracksRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly replica: ReplicaReads,
+  ) {}
 
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: (db: EntityManager) => Promise<T>): Promise<T> {
@@ -221,11 +224,28 @@ export class TracksRepository {
   }
 
   /**
+   * {@link forMembers} as a routed read (docs/scaling.md, "Read replica"): from the replica once it
+   * has replayed past the primary's WAL position taken now — after every commit the caller has seen
+   * answered — else from the primary (also when the replica is down or fails mid-read).
+   */
+  async forMembersRouted(companyId: string, memberIds: readonly string[], from: number, until: number): Promise<Track[]> {
+    if (!memberIds.length) return [];
+    const lsn = await this.replica.position();
+    return (await this.replica.read(lsn, (db) => this.forMembers(companyId, memberIds, from, until, db))).value;
+  }
+
+  /**
    * The company's tracks of these members that overlap [from, until) (ms): `start_ts < until` and
    * `end_ts >= from` — the open track's `end_ts` is its last fix so far. Oldest first (start, then id).
    * On `db`: the primary's data source by default, the replica's for a routed read (gettracks).
    */
-  async forMembers(companyId: string, memberIds: readonly string[], from: number, until: number, db: DataSource = this.dataSource): Promise<Track[]> {
+  async forMembers(
+    companyId: string,
+    memberIds: readonly string[],
+    from: number,
+    until: number,
+    db: DataSource = this.dataSource,
+  ): Promise<Track[]> {
     if (!memberIds.length) return [];
     return db
       .getRepository(Track)

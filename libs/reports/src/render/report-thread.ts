@@ -1,18 +1,21 @@
 /**
  * A report thread's body (the worker hosts the piscina pool and its entry file,
  * `apps/worker/src/reports/report-thread.ts`): renders one report job ({@link renderJob}) with the
- * thread's own small `pg` pool (two connections: the read snapshot and the chunk writer). Loaded by
+ * thread's own small `pg` pool (two connections: the read snapshot and the chunk writer) — and, with
+ * a read replica, a second one on it for the snapshot (docs/scaling.md, "Read replica"). Loaded by
  * every report thread: it imports the reports lib's pure modules only — no Nest, no TypeORM.
  */
 import { setPriority } from 'node:os';
 import { Pool } from 'pg';
-import { DomainError } from '@app/core/pure';
+import { DomainError, ReplicaRouter, routedRead } from '@app/core/pure';
 import type { RenderAnswer, RenderJob } from '../report-run';
 import { renderJob } from './render-job';
 
 /** What the pool hands each thread (piscina's `workerData`). */
 export interface ReportThreadData {
   databaseUrl: string;
+  /** `DATABASE_REPLICA_URL`: the report's snapshot is read there once it has replayed past the run's `readLsn` */
+  replicaUrl?: string;
   /** the nice value the thread gives itself (`CPU_POOL_NICE`) */
   nice: number;
 }
@@ -38,13 +41,41 @@ export function lowerReportThreadPriority(nice: number): void {
  */
 export function reportThreadTask(data: ReportThreadData | undefined): (job: RenderJob) => Promise<RenderAnswer> {
   let pool: Pool | undefined;
+  let replica: { pool: Pool; router: ReplicaRouter } | undefined;
   return async (job) => {
     pool ??= new Pool({ connectionString: data?.databaseUrl, max: 2, idleTimeoutMillis: 30_000, application_name: 'fieldwork-report' });
+    if (data?.replicaUrl) replica ??= replicaOf(data.replicaUrl);
+    const primary = pool;
     try {
-      return { outcome: await renderJob(pool, job) };
+      // on the replica when it has replayed past the run's creation; a render that fails there for
+      // the replica's sake (gone, or a recovery conflict) runs again from the start on the primary
+      const { value, server } = await routedRead(replica?.router, job.readLsn ?? null, (on) =>
+        renderJob(primary, job, on === 'replica' ? replica!.pool : primary),
+      );
+      return { outcome: value, readFrom: server };
     } catch (err) {
       if (err instanceof DomainError) return { domainError: { kind: err.kind, message: err.message, field: err.field, rule: err.rule } };
       throw err;
     }
   };
+}
+
+/**
+ * The replica's pool in a report thread (one connection: the snapshot) and its router, whose probe
+ * asks the replica's `pg_last_wal_replay_lsn()` (null when the server is not a standby).
+ */
+function replicaOf(url: string): { pool: Pool; router: ReplicaRouter } {
+  const pool = new Pool({
+    connectionString: url,
+    max: 2,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 2000,
+    application_name: 'fieldwork-report-replica',
+  });
+  // an idle connection cut by the replica's restart is dropped by the pool; nothing else to do
+  pool.on('error', () => undefined);
+  const probe = async () =>
+    (await pool.query<{ lsn: string | null }>(`SELECT CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()::text END AS lsn`))
+      .rows[0].lsn;
+  return { pool, router: new ReplicaRouter(probe) };
 }
