@@ -22,7 +22,7 @@ process.once('exit', () => {
 /**
  * A PostgreSQL 15 cluster of a test's own — never the machine's shared server — in a directory under
  * the system temp dir, run through `runuser -u postgres --` when the test runs as root (CI does), on a
- * free loopback port, with its socket in its own directory. Settings for tests: no fsync, small
+ * free loopback port, with its socket in the test's directory. Settings for tests: no fsync, small
  * buffers, `wal_level = replica` and trust authentication (replication included, initdb's default
  * `pg_hba.conf`), so it can be the primary of {@link PrivatePostgres.replicaOf}.
  */
@@ -71,7 +71,8 @@ export class PrivatePostgres {
     const options = [
       `-c port=${this.port}`,
       `-c listen_addresses=127.0.0.1`,
-      `-c unix_socket_directories=${this.dataDir}`,
+      // the socket beside the data directories, not in one (pg_basebackup would try to copy it)
+      `-c unix_socket_directories=${this.root}`,
       '-c fsync=off',
       '-c synchronous_commit=on',
       '-c full_page_writes=off',

@@ -23,6 +23,8 @@ export class ReplicaReads implements OnApplicationShutdown {
   private replica?: DataSource;
   private opening?: Promise<DataSource>;
   private closed = false;
+  /** Routed reads answered by each server since start (logs, tests). */
+  readonly served: Record<ReadServer, number> = { primary: 0, replica: 0 };
 
   constructor(
     @InjectDataSource() private readonly primary: DataSource,
@@ -53,8 +55,12 @@ export class ReplicaReads implements OnApplicationShutdown {
    * conflict, runs again on the primary. `read` must only read.
    * @returns the read's answer and the server that gave it
    */
-  read<T>(lsn: string | null, read: (db: DataSource) => Promise<T>): Promise<{ value: T; server: ReadServer }> {
-    return routedRead(this.router, lsn, async (server) => read(server === 'primary' ? this.primary : await this.replicaSource()));
+  async read<T>(lsn: string | null, read: (db: DataSource) => Promise<T>): Promise<{ value: T; server: ReadServer }> {
+    const answer = await routedRead(this.router, lsn, async (server) =>
+      read(server === 'primary' ? this.primary : await this.replicaSource()),
+    );
+    this.served[answer.server] += 1;
+    return answer;
   }
 
   /** The replica as last seen (for `/health/ready`); undefined without a replica. */
@@ -62,10 +68,13 @@ export class ReplicaReads implements OnApplicationShutdown {
     return this.router?.state();
   }
 
-  /** Asks the replica now (for `/health/ready`); undefined without a replica. */
+  /**
+   * Asks the replica now, unless it is marked down (then as last seen), for `/health/ready`;
+   * undefined without a replica.
+   */
   async check(): Promise<ReplicaState | undefined> {
     if (!this.router) return undefined;
-    await this.router.probeOnce();
+    if (this.router.state().state !== 'down') await this.router.probeOnce();
     return this.router.state();
   }
 
