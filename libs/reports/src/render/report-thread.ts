@@ -11,6 +11,9 @@ import { DomainError, ReplicaRouter, routedRead } from '@app/core/pure';
 import type { RenderAnswer, RenderJob } from '../report-run';
 import { renderJob } from './render-job';
 
+/** A report thread's task: renders one job; `close` ends its connections. */
+export type ReportThreadTask = ((job: RenderJob) => Promise<RenderAnswer>) & { close(): Promise<void> };
+
 /** What the pool hands each thread (piscina's `workerData`). */
 export interface ReportThreadData {
   databaseUrl: string;
@@ -37,12 +40,12 @@ export function lowerReportThreadPriority(nice: number): void {
  * The thread's task over `data`'s database: one job renders and answers the stored file's size,
  * chunks and rows — or the DomainError it met as plain data (a thread's errors cross to the main
  * thread by structured clone, which keeps only name and message), for the kind to raise again. The
- * `pg` pool opens on the first job and lives as long as the thread.
+ * `pg` pools open on the first job and live as long as the thread (`close` ends them: tests).
  */
-export function reportThreadTask(data: ReportThreadData | undefined): (job: RenderJob) => Promise<RenderAnswer> {
+export function reportThreadTask(data: ReportThreadData | undefined): ReportThreadTask {
   let pool: Pool | undefined;
   let replica: { pool: Pool; router: ReplicaRouter } | undefined;
-  return async (job) => {
+  const task = async (job: RenderJob): Promise<RenderAnswer> => {
     pool ??= new Pool({ connectionString: data?.databaseUrl, max: 2, idleTimeoutMillis: 30_000, application_name: 'fieldwork-report' });
     if (data?.replicaUrl) replica ??= replicaOf(data.replicaUrl);
     const primary = pool;
@@ -58,10 +61,15 @@ export function reportThreadTask(data: ReportThreadData | undefined): (job: Rend
       throw err;
     }
   };
+  const close = async () => {
+    await Promise.all([pool?.end(), replica?.pool.end()]);
+    pool = replica = undefined;
+  };
+  return Object.assign(task, { close });
 }
 
 /**
- * The replica's pool in a report thread (one connection: the snapshot) and its router, whose probe
+ * The replica's pool in a report thread (the snapshot's connection, and the probe's) and its router, whose probe
  * asks the replica's `pg_last_wal_replay_lsn()` (null when the server is not a standby).
  */
 function replicaOf(url: string): { pool: Pool; router: ReplicaRouter } {
