@@ -1,10 +1,11 @@
 import { ReplicaReads } from '@app/core';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany } from '../support/api';
 import { dropQueueKeys } from '../support/durability-redis';
 import { PrivatePostgres } from '../support/private-postgres';
 import { Child, getJson, stopAllChildren, waitFor } from '../support/proc-child';
-import { readCsv, reportFile } from '../support/report-readers';
+import { readCsv, reportCall, reportFile } from '../support/report-readers';
 import { startWorker } from '../support/worker';
 
 /**
@@ -195,8 +196,47 @@ describe('read replica (DATABASE_REPLICA_URL)', () => {
     await replicaCaughtUp();
   });
 
-  it('the replica stopped (immediate shutdown): reports and gettracks answer as before, from the primary', async () => {
-    await replica.stop('immediate');
+  it('the replica stopped (immediate shutdown) in the middle of a report read from it: the report renders again on the primary', async () => {
+    // hold the report on the replica: an ACCESS EXCLUSIVE lock on the table it reads, taken on the
+    // primary and replayed by the standby (whose readers of alert_firings then wait); the api reads no
+    // alert_firings for a csv alerts report, so only the render waits
+    const locker = new Client({ connectionString: primary.url(DATABASE) });
+    await locker.connect();
+    try {
+      await locker.query(`BEGIN`);
+      await locker.query(`LOCK TABLE alert_firings IN ACCESS EXCLUSIVE MODE`);
+      await replicaCaughtUp();
+      const mark = worker.mark();
+      const asked = reportCall(api, 'createreport', { reporttype: 'alerts', format: 'csv', day: 20261120 }, company.key);
+      await waitFor('the report to wait on the replica', async () => {
+        const rows = await replica.query(
+          `SELECT 1 FROM pg_stat_activity WHERE application_name = 'fieldwork-report-replica' AND wait_event_type = 'Lock'`,
+        );
+        return rows.length > 0;
+      });
+      await replica.stop('immediate');
+      // the render failed on the replica and started again on the primary, where it waits for the lock too
+      await waitFor('the report to wait on the primary', async () => {
+        const rows = await primary.query(
+          `SELECT 1 FROM pg_stat_activity WHERE application_name = 'fieldwork-report' AND wait_event_type = 'Lock'`,
+          [],
+          DATABASE,
+        );
+        return rows.length > 0;
+      }).catch(explain);
+      await locker.query(`ROLLBACK`);
+      const answer = await asked;
+      expect(answer.http).toBe(200);
+      expect(readCsv(answer.body)[0][0]).toMatch(/^Time/);
+      expect(await reportServer(mark)).toBe('primary');
+      // the same file as one asked now, on the primary
+      expect((await reportFile(api, { reporttype: 'alerts', format: 'csv', day: 20261120 }, company.key)).body).toEqual(answer.body);
+    } finally {
+      await locker.end();
+    }
+  });
+
+  it('with the replica down, reports and gettracks answer as before, from the primary; readiness only reports it', async () => {
     placeIds.push(await createPlace('Depot C'));
     const mark = worker.mark();
     const report = await placesReport().catch(explain);
@@ -209,11 +249,9 @@ describe('read replica (DATABASE_REPLICA_URL)', () => {
     const ready = await getJson(`${api.url}/health/ready`);
     expect(ready.status).toBe(200);
     expect(ready.body.reported.replica).toMatchObject({ state: 'down', replayLsn: null, downForMs: expect.any(Number) });
-    // and again while it is known to be down: no wait on the dead server
-    const t = performance.now();
+    // and again while it is known to be down
     expect((await placesReport()).names).toEqual(['Depot A', 'Depot B', 'Depot C']);
     expect(await gettracks(member.uid)).toEqual(tracks);
-    expect(performance.now() - t).toBeLessThan(10_000);
   });
 
   it('the replica started again serves reports again once its down time has passed', async () => {

@@ -25,6 +25,12 @@ export async function renderJob(pool: Pool, job: RenderJob, readPool: Pool = poo
     writer.release();
     throw err;
   }
+  // a checked-out client whose server goes away emits 'error' (pg-pool listens only while it is
+  // idle): unheard, it would be an uncaught exception ending the thread. The statement in flight
+  // fails with the same error, which is what the render throws (and a replica's retry hears).
+  const ignore = () => undefined;
+  reader.on('error', ignore);
+  writer.on('error', ignore);
   const chunks = new ReportChunksRepository(writer);
   const clear = () => chunks.deleteReport(job.companyId, job.runId);
   try {
@@ -53,6 +59,8 @@ export async function renderJob(pool: Pool, job: RenderJob, readPool: Pool = poo
     throw err;
   } finally {
     await reader.query('ROLLBACK').catch(() => undefined);
+    reader.removeListener('error', ignore);
+    writer.removeListener('error', ignore);
     reader.release();
     writer.release();
   }
