@@ -26,7 +26,7 @@ import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyEx
 import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
 import { HookClaimStampedAt1796050000000 } from './1796050000000-HookClaimStampedAt';
 import { ClaimsNameTheirWorker1796060042000 } from './1796060042000-ClaimsNameTheirWorker';
-import { AddRunReadLsn1796070000000 } from './1796070000000-AddRunReadLsn';
+import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -58,5 +58,5 @@ export const MIGRATIONS = [
   AddClusterMapRegions1796047320000,
   HookClaimStampedAt1796050000000,
   ClaimsNameTheirWorker1796060042000,
-  AddRunReadLsn1796070000000,
+  AddRunReadLsn1796080000000,
 ];

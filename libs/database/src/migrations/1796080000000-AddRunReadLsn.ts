@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (docs/scaling.md, "Read replica"). Text, not `pg_lsn`, because TypeORM has no `pg_lsn` column type
  * (the drift check must see the entity's own type). Online: a nullable column without a default.
  */
-export class AddRunReadLsn1796070000000 implements MigrationInterface {
-  name = 'AddRunReadLsn1796070000000';
+export class AddRunReadLsn1796080000000 implements MigrationInterface {
+  name = 'AddRunReadLsn1796080000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "worker_runs" ADD "read_lsn" character varying(17)`);
