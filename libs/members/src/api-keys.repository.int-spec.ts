@@ -64,7 +64,7 @@ describe('ApiKeysRepository (PostgreSQL)', () => {
     expect(await repo.revokeByPrefix('fwk_nosuch00')).toBe(false);
     expect((await repo.authRowByPrefix(first))?.revoked_at).not.toBeNull();
 
-    await repo.revokeAllOf(ds.manager, w);
+    await repo.revokeAllOf(ds.manager, a.companyId, w);
     expect((await repo.listByUsername(username)).every((k) => k.revokedAt !== null)).toBe(true);
     expect((await repo.authRowByPrefix(owners))?.revoked_at).toBeNull();
   });

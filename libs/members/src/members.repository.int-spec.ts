@@ -21,7 +21,7 @@ describe('MembersRepository (PostgreSQL)', () => {
     const w1 = await createIntMember(ds, a.companyId, { teams: [1] });
     const w2 = await createIntMember(ds, a.companyId);
     const other = await createIntMember(ds, b.companyId);
-    await repo.transaction((db) => repo.deactivate(db, w2, Date.now()));
+    await repo.transaction((db) => repo.deactivate(db, a.companyId, w2, Date.now()));
     expect((await repo.listActive(a.companyId)).map((m) => m.id)).toEqual([a.ownerId, w1]);
     const byIds = await repo.listByIds(a.companyId, [w2, other, w1]);
     expect(byIds.map((m) => [m.id, m.activeStatus])).toEqual([
@@ -50,7 +50,7 @@ describe('MembersRepository (PostgreSQL)', () => {
       expect(await repo.lockById(db, a.companyId, id)).toBeNull();
       expect((await repo.lockById(db, b.companyId, id))?.id).toBe(id);
       expect((await repo.lockByIds(db, a.companyId, [id, a.ownerId])).map((m) => m.id)).toEqual([a.ownerId]);
-      await repo.deactivate(db, id, 1234);
+      await repo.deactivate(db, b.companyId, id, 1234);
     });
     expect(await repo.activeByUsername(username)).toBeUndefined();
     expect((await repo.findByAccount(b.companyId, id))?.deactivatedAt).toBe(1234);
@@ -82,7 +82,7 @@ describe('MembersRepository (PostgreSQL)', () => {
     const w = await createIntMember(ds, c.companyId, { teams: [4, 5] });
     const gone = await createIntMember(ds, c.companyId, { teams: [6] });
     await createIntMember(ds, b.companyId, { teams: [7] });
-    await repo.transaction((db) => repo.deactivate(db, gone, Date.now()));
+    await repo.transaction((db) => repo.deactivate(db, c.companyId, gone, Date.now()));
     expect(await repo.teamsOf(w)).toEqual([4, 5]);
     expect(await repo.teamsOf('01NOSUCHMEMBER000000000000')).toBeUndefined();
     expect(await repo.usernameOf(c.ownerId)).toBe(c.ownerUsername);

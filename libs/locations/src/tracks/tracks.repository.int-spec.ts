@@ -1,3 +1,4 @@
+import { ShareTokensRepository } from '@app/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
@@ -40,7 +41,7 @@ describe('TracksRepository (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ds = await openIntegrationDb();
-    repo = new TracksRepository(ds);
+    repo = new TracksRepository(ds, new ShareTokensRepository(ds));
     ingest = new IngestRepository(ds);
     a = (await createIntCompany(ds)).companyId;
     b = (await createIntCompany(ds)).companyId;
