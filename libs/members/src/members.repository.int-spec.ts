@@ -1,7 +1,7 @@
 import { newId } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, IntCompany, openIntegrationDb } from '@test/support/integration';
-import { MembersRepository } from './members.repository';
+import { DEVICE_ID_TAKEN, MembersRepository, USERNAME_TAKEN } from './members.repository';
 
 describe('MembersRepository (PostgreSQL)', () => {
   let ds: DataSource;
@@ -122,5 +122,94 @@ describe('MembersRepository (PostgreSQL)', () => {
     const [l] = await repo.listByIds(b.companyId, [live]);
     expect([e.invitationTokenHash, e.invitationExpiresAt]).toEqual([null, null]);
     expect(l.invitationTokenHash).toBe('h');
+  });
+
+  const lookups = async (id: string) => ({
+    usernames: await ds.query(`SELECT username, company_id FROM member_usernames WHERE member_id = $1`, [id]),
+    devices: await ds.query(`SELECT device_id, company_id FROM member_device_ids WHERE member_id = $1 ORDER BY device_id`, [id]),
+  });
+
+  it('writes the member and its lookup rows (lower-case keys) together; a device id set, changed and cleared moves its row', async () => {
+    const c = await createIntCompany(ds);
+    const now = Date.now();
+    const id = newId();
+    const m = repo.create({ id, companyId: c.companyId, createdAt: now });
+    Object.assign(m, { username: `Mixed-${id}@Int.Test`, name: 'Mixed', role: 'worker', updatedAt: now, deviceId: `Dev-${id}` });
+    await repo.transaction((db) => repo.save(db, m));
+    expect(await lookups(id)).toEqual({
+      usernames: [{ username: `mixed-${id.toLowerCase()}@int.test`, company_id: c.companyId }],
+      devices: [{ device_id: `dev-${id.toLowerCase()}`, company_id: c.companyId }],
+    });
+    // same device id in another case: unchanged for the lookup, the row stays
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, c.companyId, id))!;
+      locked.deviceId = `DEV-${id}`;
+      await repo.save(db, locked);
+    });
+    expect((await lookups(id)).devices).toEqual([{ device_id: `dev-${id.toLowerCase()}`, company_id: c.companyId }]);
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, c.companyId, id))!;
+      locked.deviceId = `other-${id}`;
+      await repo.save(db, locked);
+    });
+    expect((await lookups(id)).devices).toEqual([{ device_id: `other-${id.toLowerCase()}`, company_id: c.companyId }]);
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, c.companyId, id))!;
+      locked.deviceId = null;
+      await repo.save(db, locked);
+    });
+    expect((await lookups(id)).devices).toEqual([]);
+    // deactivated: the username stays taken
+    await repo.transaction((db) => repo.deactivate(db, c.companyId, id, now + 1));
+    expect(await repo.usernameTaken(ds, `MIXED-${id}@int.test`)).toBe(true);
+  });
+
+  it("refuses a username or device id another company's member has, leaving neither the member row nor any lookup row", async () => {
+    const c = await createIntCompany(ds);
+    const taken = await createIntMember(ds, a.companyId, { username: `taken-${newId()}@int.test` });
+    const takenName = (await repo.findInCompanyOrFail(a.companyId, taken)).username;
+    const id = newId();
+    const insert = (fields: { username: string; deviceId?: string }) =>
+      repo.transaction((db) =>
+        repo.insert(db, { id, companyId: c.companyId, name: 'Late', role: 'worker', createdAt: 1, updatedAt: 1, ...fields }),
+      );
+    await expect(insert({ username: takenName.toUpperCase() })).rejects.toMatchObject({
+      driverError: { code: '23505', constraint: USERNAME_TAKEN },
+    });
+    expect(await repo.listByIds(c.companyId, [id])).toEqual([]);
+    expect(await lookups(id)).toEqual({ usernames: [], devices: [] });
+
+    const device = `taken-dev-${id}`;
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, a.companyId, taken))!;
+      locked.deviceId = device;
+      await repo.save(db, locked);
+    });
+    await expect(insert({ username: `free-${id}@int.test`, deviceId: device.toUpperCase() })).rejects.toMatchObject({
+      driverError: { code: '23505', constraint: DEVICE_ID_TAKEN },
+    });
+    expect(await repo.listByIds(c.companyId, [id])).toEqual([]);
+    expect(await lookups(id)).toEqual({ usernames: [], devices: [] });
+
+    // the lookup rows go in first; a member row that then fails (its id taken in the company) takes them back
+    await expect(
+      repo.transaction((db) =>
+        repo.insert(db, { id: c.ownerId, companyId: c.companyId, username: `dup-${id}@int.test`, name: 'Dup', createdAt: 1, updatedAt: 1 }),
+      ),
+    ).rejects.toMatchObject({ driverError: { code: '23505', constraint: 'PK_members' } });
+    expect(await repo.usernameTaken(ds, `dup-${id}@int.test`)).toBe(false);
+  });
+
+  it('finds members by username only through member_usernames: a member row without its lookup row is not found across companies', async () => {
+    const id = newId();
+    const username = `orphan-${id}@int.test`;
+    await ds.query(
+      `INSERT INTO members (id, company_id, username, name, role, created_at, updated_at) VALUES ($1, $2, $3, 'Orphan', 'worker', 1, 1)`,
+      [id, a.companyId, username],
+    );
+    expect(await repo.usernameTaken(ds, username)).toBe(false);
+    expect(await repo.activeByUsername(username)).toBeUndefined();
+    expect(await repo.findByUsername(ds.manager, username)).toBeNull();
+    expect((await repo.findByAccount(a.companyId, username))?.id).toBe(id); // within the company: the row itself
   });
 });

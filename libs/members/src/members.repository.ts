@@ -84,15 +84,28 @@ export class MembersRepository {
     const owner = [after.companyId, after.id];
     const deviceId = after.deviceId ?? null;
     if (before?.username !== after.username) {
-      if (before) await query(db, `DELETE FROM member_usernames WHERE username = lower($3) AND company_id = $1 AND member_id = $2`, [...owner, before.username]);
-      await query(db, `INSERT INTO member_usernames (username, company_id, member_id) VALUES (lower($3), $1, $2)`, [...owner, after.username]);
+      if (before)
+        await query(db, `DELETE FROM member_usernames WHERE username = lower($3) AND company_id = $1 AND member_id = $2`, [
+          ...owner,
+          before.username,
+        ]);
+      await query(db, `INSERT INTO member_usernames (username, company_id, member_id) VALUES (lower($3), $1, $2)`, [
+        ...owner,
+        after.username,
+      ]);
     }
     if ((before?.deviceId ?? null) !== deviceId) {
       if (before?.deviceId) {
-        await query(db, `DELETE FROM member_device_ids WHERE device_id = lower($3) AND company_id = $1 AND member_id = $2`, [...owner, before.deviceId]);
+        await query(db, `DELETE FROM member_device_ids WHERE device_id = lower($3) AND company_id = $1 AND member_id = $2`, [
+          ...owner,
+          before.deviceId,
+        ]);
       }
       if (deviceId !== null) {
-        await query(db, `INSERT INTO member_device_ids (device_id, company_id, member_id) VALUES (lower($3), $1, $2)`, [...owner, deviceId]);
+        await query(db, `INSERT INTO member_device_ids (device_id, company_id, member_id) VALUES (lower($3), $1, $2)`, [
+          ...owner,
+          deviceId,
+        ]);
       }
     }
   }
@@ -129,7 +142,9 @@ export class MembersRepository {
     return db
       .getRepository(Member)
       .createQueryBuilder('m')
-      .where('(m.company_id, m.id) = (SELECT u.company_id, u.member_id FROM member_usernames u WHERE u.username = lower(:u))', { u: username })
+      .where('(m.company_id, m.id) = (SELECT u.company_id, u.member_id FROM member_usernames u WHERE u.username = lower(:u))', {
+        u: username,
+      })
       .getOne();
   }
 

@@ -32,16 +32,20 @@ export class ShareTokensRepository {
   /** Deletes the lookup rows of `tokens` of `kind`, in the caller's transaction (with the rows they name). @returns how many */
   async delete(db: Queryable, kind: ShareTokenKind, tokens: readonly string[]): Promise<number> {
     if (!tokens.length) return 0;
-    const rows = await query<{ token: string }>(db, `DELETE FROM share_tokens WHERE token = ANY($1::varchar[]) AND kind = $2 RETURNING token`, [
-      [...tokens],
-      kind,
-    ]);
+    const rows = await query<{ token: string }>(
+      db,
+      `DELETE FROM share_tokens WHERE token = ANY($1::varchar[]) AND kind = $2 RETURNING token`,
+      [[...tokens], kind],
+    );
     return rows.length;
   }
 
   /** The company of a token of `kind`; undefined for an unknown token (or one of the other kind). */
   async companyOf(token: string, kind: ShareTokenKind, db: Queryable = this.dataSource): Promise<string | undefined> {
-    const row = await queryOne<{ company_id: string }>(db, `SELECT company_id FROM share_tokens WHERE token = $1 AND kind = $2`, [token, kind]);
+    const row = await queryOne<{ company_id: string }>(db, `SELECT company_id FROM share_tokens WHERE token = $1 AND kind = $2`, [
+      token,
+      kind,
+    ]);
     return row?.company_id;
   }
 }

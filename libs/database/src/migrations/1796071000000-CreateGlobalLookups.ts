@@ -34,7 +34,11 @@ export class CreateGlobalLookups1796071000000 implements MigrationInterface {
       // the per-company keys, built beside today's
       await buildIndex(q, 'PK_members', `"members" ("company_id", "id")`);
       await buildIndex(q, 'UQ_members_company_username_lower', `"members" ("company_id", lower("username"))`);
-      await buildIndex(q, 'UQ_members_company_device_id_lower', `"members" ("company_id", lower("device_id")) WHERE "device_id" IS NOT NULL`);
+      await buildIndex(
+        q,
+        'UQ_members_company_device_id_lower',
+        `"members" ("company_id", lower("device_id")) WHERE "device_id" IS NOT NULL`,
+      );
       await buildIndex(q, 'PK_api_keys', `"api_keys" ("company_id", "id")`);
       await buildIndex(q, 'UQ_api_keys_company_prefix', `"api_keys" ("company_id", "prefix")`);
       await buildIndex(q, 'PK_track_shares', `"track_shares" ("company_id", "token")`);
@@ -140,10 +144,10 @@ async function buildIndex(q: QueryRunner, name: string, def: string): Promise<vo
  * by a run before).
  */
 async function swapPrimaryKey(q: QueryRunner, table: string, from: string, to: string): Promise<void> {
-  const [pk] = (await q.query(
-    `SELECT 1 FROM pg_constraint WHERE conname = $1 AND conrelid = $2::regclass AND contype = 'p'`,
-    [from, `"${table}"`],
-  )) as unknown[];
+  const [pk] = (await q.query(`SELECT 1 FROM pg_constraint WHERE conname = $1 AND conrelid = $2::regclass AND contype = 'p'`, [
+    from,
+    `"${table}"`,
+  ])) as unknown[];
   if (!pk) return;
   await q.query(`ALTER TABLE "${table}" DROP CONSTRAINT "${from}", ADD CONSTRAINT "${to}" PRIMARY KEY USING INDEX "${to}"`);
 }

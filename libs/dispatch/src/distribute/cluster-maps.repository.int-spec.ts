@@ -34,7 +34,9 @@ describe('ClusterMapsRepository (PostgreSQL)', () => {
     expect(await repo.svg(token)).toBe('<svg>a</svg>');
     const [row] = await ds.query(`SELECT company_id, (expires_at - created_at)::float8 AS ttl FROM cluster_maps WHERE token = $1`, [token]);
     expect(row).toEqual({ company_id: a, ttl: CLUSTER_MAP_TTL_MS });
-    expect(await ds.query(`SELECT company_id, kind FROM share_tokens WHERE token = $1`, [token])).toEqual([{ company_id: a, kind: 'cluster' }]);
+    expect(await ds.query(`SELECT company_id, kind FROM share_tokens WHERE token = $1`, [token])).toEqual([
+      { company_id: a, kind: 'cluster' },
+    ]);
     expect(await repo.store(ds, a, '<svg>a</svg>', preview)).not.toBe(token);
   });
 
@@ -67,7 +69,10 @@ describe('ClusterMapsRepository (PostgreSQL)', () => {
 
   it('finds a map through share_tokens only: a map row without its lookup row, or under a track token, is not answered', async () => {
     const orphan = randomBytes(16).toString('hex');
-    await ds.query(`INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, '<svg/>', 1, 9e15)`, [orphan, a]);
+    await ds.query(`INSERT INTO cluster_maps (token, company_id, svg, created_at, expires_at) VALUES ($1, $2, '<svg/>', 1, 9e15)`, [
+      orphan,
+      a,
+    ]);
     expect(await repo.svg(orphan)).toBeNull();
     await ds.query(`INSERT INTO share_tokens (token, company_id, kind) VALUES ($1, $2, 'track')`, [orphan, a]);
     expect(await repo.svg(orphan)).toBeNull();

@@ -64,6 +64,8 @@ describe('RetentionRepository (PostgreSQL)', () => {
     const left = async (sql: string) => (await ds.query(sql, [c, m])).map((r: { v: string }) => Number(r.v));
     expect(await left(`SELECT start_ts AS v FROM tracks WHERE company_id = $1 AND member_id = $2 ORDER BY start_ts`)).toEqual([old + 1000, cutoff]);
     expect(await left(`SELECT count(*) AS v FROM track_shares s JOIN tracks t ON t.id = s.track_id WHERE t.company_id = $1 AND t.member_id = $2`)).toEqual([2]);
+    // the deleted share's token left the global lookup with it; the kept ones stay
+    expect(await left(`SELECT count(*) AS v FROM share_tokens WHERE company_id = $1 AND kind = 'track' AND $2::text IS NOT NULL`)).toEqual([2]);
     expect(await left(`SELECT out_ts AS v FROM checkins WHERE company_id = $1 AND member_id = $2`)).toEqual([cutoff + 1]);
     expect(await left(`SELECT ts AS v FROM clock_events WHERE company_id = $1 AND member_id = $2`)).toEqual([cutoff]);
     expect(await repo.deleteHistory(cutoff)).toMatchObject({ tracks: 0, trackShares: 0 });
