@@ -5,10 +5,11 @@ import { NotificationsService } from './notifications/notifications.service';
 import { OutboxRepository } from './outbox/outbox.repository';
 import { OutboxService } from './outbox/outbox.service';
 import { OutboxStamping } from './outbox/outbox-stamping.service';
+import { ShareTokensRepository } from './share-tokens/share-tokens.repository';
 import { StampParticipants } from './outbox/stamp-participants';
 import { StampedEvents } from './outbox/stamped-events.service';
 
-/** The outbox (with its stamping), notifications and the read replica's routing, available to every domain module. */
+/** The outbox (with its stamping), notifications, the share tokens' lookup and the read replica's routing, available to every domain module. */
 @Global()
 @Module({
   providers: [
@@ -19,6 +20,7 @@ import { StampedEvents } from './outbox/stamped-events.service';
     StampedEvents,
     NotificationsRepository,
     NotificationsService,
+    ShareTokensRepository,
     ReplicaReads,
   ],
   exports: [
@@ -29,6 +31,7 @@ import { StampedEvents } from './outbox/stamped-events.service';
     StampedEvents,
     NotificationsRepository,
     NotificationsService,
+    ShareTokensRepository,
     ReplicaReads,
   ],
 })
