@@ -321,8 +321,8 @@ export class WebhookDeliveriesRepository {
   async pruneBefore(before: number): Promise<number> {
     let total = 0;
     for (const sql of [
-      `DELETE FROM webhook_attempts WHERE id IN (SELECT id FROM webhook_attempts WHERE started_at < $1 LIMIT $2)`,
-      `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state IN ('delivered', 'abandoned') AND created_at < $1 LIMIT $2)`,
+      `DELETE FROM webhook_attempts WHERE (company_id, id) IN (SELECT company_id, id FROM webhook_attempts WHERE started_at < $1 LIMIT $2)`,
+      `DELETE FROM webhook_deliveries WHERE (company_id, id) IN (SELECT company_id, id FROM webhook_deliveries WHERE state IN ('delivered', 'abandoned') AND created_at < $1 LIMIT $2)`,
     ]) {
       for (;;) {
         const row = await queryOne<{ n: number }>(this.dataSource, `WITH x AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM x`, [
@@ -358,7 +358,7 @@ export class WebhookDeliveriesRepository {
       `SELECT d.id, d.target, coalesce(e.id, s.id) AS endpoint, CASE WHEN s.id IS NOT NULL THEN false ELSE e.disabled END AS disabled,
               d.event_id AS "eventId"
          FROM webhook_deliveries d
-         LEFT JOIN webhook_endpoints e ON d.target = 'endpoint' AND e.id = d.endpoint_id
+         LEFT JOIN webhook_endpoints e ON d.target = 'endpoint' AND e.company_id = d.company_id AND e.id = d.endpoint_id
          LEFT JOIN webhook_subscriptions s ON d.target = 'subscription' AND s.company_id = d.company_id AND s.id = d.endpoint_id
         WHERE d.id = $1 AND d.company_id = $2 FOR UPDATE OF d`,
       [deliveryId, companyId],
