@@ -69,7 +69,14 @@ describe('distribution check (table-kinds.json)', () => {
       CREATE TABLE $s.share_tokens (company_id varchar NOT NULL, token varchar NOT NULL, id varchar NOT NULL, PRIMARY KEY (company_id, token));`);
     const violations = await check(
       {
-        perCompany: { companies: 'id', jobs: 'company_id', members: 'company_id', notes: 'company_id', checkins: 'company_id', zones: 'company_id' },
+        perCompany: {
+          companies: 'id',
+          jobs: 'company_id',
+          members: 'company_id',
+          notes: 'company_id',
+          checkins: 'company_id',
+          zones: 'company_id',
+        },
         reference: { heartbeats: 'fixture' },
         globalLookups: { member_usernames: 'fixture', share_tokens: 'fixture', jobs: 'listed twice' },
         external: {},
@@ -77,7 +84,7 @@ describe('distribution check (table-kinds.json)', () => {
       s,
     );
     expect(violations.map((v) => `${v.table}: ${v.rule}`)).toEqual([
-      "checkins: foreign key checkins_job (job_id) → jobs (id) does not pair company_id with jobs.company_id",
+      'checkins: foreign key checkins_job (job_id) → jobs (id) does not pair company_id with jobs.company_id',
       "heartbeats: reference table has a company_id column: a table of one company's rows is per-company",
       'jobs: listed as both per-company and global lookup in table-kinds.json',
       'jobs: primary key jobs_pkey (id) does not lead with company_id',

@@ -124,8 +124,10 @@ export async function checkDistribution(query: CatalogQuery, kinds: TableKinds, 
     }
   }
   const present = new Set(tables);
-  for (const table of tables) if (!kindOf.has(table)) fail(table, 'not listed in table-kinds.json (per-company, reference, global lookup or external)');
-  for (const [table, kind] of kindOf) if (!present.has(table)) fail(table, `listed as ${kindNames[kind]} in table-kinds.json but not in schema "${schema}"`);
+  for (const table of tables)
+    if (!kindOf.has(table)) fail(table, 'not listed in table-kinds.json (per-company, reference, global lookup or external)');
+  for (const [table, kind] of kindOf)
+    if (!present.has(table)) fail(table, `listed as ${kindNames[kind]} in table-kinds.json but not in schema "${schema}"`);
 
   const colsOf = (t: string) => columns.filter((c) => c.table === t);
   const show = (keys: Array<string | null>) => `(${keys.map((k) => k ?? '<expression>').join(', ')})`;
@@ -143,7 +145,8 @@ export async function checkDistribution(query: CatalogQuery, kinds: TableKinds, 
       else if (!col.notNull) fail(table, `per-company table's ${by} is nullable`);
       if (!pk) fail(table, `per-company table has no primary key`);
       for (const i of idx.filter((x) => x.unique)) {
-        if (i.keys[0] !== by) fail(table, `${i.primary ? 'primary key' : 'unique index'} ${i.name} ${show(i.keys)} does not lead with ${by}`);
+        if (i.keys[0] !== by)
+          fail(table, `${i.primary ? 'primary key' : 'unique index'} ${i.name} ${show(i.keys)} does not lead with ${by}`);
       }
       for (const f of fks) {
         const refKind = kindOf.get(f.refTable);
@@ -155,15 +158,20 @@ export async function checkDistribution(query: CatalogQuery, kinds: TableKinds, 
         const refBy = kinds.perCompany[f.refTable];
         const at = f.columns.indexOf(by);
         if (at < 0 || f.refColumns[at] !== refBy) {
-          fail(table, `foreign key ${f.name} (${f.columns.join(', ')}) → ${f.refTable} (${f.refColumns.join(', ')}) does not pair ${by} with ${f.refTable}.${refBy}`);
+          fail(
+            table,
+            `foreign key ${f.name} (${f.columns.join(', ')}) → ${f.refTable} (${f.refColumns.join(', ')}) does not pair ${by} with ${f.refTable}.${refBy}`,
+          );
         }
       }
     } else if (kind === 'reference' || kind === 'external') {
       if (!pk) fail(table, `${kindNames[kind]} table has no primary key`);
-      if (cols.some((c) => c.name === 'company_id')) fail(table, `${kindNames[kind]} table has a company_id column: a table of one company's rows is per-company`);
+      if (cols.some((c) => c.name === 'company_id'))
+        fail(table, `${kindNames[kind]} table has a company_id column: a table of one company's rows is per-company`);
       for (const f of fks) {
         const refKind = kindOf.get(f.refTable);
-        if (refKind !== 'reference' && refKind !== 'external') fail(table, `foreign key ${f.name} from a ${kindNames[kind]} table references ${f.refTable}, which is not a reference table`);
+        if (refKind !== 'reference' && refKind !== 'external')
+          fail(table, `foreign key ${f.name} from a ${kindNames[kind]} table references ${f.refTable}, which is not a reference table`);
       }
     } else {
       if (!pk || pk.keys.length !== 1 || pk.keys[0] === null || pk.keys[0] === 'company_id') {
@@ -174,11 +182,14 @@ export async function checkDistribution(query: CatalogQuery, kinds: TableKinds, 
       else if (!company.notNull) fail(table, "global lookup's company_id is nullable");
       const rest = cols.filter((c) => c.name !== pk?.keys[0] && c.name !== 'company_id' && c.name !== 'created_at');
       if (rest.length > 1) {
-        fail(table, `global lookup is too wide: columns ${rest.map((c) => c.name).join(', ')} where only the row's id belongs (beside the key, company_id and created_at)`);
-      }
-      else if (rest.length === 0) fail(table, "global lookup has no column for the row's id");
+        fail(
+          table,
+          `global lookup is too wide: columns ${rest.map((c) => c.name).join(', ')} where only the row's id belongs (beside the key, company_id and created_at)`,
+        );
+      } else if (rest.length === 0) fail(table, "global lookup has no column for the row's id");
       else if (!rest[0].notNull) fail(table, `global lookup's ${rest[0].name} is nullable`);
-      for (const f of fks) fail(table, `global lookup has a foreign key ${f.name}: lookups are distributed by their key, apart from the rows they name`);
+      for (const f of fks)
+        fail(table, `global lookup has a foreign key ${f.name}: lookups are distributed by their key, apart from the rows they name`);
     }
   }
   return out.sort((a, b) => a.table.localeCompare(b.table) || a.rule.localeCompare(b.rule));

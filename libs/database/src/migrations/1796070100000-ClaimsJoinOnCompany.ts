@@ -9,7 +9,8 @@ import { BATCH_WITH_WORKER, HOOKS_CLAIM_WITH_WORKER } from './1796060042000-Clai
  * `outbox_events` names the company (the endpoint's, `ep.company_id`, or the record's `company`), so
  * on a distributed database each runs on the company's node. `fieldwork_webhook_hooks_claim` and
  * `fieldwork_webhook_hooks_record` also name `p_company` on every delivery statement. Signatures and
- * answers are unchanged. One exception left as it was: a removed endpoint's leftover deliveries are
+ * answers are unchanged, but for the batch claim's order, now stated (oldest due first, as claimed)
+ * rather than left to the plan (the join on the new keys changed it). One exception left as it was: a removed endpoint's leftover deliveries are
  * abandoned by endpoint id alone (its company is gone with its row; rare, docs/scaling.md).
  * Online: `CREATE OR REPLACE` of three functions, in the migration's transaction.
  */
@@ -99,10 +100,11 @@ const BATCH_ON_COMPANY = `CREATE OR REPLACE FUNCTION fieldwork_webhook_batch(p_e
           claimed AS (
             UPDATE webhook_deliveries d SET state = 'in_flight', locked_until = p_locked_until, claimed_by = p_worker
               FROM picked WHERE d.company_id = picked.company_id AND d.id = picked.id
-            RETURNING d.id, d.company_id, d.event_id, d.failures)
+            RETURNING d.id, d.company_id, d.event_id, d.failures, d.next_attempt_at)
           SELECT c.id, c.company_id, c.event_id, c.failures, ep.url, ep.headers, ep.failing_since, o.action, o.form_id, o.payload,
                  s_secret, s_previous, s_expires
-            FROM claimed c LEFT JOIN outbox_events o ON o.company_id = c.company_id AND o.id = c.event_id;
+            FROM claimed c LEFT JOIN outbox_events o ON o.company_id = c.company_id AND o.id = c.event_id
+           ORDER BY c.next_attempt_at, c.id;
       END $$`;
 
 const HOOKS_CLAIM_ON_COMPANY = `CREATE OR REPLACE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint,

@@ -27,6 +27,7 @@ import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMap
 import { HookClaimStampedAt1796050000000 } from './1796050000000-HookClaimStampedAt';
 import { ClaimsNameTheirWorker1796060042000 } from './1796060042000-ClaimsNameTheirWorker';
 import { ClaimsJoinOnCompany1796070100000 } from './1796070100000-ClaimsJoinOnCompany';
+import { CompanyLeadsPrimaryKeys1796070200000 } from './1796070200000-CompanyLeadsPrimaryKeys';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   HookClaimStampedAt1796050000000,
   ClaimsNameTheirWorker1796060042000,
   ClaimsJoinOnCompany1796070100000,
+  CompanyLeadsPrimaryKeys1796070200000,
 ];
