@@ -30,7 +30,7 @@ export class ClaimsJoinOnCompany1796070100000 implements MigrationInterface {
   }
 }
 
-const BATCH_ON_COMPANY = `CREATE OR REPLACE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
+export const BATCH_ON_COMPANY = `CREATE OR REPLACE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
                                                            p_record jsonb, p_recorded_lock bigint, p_any_ok boolean,
                                                            p_worker varchar)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,

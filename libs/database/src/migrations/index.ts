@@ -28,6 +28,7 @@ import { HookClaimStampedAt1796050000000 } from './1796050000000-HookClaimStampe
 import { ClaimsNameTheirWorker1796060042000 } from './1796060042000-ClaimsNameTheirWorker';
 import { ClaimsJoinOnCompany1796070100000 } from './1796070100000-ClaimsJoinOnCompany';
 import { CompanyLeadsPrimaryKeys1796070200000 } from './1796070200000-CompanyLeadsPrimaryKeys';
+import { BatchClaimNamesCompany1796070300000 } from './1796070300000-BatchClaimNamesCompany';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   ClaimsNameTheirWorker1796060042000,
   ClaimsJoinOnCompany1796070100000,
   CompanyLeadsPrimaryKeys1796070200000,
+  BatchClaimNamesCompany1796070300000,
 ];
