@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ReplicaReads } from './database/replica-reads.service';
 import { NotificationsRepository } from './notifications/notifications.repository';
 import { NotificationsService } from './notifications/notifications.service';
 import { OutboxRepository } from './outbox/outbox.repository';
@@ -8,10 +9,30 @@ import { ShareTokensRepository } from './share-tokens/share-tokens.repository';
 import { StampParticipants } from './outbox/stamp-participants';
 import { StampedEvents } from './outbox/stamped-events.service';
 
-/** The outbox (with its stamping), notifications and the share tokens' lookup, available to every domain module. */
+/** The outbox (with its stamping), notifications, the share tokens' lookup and the read replica's routing, available to every domain module. */
 @Global()
 @Module({
-  providers: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService, ShareTokensRepository],
-  exports: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService, ShareTokensRepository],
+  providers: [
+    OutboxRepository,
+    OutboxService,
+    OutboxStamping,
+    StampParticipants,
+    StampedEvents,
+    NotificationsRepository,
+    NotificationsService,
+    ShareTokensRepository,
+    ReplicaReads,
+  ],
+  exports: [
+    OutboxRepository,
+    OutboxService,
+    OutboxStamping,
+    StampParticipants,
+    StampedEvents,
+    NotificationsRepository,
+    NotificationsService,
+    ShareTokensRepository,
+    ReplicaReads,
+  ],
 })
 export class CoreModule {}

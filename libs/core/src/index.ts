@@ -51,6 +51,8 @@ export * from './core.module';
 export * from './database/ensure-database';
 export * from './database/pg-errors';
 export * from './database/query';
+export * from './database/read-routing';
+export * from './database/replica-reads.service';
 export * from './database/bigint-columns';
 export * from './worker-results/cpu-tasks';
 export * from './worker-results/run-executor.service';

@@ -30,6 +30,7 @@ import { ClaimsJoinOnCompany1796070100000 } from './1796070100000-ClaimsJoinOnCo
 import { CompanyLeadsPrimaryKeys1796070200000 } from './1796070200000-CompanyLeadsPrimaryKeys';
 import { BatchClaimNamesCompany1796070300000 } from './1796070300000-BatchClaimNamesCompany';
 import { CreateGlobalLookups1796071000000 } from './1796071000000-CreateGlobalLookups';
+import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   CompanyLeadsPrimaryKeys1796070200000,
   BatchClaimNamesCompany1796070300000,
   CreateGlobalLookups1796071000000,
+  AddRunReadLsn1796080000000,
 ];

@@ -1,4 +1,4 @@
-import { ShareTokensRepository } from '@app/core';
+import { loadConfig, ReplicaReads, ShareTokensRepository } from '@app/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
@@ -43,9 +43,16 @@ describe('RetentionRepository (PostgreSQL)', () => {
     const old = Date.UTC(2000, 5, 1);
     const cutoff = Date.UTC(2000, 6, 1);
     const fixes = (t0: number): Fix[] => [0, 1].map((i) => ({ ts: t0 + i * 60_000, lat: 46 + i / 1000, lng: 14, acc: 5, dir: null, spd: null, elv: null, bat: null }));
-    const tracks = new TracksRepository(ds, new ShareTokensRepository(ds));
+    const tracks = new TracksRepository(ds, new ShareTokensRepository(ds), new ReplicaReads(ds, loadConfig()));
     const track = (t0: number, open: boolean) =>
-      tracks.insertTrack(ds, c, m, randomBytes(16).toString('hex'), { stats: trackStats(fixes(t0), splitRules(5)), path: null, open, state: null }, t0);
+      tracks.insertTrack(
+        ds,
+        c,
+        m,
+        randomBytes(16).toString('hex'),
+        { stats: trackStats(fixes(t0), splitRules(5)), path: null, open, state: null },
+        t0,
+      );
     await track(old, false); // deleted
     await track(old + 1000, true); // open: kept
     await track(cutoff, false); // not older: kept

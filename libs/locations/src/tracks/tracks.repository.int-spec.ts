@@ -1,4 +1,4 @@
-import { SHARE_TOKEN_TAKEN, ShareTokensRepository } from '@app/core';
+import { loadConfig, ReplicaReads, SHARE_TOKEN_TAKEN, ShareTokensRepository } from '@app/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
@@ -41,7 +41,7 @@ describe('TracksRepository (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ds = await openIntegrationDb();
-    repo = new TracksRepository(ds, new ShareTokensRepository(ds));
+    repo = new TracksRepository(ds, new ShareTokensRepository(ds), new ReplicaReads(ds, loadConfig()));
     ingest = new IngestRepository(ds);
     a = (await createIntCompany(ds)).companyId;
     b = (await createIntCompany(ds)).companyId;

@@ -1,4 +1,4 @@
-import { query, queryOne, Queryable, ShareTokensRepository } from '@app/core';
+import { query, queryOne, Queryable, ReplicaReads, ShareTokensRepository } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -34,6 +34,7 @@ export class TracksRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly shareTokens: ShareTokensRepository,
+    private readonly replica: ReplicaReads,
   ) {}
 
   /** Runs `fn` in one transaction. */
@@ -240,12 +241,30 @@ export class TracksRepository {
   }
 
   /**
+   * {@link forMembers} as a routed read (docs/scaling.md, "Read replica"): from the replica once it
+   * has replayed past the primary's WAL position taken now — after every commit the caller has seen
+   * answered — else from the primary (also when the replica is down or fails mid-read).
+   */
+  async forMembersRouted(companyId: string, memberIds: readonly string[], from: number, until: number): Promise<Track[]> {
+    if (!memberIds.length) return [];
+    const lsn = await this.replica.position();
+    return (await this.replica.read(lsn, (db) => this.forMembers(companyId, memberIds, from, until, db))).value;
+  }
+
+  /**
    * The company's tracks of these members that overlap [from, until) (ms): `start_ts < until` and
    * `end_ts >= from` — the open track's `end_ts` is its last fix so far. Oldest first (start, then id).
+   * On `db`: the primary's data source by default, the replica's for a routed read (gettracks).
    */
-  async forMembers(companyId: string, memberIds: readonly string[], from: number, until: number): Promise<Track[]> {
+  async forMembers(
+    companyId: string,
+    memberIds: readonly string[],
+    from: number,
+    until: number,
+    db: DataSource = this.dataSource,
+  ): Promise<Track[]> {
     if (!memberIds.length) return [];
-    return this.dataSource
+    return db
       .getRepository(Track)
       .createQueryBuilder('t')
       .where('t.company_id = :companyId AND t.member_id IN (:...memberIds)', { companyId, memberIds })
