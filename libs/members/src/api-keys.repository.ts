@@ -29,6 +29,18 @@ export interface ApiKeyAuthRow {
 }
 
 /**
+ * The statement authenticating a key reads by its public prefix `$1` (one indexed row with its
+ * member and company); exported so the getjobs bench's bare baseline runs the very same lookup.
+ */
+export const API_KEY_AUTH_SQL = `SELECT k.key_hash, k.revoked_at, m.id AS member_id, m.username, m.role, m.active_status,
+              c.id AS company_id, c.owner_member_id, c.timezone,
+              c.workers_edit_job, c.workers_create_places, c.workers_view_places
+         FROM api_keys k
+         JOIN members m ON m.id = k.member_id
+         JOIN companies c ON c.id = k.company_id
+        WHERE k.prefix = $1`;
+
+/**
  * Every SQL statement on the `api_keys` table, one method per purpose. A key is found by its public
  * prefix (unique); the rest of the key is only ever compared as its HMAC (`key_hash`). Revocation
  * stamps `revoked_at` with the database's clock (`SQL_NOW_MS`, ms).
@@ -85,13 +97,7 @@ export class ApiKeysRepository {
     const rows = await preparedQuery<ApiKeyAuthRow>(
       this.dataSource,
       'fieldwork_authenticate',
-      `SELECT k.key_hash, k.revoked_at, m.id AS member_id, m.username, m.role, m.active_status,
-              c.id AS company_id, c.owner_member_id, c.timezone,
-              c.workers_edit_job, c.workers_create_places, c.workers_view_places
-         FROM api_keys k
-         JOIN members m ON m.id = k.member_id
-         JOIN companies c ON c.id = k.company_id
-        WHERE k.prefix = $1`,
+      API_KEY_AUTH_SQL,
       [prefix],
     );
     return rows[0];

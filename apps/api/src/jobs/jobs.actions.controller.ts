@@ -1,8 +1,9 @@
 import { AuthContext, invalid } from '@app/core';
 import { AutoassignService } from '@app/dispatch';
-import { CreateJobsDto, EditJobsDto, GetJobsDto, JobIdsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
+import { CompactJobView, CreateJobsDto, EditJobsDto, GetJobsDto, JobIdsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';
+import { JsonAnswer } from '../envelope/json-answer';
 
 /** `data.jobs` of delete/archive/restore: ids with empty-object values. */
 function jobIds(jobs: Record<string, unknown>): string[] {
@@ -36,9 +37,10 @@ export class JobsActionsController {
     private readonly autoassign: AutoassignService,
   ) {}
 
+  /** Answered as JSON text (JsonAnswer): no Express `res.json`, no ETag hash of the answer on every call. */
   @Action('getjobs')
-  async getjobs(@Caller() ctx: AuthContext, @Data() dto: GetJobsDto) {
-    return { status: 0, jobs: await this.query.getJobs(ctx, dto) };
+  async getjobs(@Caller() ctx: AuthContext, @Data() dto: GetJobsDto): Promise<JsonAnswer<{ status: 0; jobs: JobView[] | CompactJobView[] }>> {
+    return new JsonAnswer(JSON.stringify({ status: 0, jobs: await this.query.getJobs(ctx, dto) }));
   }
 
   @Action('createjobs')
