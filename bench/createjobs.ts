@@ -248,6 +248,25 @@ export async function baselineCreate(pool: pg.Pool, companyId: string, createdBy
   }
 }
 
+/**
+ * Waits (untimed) until the api has stamped the company's committed events and jobs (it does after
+ * each commit, NOTIFY-driven, not awaited by the call): so neither side's timing carries the
+ * stamping of the other's 1,000 rows — only ours' own, where it overlaps its answer, as in production.
+ */
+async function stamped(pool: pg.Pool, companyId: string): Promise<void> {
+  const until = performance.now() + 10_000;
+  for (;;) {
+    const { rows } = await pool.query<{ pending: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM outbox_events WHERE company_id = $1 AND seq IS NULL)
+           OR EXISTS (SELECT 1 FROM jobs WHERE company_id = $1 AND saved_stamp IS NULL) AS pending`,
+      [companyId],
+    );
+    if (!rows[0].pending) return;
+    if (performance.now() > until) throw new Error('the api did not stamp the createjobs rows within 10 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 /** The baseline's events hold what the service's would: the job as JOB_SELECT_SQL + toJobView read it back. */
 async function checkBaselinePayloads(pool: pg.Pool, companyId: string): Promise<void> {
   const { rows: events } = await pool.query<{ form_id: string; payload: string }>(
@@ -444,8 +463,10 @@ export async function benchCreateJobs(opts: {
       if (parsed.jobs.length !== opts.jobs.length)
         throw new Error(`createjobs answered ${parsed.jobs.length} jobs for ${opts.jobs.length}`);
     }
+    await stamped(opts.pool, opts.companyId);
     const b = await timed(() => baselineCreate(opts.pool, opts.companyId, opts.ownerUid, opts.jobs));
     if (b.value !== opts.jobs.length) throw new Error(`baseline inserted ${b.value} jobs`);
+    await stamped(opts.pool, opts.companyId);
     if (i === 0) await checkBaselinePayloads(opts.pool, opts.companyId);
     if (i >= opts.warmups) {
       ours.push(ms);
