@@ -4,13 +4,14 @@ import { NotificationsService } from './notifications/notifications.service';
 import { OutboxRepository } from './outbox/outbox.repository';
 import { OutboxService } from './outbox/outbox.service';
 import { OutboxStamping } from './outbox/outbox-stamping.service';
+import { ShareTokensRepository } from './share-tokens/share-tokens.repository';
 import { StampParticipants } from './outbox/stamp-participants';
 import { StampedEvents } from './outbox/stamped-events.service';
 
-/** The outbox (with its stamping), and notifications, available to every domain module. */
+/** The outbox (with its stamping), notifications and the share tokens' lookup, available to every domain module. */
 @Global()
 @Module({
-  providers: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService],
-  exports: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService],
+  providers: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService, ShareTokensRepository],
+  exports: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService, ShareTokensRepository],
 })
 export class CoreModule {}

@@ -34,6 +34,7 @@ export * from './notifications/notification.entity';
 export * from './notifications/notification-kinds';
 export * from './notifications/notifications.repository';
 export * from './notifications/notifications.service';
+export * from './share-tokens/share-tokens.repository';
 export * from './dto/get-notifications.dto';
 export * from './dto/id-or-ids.dto';
 export * from './heartbeat/process-id';

@@ -26,6 +26,7 @@ import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyEx
 import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
 import { HookClaimStampedAt1796050000000 } from './1796050000000-HookClaimStampedAt';
 import { ClaimsNameTheirWorker1796060042000 } from './1796060042000-ClaimsNameTheirWorker';
+import { CreateGlobalLookups1796071000000 } from './1796071000000-CreateGlobalLookups';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   AddClusterMapRegions1796047320000,
   HookClaimStampedAt1796050000000,
   ClaimsNameTheirWorker1796060042000,
+  CreateGlobalLookups1796071000000,
 ];
