@@ -32,6 +32,20 @@ export interface ApiKeyAuthRow {
 }
 
 /**
+ * The statement authenticating a key reads by its public prefix `$1` (through the global lookup
+ * `api_key_prefixes`, then the key's row with its member and company); exported so the getjobs
+ * bench's bare baseline runs the very same lookup.
+ */
+export const API_KEY_AUTH_SQL = `SELECT k.key_hash, k.revoked_at, m.id AS member_id, m.username, m.role, m.active_status,
+              c.id AS company_id, c.owner_member_id, c.timezone,
+              c.workers_edit_job, c.workers_create_places, c.workers_view_places
+         FROM api_key_prefixes p
+         JOIN api_keys k ON k.company_id = p.company_id AND k.id = p.api_key_id
+         JOIN members m ON m.company_id = k.company_id AND m.id = k.member_id
+         JOIN companies c ON c.id = k.company_id
+        WHERE p.prefix = $1`;
+
+/**
  * Every SQL statement on the `api_keys` table and its global lookup table `api_key_prefixes`, one
  * method per purpose. `api_keys` is per-company (primary key `(company_id, id)`); a key's public
  * prefix is unique across the platform through `api_key_prefixes` (prefix → company_id, api_key_id;
@@ -106,14 +120,7 @@ export class ApiKeysRepository {
     const rows = await preparedQuery<ApiKeyAuthRow>(
       this.dataSource,
       'fieldwork_authenticate',
-      `SELECT k.key_hash, k.revoked_at, m.id AS member_id, m.username, m.role, m.active_status,
-              c.id AS company_id, c.owner_member_id, c.timezone,
-              c.workers_edit_job, c.workers_create_places, c.workers_view_places
-         FROM api_key_prefixes p
-         JOIN api_keys k ON k.company_id = p.company_id AND k.id = p.api_key_id
-         JOIN members m ON m.company_id = k.company_id AND m.id = k.member_id
-         JOIN companies c ON c.id = k.company_id
-        WHERE p.prefix = $1`,
+      API_KEY_AUTH_SQL,
       [prefix],
     );
     return rows[0];
