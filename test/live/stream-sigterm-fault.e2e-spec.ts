@@ -211,7 +211,10 @@ describe('SIGTERM of one of three api instances holding live streams (haproxy)',
       for (const cl of ended) expect(cl.endRetries[before.get(cl)!]).toBeLessThanOrEqual(5_000);
       await waitFor(
         `the ${ended.length} clients of instance ${victim} streaming again`,
-        () => ended.every((cl) => cl.opens.some((t) => t > at) && cl.ends.filter((t) => t > at).length <= cl.opens.filter((t) => t > at).length),
+        () =>
+          ended.every(
+            (cl) => cl.opens.some((t) => t > at) && cl.ends.filter((t) => t > at).length <= cl.opens.filter((t) => t > at).length,
+          ),
         { timeoutMs: RESUME_BOUND_MS, intervalMs: 100 },
       );
       // signal → the connection each streams on now (a first try may have landed on the draining instance)
@@ -231,7 +234,10 @@ describe('SIGTERM of one of three api instances holding live streams (haproxy)',
     }
     const written = await writer.stop();
     const final = await lastSeqOf(c.companyUid);
-    await waitFor('every client at the last seq', () => clients.every((cl) => cl.lastSeq === final), { timeoutMs: 20_000, intervalMs: 100 });
+    await waitFor('every client at the last seq', () => clients.every((cl) => cl.lastSeq === final), {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
     const all = clients;
     clients = [];
     await Promise.all(all.map((cl) => cl.stop()));

@@ -208,7 +208,8 @@ describe('PostgreSQL restart during ingestion', () => {
           );
           const stored = new Set(rows.map((r) => r.ts));
           const lost = phone.acked.filter((ts) => !stored.has(ts));
-          if (lost.length) fail(children, `phone ${phone.index} (${phone.kind}): ${lost.length} fixes answered 200 are not stored: ${lost.slice(0, 5)}`);
+          if (lost.length)
+            fail(children, `phone ${phone.index} (${phone.kind}): ${lost.length} fixes answered 200 are not stored: ${lost.slice(0, 5)}`);
           acked += phone.acked.length;
         }
         expect(acked).toBe(count(200));
