@@ -21,6 +21,7 @@ fi
 specs=(
   test/webhooks/webhooks-durability.e2e-spec.ts
   test/webhooks/webhooks-api-kill.e2e-spec.ts
+  test/webhooks/hooks-kill.e2e-spec.ts
   test/platform/worker-results-faults.e2e-spec.ts
   test/platform/operations.e2e-spec.ts
   test/platform/redis-cluster.e2e-spec.ts
