@@ -1,8 +1,16 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { action, createCompany, createMember, startApi, TestApi, TestCompany } from '../support/api';
+import { action, createCompany, createMember, startApi, TestApi, TestCompany, uniqueUsername } from '../support/api';
 import { dropQueueKeys } from '../support/durability-redis';
-import { ApiProcess, Child, startApiProcess, stopAllChildren } from '../support/proc-child';
+import { ApiProcess, Child, freePort, ROOT, startApiProcess, stopAllChildren } from '../support/proc-child';
 import { TcpProxy } from '../support/tcp-proxy';
+
+const exec = promisify(execFile);
 
 /**
  * PostgreSQL restarting while phones post fixes (issue #29 item 4): BUILT api processes whose
@@ -19,7 +27,10 @@ import { TcpProxy } from '../support/tcp-proxy';
  * 200 is in `location_fixes`, counted by the phones' own timestamps.
  *
  * `npm test` runs one short outage with one api; `npm run test:faults` (FAULTS_FULL=1) runs more
- * phones on two api processes through three outages, the last a long one. Needs `npm run build`.
+ * phones on two api processes through three outages, the last a long one, then the same against a
+ * private PostgreSQL cluster of the test's own (initdb, run as the `postgres` user when the test runs
+ * as root) really stopped and started: once with `pg_ctl stop -m fast` (backends terminated, 57P01),
+ * once with `-m immediate` (a crash: recovery at start). Needs `npm run build`.
  */
 const FULL = process.env.FAULTS_FULL === '1';
 const PREFIX = `${process.env.QUEUE_PREFIX ?? 'fieldwork-test'}-pgrestart${process.pid}`.slice(-64);
@@ -32,6 +43,8 @@ const APIS = FULL ? 2 : 1;
 /** outages (ms of refused connections), with 3 s of normal ingestion before each and after the last */
 const OUTAGES_MS = FULL ? [3_000, 8_000, 20_000] : [4_000];
 const STEADY_MS = 3_000;
+/** phones of the private-cluster test (FAULTS_FULL=1 only) */
+const REAL_PHONES = 12;
 /** a phone waits this long between fixes, and before posting a refused fix again */
 const FIX_EVERY_MS = 200;
 const RETRY_AFTER_MS = 250;
@@ -62,6 +75,7 @@ interface Phone {
 let api: TestApi;
 let db: DataSource;
 let company: TestCompany;
+/** the phones of the proxy test (members of the shared database) */
 const phones: Phone[] = [];
 
 beforeAll(async () => {
@@ -114,7 +128,7 @@ async function post(base: string, phone: Phone, ts: number): Promise<Answer> {
  * Runs every phone until `stop()`: each posts its next fix (its own clock: 1 s apart, from 20 min
  * ago), and the same fix again after a non-200. Resolves with every answer once all have stopped.
  */
-function runPhones(apis: ApiProcess[]): { stop: () => void; done: Promise<Answer[]> } {
+function runPhones(phones: Phone[], apis: ApiProcess[]): { stop: () => void; done: Promise<Answer[]> } {
   let stopped = false;
   const answers: Answer[] = [];
   const start = Date.now() - 20 * 60_000;
@@ -136,13 +150,214 @@ function runPhones(apis: ApiProcess[]): { stop: () => void; done: Promise<Answer
   return { stop: () => (stopped = true), done: Promise.all(loops).then(() => answers) };
 }
 
+/** PostgreSQL 15's programs (Debian's layout; `PG_BIN` overrides). */
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/** `command args` as the `postgres` user when running as root (initdb and postgres refuse root), else as is. */
+function asPostgres(command: string, args: string[]): [string, string[]] {
+  return userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, command), ...args]] : [join(PG_BIN, command), args];
+}
+
+/**
+ * A throw-away PostgreSQL cluster in a temp dir on a free loopback port (trust auth, no fsync), which
+ * the test stops and starts — never the machine's shared server. Stopped at process exit if still up.
+ */
+class PrivateCluster {
+  private running = false;
+  private readonly onExit = () => this.running && spawnSync(...asPostgres('pg_ctl', ['-D', this.data, '-m', 'immediate', 'stop']));
+
+  private constructor(
+    private readonly root: string,
+    readonly port: number,
+  ) {
+    process.once('exit', this.onExit);
+  }
+
+  private get data(): string {
+    return join(this.root, 'data');
+  }
+
+  /** initdb + start. */
+  static async start(): Promise<PrivateCluster> {
+    const root = mkdtempSync(join(tmpdir(), 'fieldwork-pgrestart-'));
+    if (userInfo().uid === 0) {
+      const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+      chownSync(root, id('-u'), id('-g'));
+    }
+    await exec(
+      ...asPostgres('initdb', ['-D', join(root, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']),
+      {
+        cwd: tmpdir(),
+      },
+    );
+    const pg = new PrivateCluster(root, await freePort());
+    await pg.startAgain();
+    return pg;
+  }
+
+  url(database: string): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** `pg_ctl start -w`: resolves once it accepts connections (after crash recovery, if any). */
+  async startAgain(): Promise<void> {
+    const options = `-c port=${this.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${this.root} -c fsync=off -c shared_buffers=32MB -c max_connections=60`;
+    await exec(...asPostgres('pg_ctl', ['-D', this.data, '-l', join(this.root, 'server.log'), '-w', '-t', '60', '-o', options, 'start']), {
+      cwd: tmpdir(),
+    });
+    this.running = true;
+  }
+
+  /** `fast`: a clean shutdown (clients' backends terminated); `immediate`: a crash (recovery at the next start). */
+  async stop(mode: 'fast' | 'immediate'): Promise<void> {
+    await exec(...asPostgres('pg_ctl', ['-D', this.data, '-m', mode, '-w', '-t', '60', 'stop']), { cwd: tmpdir() });
+    this.running = false;
+  }
+
+  async query<T>(sql: string, params: unknown[], database: string): Promise<T[]> {
+    const client = new Client({ connectionString: this.url(database) });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  async destroy(): Promise<void> {
+    if (this.running) await this.stop('immediate').catch(() => undefined);
+    process.removeListener('exit', this.onExit);
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** The BUILT CLI against `databaseUrl`; its stdout. */
+async function runCli(databaseUrl: string, args: string[]): Promise<string> {
+  const { stdout } = await exec(process.execPath, [join(ROOT, 'dist/apps/cli/src/main.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' },
+  });
+  return stdout;
+}
+
+/**
+ * `n` phones of the company of `ownerKey`, made through the api at `base` (createaccount, editaccount
+ * for a device id) and the CLI for the keys of the `pushlocations` ones (every third).
+ */
+async function phonesThroughHttp(base: string, ownerKey: string, databaseUrl: string, n: number): Promise<Phone[]> {
+  const call = async (name: string, data: unknown) => {
+    const res = await fetch(`${base}/api/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': ownerKey },
+      body: JSON.stringify({ data }),
+    });
+    const body = (await res.json()) as { status: number; uid?: string };
+    if (body.status !== 0) throw new Error(`${name}: ${JSON.stringify(body)}`);
+    return body;
+  };
+  return Promise.all(
+    Array.from({ length: n }, async (_, index): Promise<Phone> => {
+      const username = uniqueUsername('phone');
+      const { uid } = await call('createaccount', { name: `Phone ${index}`, username, password: 'correct horse battery' });
+      if (index % 3 === 2) {
+        const key = JSON.parse((await runCli(databaseUrl, ['create-api-key', '--username', username])).trim().split('\n').at(-1)!) as {
+          apiKey: string;
+        };
+        return { index, kind: 'pushlocations', memberId: uid!, secret: key.apiKey, acked: [] };
+      }
+      const device = `pgrestart-${uid}`;
+      await call('editaccount', { uid, device_id: device });
+      return { index, kind: 'osmand', memberId: uid!, secret: device, acked: [] };
+    }),
+  );
+}
+
 function fail(children: Child[], message: string): never {
   throw new Error(`${message}\n${children.map((c) => c.output()).join('\n')}`);
 }
 
+/** One outage as the test made it: when connections were cut (server stopped) and accepted again. */
+interface Window {
+  cutAt: number;
+  restoredAt: number;
+}
+
+/**
+ * Runs the phones against `apis` through `outages` (each `makeOutage(ms)` resolves once PostgreSQL
+ * accepts connections again), with {@link STEADY_MS} of normal ingestion before each and after the
+ * last, then checks the answers: 200 or a 503 in the action shape, none slower than
+ * {@link REQUEST_BOUND_MS}, each outage answered 503 while it lasted, every phone a 200 within
+ * {@link RECOVERY_BOUND_MS} of each restore, and every fix answered 200 stored (`storedTs`).
+ * @returns the summary line (printed by the caller)
+ */
+async function ingestThroughOutages(opts: {
+  what: string;
+  phones: Phone[];
+  apis: ApiProcess[];
+  outagesMs: number[];
+  makeOutage: (ms: number, k: number) => Promise<Window>;
+  storedTs: (memberId: string) => Promise<Set<number>>;
+}): Promise<string> {
+  const { phones, apis } = opts;
+  const children = apis.map((a) => a.child);
+  const run = runPhones(phones, apis);
+  const windows: Window[] = [];
+  try {
+    for (const [k, outage] of opts.outagesMs.entries()) {
+      await new Promise((r) => setTimeout(r, STEADY_MS));
+      windows.push(await opts.makeOutage(outage, k));
+    }
+    await new Promise((r) => setTimeout(r, STEADY_MS));
+  } finally {
+    run.stop();
+  }
+  const answers = await run.done;
+
+  // no 500, no hang: every answer is a 200 or a 503 in the action API's error shape
+  const bad = answers.filter((a) => a.http !== 200 && a.http !== 503);
+  if (bad.length) fail(children, `answers other than 200/503: ${JSON.stringify(bad.slice(0, 5))} (${bad.length} in all)`);
+  for (const a of answers.filter((x) => x.http === 503)) {
+    expect(JSON.parse(a.body)).toEqual({ status: -99, error: 'service temporarily unavailable, retry later' });
+  }
+  const slowest = Math.max(...answers.map((a) => a.ms));
+  expect(slowest).toBeLessThanOrEqual(REQUEST_BOUND_MS);
+
+  // each outage was seen (503s sent during it), and every phone got a 200 again after it
+  const recoveries: number[] = [];
+  windows.forEach(({ cutAt, restoredAt }, k) => {
+    const refused = answers.filter((a) => a.http === 503 && a.sentAt >= cutAt && a.sentAt < restoredAt);
+    expect(refused.length).toBeGreaterThan(0);
+    const next = windows[k + 1]?.cutAt ?? Infinity;
+    for (const phone of phones) {
+      const first = answers.find((a) => a.phone === phone.index && a.http === 200 && a.sentAt >= restoredAt && a.sentAt < next);
+      if (!first) fail(children, `phone ${phone.index} (${phone.kind}) got no 200 after outage ${k + 1}`);
+      recoveries[k] = Math.max(recoveries[k] ?? 0, first.sentAt + first.ms - restoredAt);
+    }
+  });
+  for (const r of recoveries) expect(r).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+
+  // every fix answered 200 is stored, by the phones' own timestamps
+  let acked = 0;
+  for (const phone of phones) {
+    const stored = await opts.storedTs(phone.memberId);
+    const lost = phone.acked.filter((ts) => !stored.has(ts));
+    if (lost.length)
+      fail(children, `phone ${phone.index} (${phone.kind}): ${lost.length} fixes answered 200 are not stored: ${lost.slice(0, 5)}`);
+    acked += phone.acked.length;
+  }
+  const count = (http: number) => answers.filter((a) => a.http === http).length;
+  expect(acked).toBe(count(200));
+  for (const c of children) expect(c.running).toBe(true);
+  return (
+    `${opts.what}: ${phones.length} phones on ${apis.length} api(s), outages ${opts.outagesMs.join('/')} ms; ` +
+    `${count(200)} × 200, ${count(503)} × 503, slowest answer ${slowest} ms; every phone's first 200 after the restore ` +
+    `within ${recoveries.join('/')} ms; no fix answered 200 lost`
+  );
+}
+
 describe('PostgreSQL restart during ingestion', () => {
   it(
-    `phones get 503 during ${OUTAGES_MS.length} outage(s), 200 again after, and no fix answered 200 is lost`,
+    `through a TCP proxy cut ${OUTAGES_MS.length} time(s): phones get 503 during each outage, 200 again after, and no fix answered 200 is lost`,
     async () => {
       const target = new URL(process.env.DATABASE_URL!);
       const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
@@ -150,74 +365,86 @@ describe('PostgreSQL restart during ingestion', () => {
       const viaProxy = new URL(target.toString());
       viaProxy.hostname = '127.0.0.1';
       viaProxy.port = String(proxy.port);
-      const apis: ApiProcess[] = [];
       try {
+        const apis: ApiProcess[] = [];
         for (let i = 0; i < APIS; i++) {
           apis.push(await startApiProcess({ DATABASE_URL: viaProxy.toString(), DATABASE_POOL_SIZE: '4', QUEUE_PREFIX: PREFIX }));
         }
-        const children = apis.map((a) => a.child);
-        const run = runPhones(apis);
-        const windows: Array<{ cutAt: number; restoredAt: number }> = [];
-        for (const outage of OUTAGES_MS) {
-          await new Promise((r) => setTimeout(r, STEADY_MS));
-          const cutAt = Date.now();
-          proxy.cut();
-          await new Promise((r) => setTimeout(r, outage));
-          proxy.restore();
-          windows.push({ cutAt, restoredAt: Date.now() });
-        }
-        await new Promise((r) => setTimeout(r, STEADY_MS));
-        run.stop();
-        const answers = await run.done;
-
-        // no 500, no hang: every answer is a 200 or a 503 in the action API's error shape
-        const bad = answers.filter((a) => a.http !== 200 && a.http !== 503);
-        if (bad.length) fail(children, `answers other than 200/503: ${JSON.stringify(bad.slice(0, 5))} (${bad.length} in all)`);
-        for (const a of answers.filter((x) => x.http === 503)) {
-          expect(JSON.parse(a.body)).toEqual({ status: -99, error: 'service temporarily unavailable, retry later' });
-        }
-        const slowest = Math.max(...answers.map((a) => a.ms));
-        expect(slowest).toBeLessThanOrEqual(REQUEST_BOUND_MS);
-
-        // each outage was seen (503s sent during it), and every phone got a 200 again after it
-        const recoveries: number[] = [];
-        windows.forEach(({ cutAt, restoredAt }, k) => {
-          const refused = answers.filter((a) => a.http === 503 && a.sentAt >= cutAt && a.sentAt < restoredAt);
-          expect(refused.length).toBeGreaterThan(0);
-          const next = windows[k + 1]?.cutAt ?? Infinity;
-          for (const phone of phones) {
-            const first = answers.find((a) => a.phone === phone.index && a.http === 200 && a.sentAt >= restoredAt && a.sentAt < next);
-            if (!first) fail(children, `phone ${phone.index} (${phone.kind}) got no 200 after outage ${k + 1}`);
-            recoveries[k] = Math.max(recoveries[k] ?? 0, first.sentAt + first.ms - restoredAt);
-          }
+        const summary = await ingestThroughOutages({
+          what: 'PostgreSQL restart (TCP proxy cut) during ingestion',
+          phones,
+          apis,
+          outagesMs: OUTAGES_MS,
+          makeOutage: async (ms) => {
+            const cutAt = Date.now();
+            proxy.cut();
+            await new Promise((r) => setTimeout(r, ms));
+            proxy.restore();
+            return { cutAt, restoredAt: Date.now() };
+          },
+          storedTs: async (memberId) => {
+            const rows: Array<{ ts: number }> = await db.query(
+              `SELECT ts::float8 AS ts FROM location_fixes WHERE company_id = $1 AND member_id = $2`,
+              [company.companyUid, memberId],
+            );
+            return new Set(rows.map((r) => r.ts));
+          },
         });
-        const count = (http: number) => answers.filter((a) => a.http === http).length;
-        console.log(
-          `PostgreSQL restart during ingestion: ${phones.length} phones on ${APIS} api(s), outages ${OUTAGES_MS.join('/')} ms; ` +
-            `${count(200)} × 200, ${count(503)} × 503, slowest answer ${slowest} ms; every phone's first 200 after the restore ` +
-            `within ${recoveries.join('/')} ms`,
-        );
-        for (const r of recoveries) expect(r).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
-
-        // every fix answered 200 is stored, by the phones' own timestamps
-        let acked = 0;
-        for (const phone of phones) {
-          const rows: Array<{ ts: number }> = await db.query(
-            `SELECT ts::float8 AS ts FROM location_fixes WHERE company_id = $1 AND member_id = $2`,
-            [company.companyUid, phone.memberId],
-          );
-          const stored = new Set(rows.map((r) => r.ts));
-          const lost = phone.acked.filter((ts) => !stored.has(ts));
-          if (lost.length)
-            fail(children, `phone ${phone.index} (${phone.kind}): ${lost.length} fixes answered 200 are not stored: ${lost.slice(0, 5)}`);
-          acked += phone.acked.length;
-        }
-        expect(acked).toBe(count(200));
-        for (const c of children) expect(c.running).toBe(true);
+        console.log(summary);
       } finally {
         await proxy.close();
       }
     },
     FULL ? 240_000 : 90_000,
+  );
+
+  // a real restart of a private cluster: PostgreSQL's own shutdown (backends terminated, 57P01), the
+  // port refusing connections while it is down, crash recovery after an immediate stop
+  (FULL ? it : it.skip)(
+    'of a private PostgreSQL cluster (pg_ctl stop -m fast, then -m immediate = a crash): the same, through a real restart',
+    async () => {
+      const pg = await PrivateCluster.start();
+      try {
+        const url = pg.url('fieldwork');
+        await runCli(url, ['migrate']);
+        const owner = JSON.parse(
+          (await runCli(url, ['create-company', '--name', 'Restart Co', '--username', `owner.${Date.now()}@example.test`]))
+            .trim()
+            .split('\n')
+            .at(-1)!,
+        ) as { companyUid: string; apiKey: string };
+        const apis = [
+          await startApiProcess({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4', QUEUE_PREFIX: PREFIX }),
+          await startApiProcess({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4', QUEUE_PREFIX: PREFIX }),
+        ];
+        const realPhones = await phonesThroughHttp(apis[0].url, owner.apiKey, url, REAL_PHONES);
+        const summary = await ingestThroughOutages({
+          what: 'PostgreSQL restart (private cluster: fast stop, then immediate stop) during ingestion',
+          phones: realPhones,
+          apis,
+          outagesMs: [5_000, 5_000],
+          makeOutage: async (ms, k) => {
+            const cutAt = Date.now();
+            await pg.stop(k === 0 ? 'fast' : 'immediate');
+            await new Promise((r) => setTimeout(r, ms));
+            await pg.startAgain();
+            return { cutAt, restoredAt: Date.now() };
+          },
+          storedTs: async (memberId) => {
+            const rows = await pg.query<{ ts: number }>(
+              `SELECT ts::float8 AS ts FROM location_fixes WHERE company_id = $1 AND member_id = $2`,
+              [owner.companyUid, memberId],
+              'fieldwork',
+            );
+            return new Set(rows.map((r) => r.ts));
+          },
+        });
+        console.log(summary);
+      } finally {
+        await stopAllChildren();
+        await pg.destroy();
+      }
+    },
+    240_000,
   );
 });
