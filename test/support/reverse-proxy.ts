@@ -33,9 +33,14 @@ export function haproxyBinary(): string {
   return existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
 }
 
-/** Health checks of the backends: `GET /health/ready` every `intervalMs`; down at 1 failure, up at 1 success. */
+/**
+ * Health checks of the backends: `GET /health/ready` every `intervalMs`; down at 1 failure (a non-2xx
+ * answer, or none within `timeoutMs`, default 3 s: without it haproxy waits only `intervalMs`, and a
+ * busy machine's slow answer would take every backend out), up at 1 success.
+ */
 export interface HealthCheck {
   intervalMs: number;
+  timeoutMs?: number;
 }
 
 /** The config: one frontend on `127.0.0.1:port`, one round-robin backend, a stats socket. */
@@ -58,7 +63,13 @@ function haproxyConfig(port: number, backends: string[], statsSocket: string, ch
     '  default_backend apis',
     'backend apis',
     '  balance roundrobin',
-    ...(check ? ['  option httpchk GET /health/ready', `  default-server check inter ${check.intervalMs} fall 1 rise 1`] : []),
+    ...(check
+      ? [
+          '  option httpchk GET /health/ready',
+          `  timeout check ${check.timeoutMs ?? 3_000}`,
+          `  default-server check inter ${check.intervalMs} fall 1 rise 1`,
+        ]
+      : []),
     ...backends.map((b, i) => `  server api${i} ${b.replace(/^https?:\/\//, '')}`),
     '',
   ].join('\n');
