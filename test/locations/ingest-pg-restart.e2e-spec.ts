@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany, uniqueUsername } from '../support/api';
 import { dropQueueKeys } from '../support/durability-redis';
-import { ApiProcess, Child, freePort, ROOT, startApiProcess, stopAllChildren } from '../support/proc-child';
+import { ApiProcess, Child, freePort, ROOT, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
 import { TcpProxy } from '../support/tcp-proxy';
 
 const exec = promisify(execFile);
@@ -23,8 +23,8 @@ const exec = promisify(execFile);
  * and post the same fix again after a non-200 (as both phone apps do). Asserted: during an outage
  * the api answers 503 in the action API's error shape (`{status: -99, error}`), never a 500 and
  * never a request hanging past {@link REQUEST_BOUND_MS}; after the outage every phone gets a 200
- * again within {@link RECOVERY_BOUND_MS} of the restore (measured and printed); every fix answered
- * 200 is in `location_fixes`, counted by the phones' own timestamps.
+ * again within {@link RECOVERY_BOUND_MS} of the restore (measured and printed; the next step waits
+ * for it); every fix answered 200 is in `location_fixes`, counted by the phones' own timestamps.
  *
  * `npm test` runs one short outage with one api; `npm run test:faults` (FAULTS_FULL=1) runs more
  * phones on two api processes through three outages, the last a long one, then the same against a
@@ -128,7 +128,7 @@ async function post(base: string, phone: Phone, ts: number): Promise<Answer> {
  * Runs every phone until `stop()`: each posts its next fix (its own clock: 1 s apart, from 20 min
  * ago), and the same fix again after a non-200. Resolves with every answer once all have stopped.
  */
-function runPhones(phones: Phone[], apis: ApiProcess[]): { stop: () => void; done: Promise<Answer[]> } {
+function runPhones(phones: Phone[], apis: ApiProcess[]): { stop: () => void; answers: Answer[]; done: Promise<Answer[]> } {
   let stopped = false;
   const answers: Answer[] = [];
   const start = Date.now() - 20 * 60_000;
@@ -147,7 +147,7 @@ function runPhones(phones: Phone[], apis: ApiProcess[]): { stop: () => void; don
       }
     }
   });
-  return { stop: () => (stopped = true), done: Promise.all(loops).then(() => answers) };
+  return { stop: () => (stopped = true), answers, done: Promise.all(loops).then(() => answers) };
 }
 
 /** PostgreSQL 15's programs (Debian's layout; `PG_BIN` overrides). */
@@ -285,7 +285,7 @@ interface Window {
 /**
  * Runs the phones against `apis` through `outages` (each `makeOutage(ms)` resolves once PostgreSQL
  * accepts connections again), with {@link STEADY_MS} of normal ingestion before each and after the
- * last, then checks the answers: 200 or a 503 in the action shape, none slower than
+ * last (counted once every phone got a 200 after the restore, or past the bound), then checks the answers: 200 or a 503 in the action shape, none slower than
  * {@link REQUEST_BOUND_MS}, each outage answered 503 while it lasted, every phone a 200 within
  * {@link RECOVERY_BOUND_MS} of each restore, and every fix answered 200 stored (`storedTs`).
  * @returns the summary line (printed by the caller)
@@ -305,7 +305,15 @@ async function ingestThroughOutages(opts: {
   try {
     for (const [k, outage] of opts.outagesMs.entries()) {
       await new Promise((r) => setTimeout(r, STEADY_MS));
-      windows.push(await opts.makeOutage(outage, k));
+      const window = await opts.makeOutage(outage, k);
+      windows.push(window);
+      // the next step waits until every phone got a 200 again (at most a while past the bound: the
+      // checks below name a phone that did not)
+      const recovered = (p: Phone) => run.answers.some((a) => a.phone === p.index && a.http === 200 && a.sentAt >= window.restoredAt);
+      await waitFor('every phone answered 200 after the restore', () => phones.every(recovered), {
+        timeoutMs: RECOVERY_BOUND_MS + 5_000,
+        intervalMs: 50,
+      }).catch(() => undefined);
     }
     await new Promise((r) => setTimeout(r, STEADY_MS));
   } finally {
@@ -330,7 +338,15 @@ async function ingestThroughOutages(opts: {
     const next = windows[k + 1]?.cutAt ?? Infinity;
     for (const phone of phones) {
       const first = answers.find((a) => a.phone === phone.index && a.http === 200 && a.sentAt >= restoredAt && a.sentAt < next);
-      if (!first) fail(children, `phone ${phone.index} (${phone.kind}) got no 200 after outage ${k + 1}`);
+      if (!first) {
+        const since = answers
+          .filter((a) => a.phone === phone.index && a.sentAt >= restoredAt && a.sentAt < next)
+          .map((a) => `+${a.sentAt - restoredAt} ms: ${a.http} in ${a.ms} ms`);
+        fail(
+          children,
+          `phone ${phone.index} (${phone.kind}) got no 200 after outage ${k + 1}; its answers since the restore: ${since.join(', ')}`,
+        );
+      }
       recoveries[k] = Math.max(recoveries[k] ?? 0, first.sentAt + first.ms - restoredAt);
     }
   });
