@@ -91,7 +91,9 @@ async function seedMembers(demo: DemoDay, n: number): Promise<{ key: string; com
   const now = Date.now();
   const ids = Array.from({ length: n }, () => newId());
   await demo.db.query(
-    `INSERT INTO members (id, company_id, username, name, email, phone, teams, created_at, updated_at)
+    `WITH u AS (INSERT INTO member_usernames (username, company_id, member_id)
+                SELECT lower('bench.' || id || '@example.test'), $1, id FROM unnest($2::varchar[]) AS u(id))
+     INSERT INTO members (id, company_id, username, name, email, phone, teams, created_at, updated_at)
      SELECT id, $1, 'bench.' || id || '@example.test', 'Member ' || i, 'm' || i || '@example.test', '+386 40 ' || i, '[]'::jsonb, $3 + i, $3 + i
        FROM unnest($2::varchar[]) WITH ORDINALITY AS u(id, i)`,
     [owner.companyUid, ids, now],

@@ -17,6 +17,8 @@ export interface LoadConfig {
 
 export interface LoadResult {
   requests: number;
+  /** requests answered in the warm-up (not counted in `requests`) */
+  warmupRequests: number;
   errors: number;
   firstError?: string;
   elapsedMs: number;
@@ -68,13 +70,14 @@ function runLoad(cfg: LoadConfig): Promise<LoadResult> {
   };
 
   return (async () => {
-    await phase(cfg.warmupMs);
+    const warm = await phase(cfg.warmupMs);
     const { latencies, errors, firstError, elapsedMs } = await phase(cfg.durationMs);
     agent.destroy();
     latencies.sort((a, b) => a - b);
     const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
     return {
       requests: latencies.length,
+      warmupRequests: warm.latencies.length + warm.errors,
       errors,
       firstError,
       elapsedMs,

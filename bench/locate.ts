@@ -104,7 +104,9 @@ async function seed(api: TestApi, pool: pg.Pool, n: number): Promise<{ key: stri
   const now = Date.now();
   const ids = Array.from({ length: n - 1 }, () => newId());
   await pool.query(
-    `INSERT INTO members (id, company_id, username, name, email, phone, teams, created_at, updated_at)
+    `WITH u AS (INSERT INTO member_usernames (username, company_id, member_id)
+                SELECT lower('bench.' || id || '@example.test'), $1, id FROM unnest($2::varchar[]) AS u(id))
+     INSERT INTO members (id, company_id, username, name, email, phone, teams, created_at, updated_at)
      SELECT id, $1, 'bench.' || id || '@example.test', 'Member ' || i, 'm' || i || '@example.test', '+386 40 ' || i,
             jsonb_build_array(1 + i % 10), $3 + i, $3 + i
        FROM unnest($2::varchar[]) WITH ORDINALITY AS u(id, i)`,

@@ -220,7 +220,10 @@ export async function benchIngest(opts: { api: TestApi; pool: pg.Pool; log: (lin
   }
   const devices = (
     await pool.query<{ device_id: string }>(
-      `UPDATE members SET device_id = 'bench-dev-' || id WHERE company_id = $1 AND role = 'worker' RETURNING device_id`,
+      // the device ids with their global lookup rows (member_device_ids), as editaccount writes them
+      `WITH m AS (UPDATE members SET device_id = 'bench-dev-' || id WHERE company_id = $1 AND role = 'worker' RETURNING company_id, id, device_id),
+            d AS (INSERT INTO member_device_ids (device_id, company_id, member_id) SELECT lower(device_id), company_id, id FROM m)
+       SELECT device_id FROM m`,
       [company.companyUid],
     )
   ).rows.map((r) => r.device_id);

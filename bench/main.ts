@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { AppConfig } from '@app/core';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { createCompany, createMember, startApi, TestApi } from '../test/support/api';
@@ -56,6 +57,10 @@ const TARGETS = { createP95Ratio: 2.2, getjobsShare: 0.6 };
 const ONLY_CREATEJOBS = process.env.BENCH_ONLY === 'createjobs';
 /** `BENCH_ONLY=jobs` runs createjobs, getjobs, the webhooks and the worker-results round trip, and nothing after them. */
 const ONLY_JOBS = process.env.BENCH_ONLY === 'jobs';
+/** `BENCH_ONLY=getjobs` runs only getjobs (its set-up and the alternating rounds against the bare server). */
+const ONLY_GETJOBS = process.env.BENCH_ONLY === 'getjobs';
+/** `BENCH_ONLY=webhooks` runs only the webhook delivery table (bench/webhooks.ts). */
+const ONLY_WEBHOOKS = process.env.BENCH_ONLY === 'webhooks';
 /** `BENCH_ONLY=places` runs only getplaces (10,000 places, nearest 500) against its raw-pg baseline. */
 const ONLY_PLACES = process.env.BENCH_ONLY === 'places';
 /** `BENCH_ONLY=locate` runs only locate (1,000 and 5,000 members); otherwise it runs after the others. */
@@ -145,6 +150,14 @@ function getjobsRows(get: GetJobsFigures | undefined, share: number, pass: (ok: 
       `${(share * 100).toFixed(0)} %`,
       `≥ ${TARGETS.getjobsShare * 100} %`,
       pass(share >= TARGETS.getjobsShare),
+    ],
+    [
+      'getjobs worker-day: CPU ms per request (api / bare server process)',
+      fmt(get.ours.cpuMsPerRequest, 3),
+      fmt(get.baseline.cpuMsPerRequest, 3),
+      `${((get.baseline.cpuMsPerRequest / get.ours.cpuMsPerRequest) * 100).toFixed(0)} %`,
+      '—',
+      'info',
     ],
     [
       'getjobs worker-day: latency p50 ms',
@@ -405,6 +418,16 @@ async function main(): Promise<number> {
       return r.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
     }
 
+    if (ONLY_WEBHOOKS) {
+      const wh = webhookReport(await benchWebhooks({ api, pool, log }));
+      await closeWebhooks();
+      process.stdout.write(
+        `\n${header(serverVersion)}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], wh.rows)}\n\n${wh.notes.join('\n')}\n`,
+      );
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return wh.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
+
     // company B: the getjobs data set
     const b = await createCompany(api, { name: 'Bench getjobs' });
     const bWorkers: string[] = [];
@@ -424,6 +447,7 @@ async function main(): Promise<number> {
           apiUrl: api.url,
           key: b.key,
           pool,
+          config: api.app.get(AppConfig),
           companyId: b.companyUid,
           day: days[3],
           worker: bWorkers[0],
@@ -434,6 +458,17 @@ async function main(): Promise<number> {
           rounds: CONFIG.rounds,
           log,
         });
+
+    if (ONLY_GETJOBS && get) {
+      const share = get.ours.rps / get.baseline.rps;
+      const rows = getjobsRows(get, share, (ok) => (ok ? 'PASS' : 'FAIL'));
+      process.stdout.write(
+        `\n${header(serverVersion)}\n\n${markdownTable(['benchmark', 'ours', 'baseline', 'ratio', 'target', 'pass/fail'], rows)}\n\n` +
+          `getjobs: ${get.rounds} alternating rounds × ${get.durationMs / 1000} s per side, ${get.ours.requests} / ${get.baseline.requests} requests.\n`,
+      );
+      log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return share < TARGETS.getjobsShare && process.env.BENCH_STRICT === '1' ? 1 : 0;
+    }
 
     const create = await benchCreateJobs({
       app: api.app,

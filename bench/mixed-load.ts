@@ -165,7 +165,7 @@ async function inBatches<T>(items: T[], concurrency: number, fn: (item: T) => Pr
   );
 }
 
-/** Members inserted by SQL (as bench/console.ts seeds), then a key each through ApiKeysService. */
+/** Members inserted by SQL with their usernames' global lookup rows (as bench/console.ts seeds), then a key each through ApiKeysService. */
 async function seedMembers(
   api: TestApi,
   pool: pg.Pool,
@@ -179,7 +179,9 @@ async function seedMembers(
   const usernames = Array.from({ length: n }, (_, i) => `${tag}.${i}@example.test`);
   const ids = usernames.map(() => newId());
   await pool.query(
-    `INSERT INTO members (id, company_id, username, name, email, phone, role, teams, created_at, updated_at)
+    `WITH l AS (INSERT INTO member_usernames (username, company_id, member_id)
+                SELECT lower(u.username), $1, u.id FROM unnest($2::varchar[], $3::varchar[]) AS u(id, username))
+     INSERT INTO members (id, company_id, username, name, email, phone, role, teams, created_at, updated_at)
      SELECT u.id, $1, u.username, $4 || ' ' || i, 'm' || i || '@example.test', '+386 40 ' || i, $5, '[]'::jsonb, $6 + i, $6 + i
        FROM unnest($2::varchar[], $3::varchar[]) WITH ORDINALITY AS u(id, username, i)`,
     [company.companyUid, ids, usernames, label, role, now],

@@ -440,7 +440,8 @@ describe('tracks', () => {
       expect(incremental.at(-1).build_state).not.toBeNull();
       await db.transaction(async (m) => {
         await m.query(
-          `DELETE FROM track_shares WHERE company_id = $1 AND track_id IN (SELECT id FROM tracks WHERE company_id = $1 AND member_id = $2)`,
+          `WITH s AS (DELETE FROM track_shares WHERE company_id = $1 AND track_id IN (SELECT id FROM tracks WHERE company_id = $1 AND member_id = $2) RETURNING token)
+           DELETE FROM share_tokens WHERE token IN (SELECT token FROM s)`,
           [company.companyUid, member.uid],
         );
         await m.query(`DELETE FROM tracks WHERE company_id = $1 AND member_id = $2`, [company.companyUid, member.uid]);

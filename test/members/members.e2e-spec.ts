@@ -311,6 +311,30 @@ describe('members and company', () => {
       const cleared = await action<any>(api, 'editaccount', { uid: other.uid, device_id: '' }, { key: company.key });
       expect(cleared.body.account.device_id).toBeNull();
     });
+
+    it("device_id is unique across companies too (the same -4), and once cleared or changed it is free for another company's member", async () => {
+      const elsewhere = await createCompany(api);
+      const theirs = await createMember(api, elsewhere, { role: 'worker' });
+      const deviceId = `Shared-Phone-${Date.now()}`;
+      expect((await action(api, 'editaccount', { uid: theirs.uid, device_id: deviceId }, { key: elsewhere.key })).body.status).toBe(0);
+      const clash = await action(api, 'editaccount', { uid: worker.uid, device_id: deviceId.toLowerCase() }, { key: company.key });
+      expect(clash.http).toBe(409);
+      expect(clash.body).toEqual({ status: -4, error: 'data.device_id: device_id not available' });
+      // changed: the old id is free, the new one taken
+      expect((await action(api, 'editaccount', { uid: theirs.uid, device_id: `${deviceId}-2` }, { key: elsewhere.key })).body.status).toBe(
+        0,
+      );
+      expect((await action(api, 'editaccount', { uid: worker.uid, device_id: deviceId }, { key: company.key })).body.status).toBe(0);
+      const taken = await action(api, 'editaccount', { uid: worker.uid, device_id: `${deviceId}-2` }, { key: company.key });
+      expect(taken.body).toEqual({ status: -4, error: 'data.device_id: device_id not available' });
+      // cleared: free again
+      expect((await action(api, 'editaccount', { uid: theirs.uid, device_id: '' }, { key: elsewhere.key })).body.status).toBe(0);
+      expect((await action(api, 'editaccount', { uid: worker.uid, device_id: `${deviceId}-2` }, { key: company.key })).body.status).toBe(0);
+      expect(await db.query(`SELECT company_id, member_id FROM member_device_ids WHERE device_id = lower($1)`, [`${deviceId}-2`])).toEqual([
+        { company_id: company.companyUid, member_id: worker.uid },
+      ]);
+      expect(await db.query(`SELECT 1 FROM member_device_ids WHERE device_id = lower($1)`, [deviceId])).toEqual([]);
+    });
   });
 
   describe('deleteaccount', () => {
@@ -468,7 +492,11 @@ describe('members and company', () => {
         { key: c.key },
       );
       expect(edit.body.status).toBe(0);
-      expect(edit.body.company).toMatchObject({ extra_number_1_key: 'Meter reading (kWh)', extra_text_2_key: 'Gate code', extra_text_4_key: 'Šifra 🔑' });
+      expect(edit.body.company).toMatchObject({
+        extra_number_1_key: 'Meter reading (kWh)',
+        extra_text_2_key: 'Gate code',
+        extra_text_4_key: 'Šifra 🔑',
+      });
       expect((await action<any>(api, 'getcompany', {}, { key: c.key })).body.company).toMatchObject({
         extra_number_1_key: 'Meter reading (kWh)',
         extra_number_2_key: '',
@@ -514,9 +542,9 @@ describe('members and company', () => {
 
     it('a label of exactly 100 characters is taken; unknown field numbers and values are unknown keys', async () => {
       const c = await createCompany(api);
-      expect((await action<any>(api, 'editcompany', { extra_number_4_key: 'é'.repeat(100) }, { key: c.key })).body.company.extra_number_4_key).toBe(
-        'é'.repeat(100),
-      );
+      expect(
+        (await action<any>(api, 'editcompany', { extra_number_4_key: 'é'.repeat(100) }, { key: c.key })).body.company.extra_number_4_key,
+      ).toBe('é'.repeat(100));
       for (const key of ['extra_number_5_key', 'extra_text_0_key', 'extra_number_1_val']) {
         const res = await action(api, 'editcompany', { [key]: 'x' }, { key: c.key });
         expect({ key, res: res.body }).toEqual({ key, res: { status: -1, error: expect.stringContaining(`data.${key}`) } });

@@ -169,7 +169,12 @@ describe('metrics', () => {
     ).body;
     expect(w.status).toBe(0);
     const deviceId = `metrics-dev-${Date.now()}`;
-    await db.query(`UPDATE members SET device_id = $2 WHERE id = $1`, [w.uid, deviceId]);
+    // as editaccount writes it: the member's device_id with its global lookup row
+    await db.query(
+      `WITH d AS (INSERT INTO member_device_ids (device_id, company_id, member_id) VALUES (lower($2), $3, $1))
+       UPDATE members SET device_id = $2 WHERE company_id = $3 AND id = $1`,
+      [w.uid, deviceId, c.companyUid],
+    );
     // the route is mounted by the api's bootstrap (not by this test module): its service, as the route calls it
     const now = Date.now();
     expect(

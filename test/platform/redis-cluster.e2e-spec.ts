@@ -320,11 +320,12 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
 
   it('SIGTERM: the worker and the api process close their BullMQ workers and cluster connections and exit 0', async () => {
     const before = { worker: worker.mark(), api: apiProc.child.mark() };
-    const [workerExit, apiExit] = await Promise.all([worker.stop('SIGTERM', 15_000), apiProc.child.stop('SIGTERM', 15_000)]);
+    // within Kubernetes' default grace period (30 s): a task in hand may finish first on a loaded machine
+    const [workerExit, apiExit] = await Promise.all([worker.stop('SIGTERM', 30_000), apiProc.child.stop('SIGTERM', 30_000)]);
     expect({ workerExit, apiExit }).toEqual({ workerExit: { code: 0, signal: null }, apiExit: { code: 0, signal: null } });
     // nothing failed on a connection closed under it while stopping (only what it wrote after the
     // SIGTERM: the master restart above rightly logs closed connections)
     expect(worker.outputSince(before.worker)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
     expect(apiProc.child.outputSince(before.api)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
-  }, 40_000);
+  }, 70_000);
 });

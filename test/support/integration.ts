@@ -26,8 +26,8 @@ export interface IntCompany {
 }
 
 /**
- * Inserts a company and its owner (role `admin`) directly, as `create-company` would leave them, minus
- * the API key. `timezone` is IANA (default UTC).
+ * Inserts a company and its owner (role `admin`, with its `member_usernames` row) directly, as
+ * `create-company` would leave them, minus the API key. `timezone` is IANA (default UTC).
  */
 export async function createIntCompany(ds: DataSource, opts: { name?: string; timezone?: string } = {}): Promise<IntCompany> {
   const companyId = newId();
@@ -40,14 +40,18 @@ export async function createIntCompany(ds: DataSource, opts: { name?: string; ti
       [companyId, opts.name ?? `int ${companyId}`, opts.timezone ?? 'UTC', ownerId, now],
     );
     await db.query(
-      `INSERT INTO members (id, company_id, username, name, role, created_at, updated_at) VALUES ($1, $2, $3, $4, 'admin', $5, $5)`,
+      `WITH u AS (INSERT INTO member_usernames (username, company_id, member_id) VALUES (lower($3), $2, $1))
+       INSERT INTO members (id, company_id, username, name, role, created_at, updated_at) VALUES ($1, $2, $3, $4, 'admin', $5, $5)`,
       [ownerId, companyId, ownerUsername, 'Owner', now],
     );
   });
   return { companyId, ownerId, ownerUsername };
 }
 
-/** Inserts a member of `companyId` (default role `worker`, `teams` team ids); @returns its id. */
+/**
+ * Inserts a member of `companyId` (default role `worker`, `teams` team ids) with its
+ * `member_usernames` row, in one statement; @returns its id.
+ */
 export async function createIntMember(
   ds: DataSource,
   companyId: string,
@@ -56,7 +60,8 @@ export async function createIntMember(
   const id = newId();
   const now = Date.now();
   await ds.query(
-    `INSERT INTO members (id, company_id, username, name, role, teams, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $7)`,
+    `WITH u AS (INSERT INTO member_usernames (username, company_id, member_id) VALUES (lower($3), $2, $1))
+     INSERT INTO members (id, company_id, username, name, role, teams, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $7)`,
     [id, companyId, opts.username ?? `m-${id.toLowerCase()}@int.test`, opts.name ?? `Member ${id}`, opts.role ?? 'worker', JSON.stringify(opts.teams ?? []), now],
   );
   return id;

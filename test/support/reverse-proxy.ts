@@ -9,8 +9,10 @@ import { Child, childEnv, freePort, waitFor } from './proc-child';
  * `scripts/test-tools.sh`), started in the foreground (`-db`) with a config of the test's own in a
  * temp dir, on a free loopback port: round-robin over the given backends, each request balanced on
  * its own, `option forwardfor` (haproxy appends the client address it sees to `X-Forwarded-For`),
- * a refused connection retried on another backend (`option redispatch`). No health checks, so the
- * backends get only the traffic sent through the proxy. Tracked like every other child, so
+ * a refused connection retried on another backend (`option redispatch`). No health checks by default,
+ * so the backends get only the traffic sent through the proxy; `healthCheck` polls each backend's
+ * `/health/ready` every `intervalMs` and takes it out of the rotation at its first failure (a draining
+ * api answers 503 there), as a production load balancer does. Tracked like every other child, so
  * `stopAllChildren()` stops it too; `stop()` also removes the temp dir.
  */
 export interface ReverseProxy {
@@ -31,8 +33,18 @@ export function haproxyBinary(): string {
   return existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
 }
 
+/**
+ * Health checks of the backends: `GET /health/ready` every `intervalMs`; down at 1 failure (a non-2xx
+ * answer, or none within `timeoutMs`, default 3 s: without it haproxy waits only `intervalMs`, and a
+ * busy machine's slow answer would take every backend out), up at 1 success.
+ */
+export interface HealthCheck {
+  intervalMs: number;
+  timeoutMs?: number;
+}
+
 /** The config: one frontend on `127.0.0.1:port`, one round-robin backend, a stats socket. */
-function haproxyConfig(port: number, backends: string[], statsSocket: string): string {
+function haproxyConfig(port: number, backends: string[], statsSocket: string, check?: HealthCheck): string {
   return [
     'global',
     `  stats socket ${statsSocket} mode 600 level admin`,
@@ -51,6 +63,13 @@ function haproxyConfig(port: number, backends: string[], statsSocket: string): s
     '  default_backend apis',
     'backend apis',
     '  balance roundrobin',
+    ...(check
+      ? [
+          '  option httpchk GET /health/ready',
+          `  timeout check ${check.timeoutMs ?? 3_000}`,
+          `  default-server check inter ${check.intervalMs} fall 1 rise 1`,
+        ]
+      : []),
     ...backends.map((b, i) => `  server api${i} ${b.replace(/^https?:\/\//, '')}`),
     '',
   ].join('\n');
@@ -93,10 +112,10 @@ function accepts(port: number): Promise<boolean> {
 
 /**
  * Starts haproxy in front of `backends` (`http://127.0.0.1:<port>` URLs) and waits until it accepts
- * connections; retried on a port taken meanwhile. Throws naming `scripts/test-tools.sh` when the
- * binary is missing.
+ * connections (with `healthCheck`: until every backend is up); retried on a port taken meanwhile.
+ * Throws naming `scripts/test-tools.sh` when the binary is missing.
  */
-export async function startReverseProxy(backends: string[], timeoutMs = 10_000): Promise<ReverseProxy> {
+export async function startReverseProxy(backends: string[], timeoutMs = 10_000, healthCheck?: HealthCheck): Promise<ReverseProxy> {
   const bin = haproxyBinary();
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -104,7 +123,7 @@ export async function startReverseProxy(backends: string[], timeoutMs = 10_000):
     const statsSocket = join(dir, 'stats.sock');
     const port = await freePort();
     const cfg = join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, haproxyConfig(port, backends, statsSocket));
+    writeFileSync(cfg, haproxyConfig(port, backends, statsSocket, healthCheck));
     // -db: foreground, not a daemon; a bad config makes it exit with its own message (in the output)
     const child = new Child(`haproxy:${port}`, bin, ['-db', '-f', cfg], childEnv());
     try {
@@ -128,6 +147,16 @@ export async function startReverseProxy(backends: string[], timeoutMs = 10_000):
       continue;
     }
     const stats = (command: string) => statsCommand(statsSocket, command);
+    if (healthCheck) {
+      const allUp = async () =>
+        parseShowStat(await stats('show stat')).filter((r) => r.pxname === 'apis' && r.svname !== 'BACKEND' && r.status === 'UP').length ===
+        backends.length;
+      await waitFor('every backend up in haproxy', allUp, { timeoutMs, intervalMs: 100 }).catch(async (err: Error) => {
+        await child.stop('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      });
+    }
     return {
       child,
       port,

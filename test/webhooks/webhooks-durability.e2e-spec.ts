@@ -319,6 +319,50 @@ describe('webhook delivery survives a worker SIGKILL', () => {
     );
     expect(recovery).toBeLessThanOrEqual(10_000);
   }, 150_000);
+
+  // the heavier variant (`npm run test:faults`, docs/faults.md): three kills in a row, each of the
+  // worker that replaced the last one, mid-stream
+  (process.env.FAULTS_FULL === '1' ? it : it.skip)(
+    'kill -9 three times in a row during 2,000 deliveries: every event arrives at least once, each new worker flowing within 10 s',
+    async () => {
+      const receiver = await slowReceiver(15);
+      cleanups.push(() => receiver.close());
+      const company = await createCompany(api);
+      const secret = await configure(api.url, company, receiver);
+      const env = { ...PRODUCTION_TIMERS, QUEUE_PREFIX: PREFIX, REDIS_URL: SHARED_REDIS };
+      const workers = [await startWorker('worker-r1', env)];
+      for (let batch = 0; batch < 20; batch += 1) await createJobs(api.url, company.key, 100, `Repeated ${batch}`);
+      const flowing: number[] = [];
+      for (let k = 1; k <= 3; k++) {
+        // each kill once another ~15 % arrived after the last worker's start
+        const target = receiver.received.length + 300;
+        await waitFor(`${target} deliveries before kill ${k}`, () => receiver.received.length >= target, {
+          timeoutMs: 60_000,
+          intervalMs: 5,
+        }).catch((err: Error) => fail(workers, err.message));
+        const victim = workers.at(-1)!;
+        victim.proc.kill('SIGKILL');
+        expect((await victim.waitExit(10_000))?.signal).toBe('SIGKILL');
+        workers.push(await startWorker(`worker-r${k + 1}`, env));
+        const startedAt = Date.now();
+        await waitFor(`a delivery by worker-r${k + 1}`, () => receiver.received.some((r) => r.at >= startedAt), {
+          timeoutMs: 30_000,
+          intervalMs: 5,
+        }).catch((err: Error) => fail(workers, err.message));
+        flowing.push(Math.min(...receiver.received.filter((r) => r.at >= startedAt).map((r) => r.at)) - startedAt);
+      }
+      const lastStart = Date.now();
+      await waitAllDelivered(company.companyUid, receiver, 120_000, workers);
+      const duplicates = await expectDeliveredAtLeastOnce(company.companyUid, receiver, secret);
+      expect(await eventIds(company.companyUid)).toHaveLength(2000);
+      timings.push(
+        `3 × SIGKILL: each new worker's first delivery ${flowing.join('/')} ms after its start; all 2,000 delivered ` +
+          `${Date.now() - lastStart} ms after the last one's first; ${duplicates} duplicate requests`,
+      );
+      for (const ms of flowing) expect(ms).toBeLessThanOrEqual(10_000);
+    },
+    240_000,
+  );
 });
 
 describe('webhook delivery survives a Redis restart (empty)', () => {

@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { CliModule } from './cli.module';
 import { DEMO_WORKER_USERNAME, seedDemo } from './demo';
 import { followDemo, replayDemo } from './demo-live';
-import { generateMigration, migrate, pendingSchemaChanges } from './migrations';
+import { distributionViolations, generateMigration, migrate, pendingSchemaChanges } from './migrations';
 
 const USAGE = `usage: npm run -s cli -- <command> [options]
   create-company --name <n> --username <admin login> [--password <p>] [--timezone <IANA>]
@@ -18,6 +18,8 @@ const USAGE = `usage: npm run -s cli -- <command> [options]
   migrate                      create the database if missing and run pending migrations
   migration-check              fail if the entities need schema changes no migration makes
   migration-generate <Name>    write a migration for those changes
+  check-distribution           fail unless every table is listed in table-kinds.json and follows its
+                               kind's rule (per-company, reference, global lookup: docs/scaling.md)
   seed-demo [--timezone <IANA>]
                                seed the demo company if the database is empty (its zone: Europe/Zagreb
                                unless given); print a fresh demo key
@@ -90,6 +92,16 @@ async function main(argv: string[]): Promise<number> {
       }
       out({ drift: false });
       return 0;
+    }
+    case 'check-distribution': {
+      const violations = await distributionViolations(config);
+      if (violations.length) {
+        console.error(
+          `not ready to distribute (libs/database/src/table-kinds.json, docs/scaling.md):\n${violations.map((v) => `  ${v.table}: ${v.rule}`).join('\n')}`,
+        );
+      }
+      out({ violations: violations.length });
+      return violations.length ? 1 : 0;
     }
     case 'migration-generate': {
       const file = await generateMigration(config, positionals[0] ?? '');

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig, ensureDatabase } from '@app/core';
-import { dataSourceOptions } from '@app/database';
+import { checkDistribution, dataSourceOptions, DistributionViolation, TABLE_KINDS } from '@app/database';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
 /** Creates the database if missing and runs every pending migration. */
@@ -27,6 +28,20 @@ export async function pendingSchemaChanges(config: AppConfig): Promise<{ up: str
     };
   } finally {
     await ds.destroy();
+  }
+}
+
+/**
+ * The migrated schema's breaks of the distribution rules (`table-kinds.json`, CONTRACTS "Wave 3:
+ * scale"), read from the catalog of `DATABASE_URL`'s `public` schema; empty = ready to distribute.
+ */
+export async function distributionViolations(config: AppConfig): Promise<DistributionViolation[]> {
+  const client = new Client({ connectionString: config.DATABASE_URL });
+  await client.connect();
+  try {
+    return await checkDistribution(async (sql, params) => (await client.query(sql, params)).rows, TABLE_KINDS);
+  } finally {
+    await client.end();
   }
 }
 

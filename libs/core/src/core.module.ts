@@ -1,16 +1,38 @@
 import { Global, Module } from '@nestjs/common';
+import { ReplicaReads } from './database/replica-reads.service';
 import { NotificationsRepository } from './notifications/notifications.repository';
 import { NotificationsService } from './notifications/notifications.service';
 import { OutboxRepository } from './outbox/outbox.repository';
 import { OutboxService } from './outbox/outbox.service';
 import { OutboxStamping } from './outbox/outbox-stamping.service';
+import { ShareTokensRepository } from './share-tokens/share-tokens.repository';
 import { StampParticipants } from './outbox/stamp-participants';
 import { StampedEvents } from './outbox/stamped-events.service';
 
-/** The outbox (with its stamping), and notifications, available to every domain module. */
+/** The outbox (with its stamping), notifications, the share tokens' lookup and the read replica's routing, available to every domain module. */
 @Global()
 @Module({
-  providers: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService],
-  exports: [OutboxRepository, OutboxService, OutboxStamping, StampParticipants, StampedEvents, NotificationsRepository, NotificationsService],
+  providers: [
+    OutboxRepository,
+    OutboxService,
+    OutboxStamping,
+    StampParticipants,
+    StampedEvents,
+    NotificationsRepository,
+    NotificationsService,
+    ShareTokensRepository,
+    ReplicaReads,
+  ],
+  exports: [
+    OutboxRepository,
+    OutboxService,
+    OutboxStamping,
+    StampParticipants,
+    StampedEvents,
+    NotificationsRepository,
+    NotificationsService,
+    ShareTokensRepository,
+    ReplicaReads,
+  ],
 })
 export class CoreModule {}

@@ -11,3 +11,5 @@ export * from './geo/bounding-box';
 export * from './geo/polyline';
 export * from './geo/moving';
 export * from './worker-results/cpu-tasks';
+export * from './database/pg-errors';
+export * from './database/read-routing';

@@ -1,4 +1,4 @@
-import { query, Queryable, SQL_NOW_MS } from '@app/core';
+import { poolQuery, query, Queryable, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -332,11 +332,12 @@ export class JobsRepository {
   }
 
   /**
-   * The view rows matching `w`, outside any transaction.
+   * The view rows matching `w`, outside any transaction (on the data source's `pg` pool).
    * @param order an `ORDER BY` list over `j` (built from a fixed list, never from input)
    */
   private find(w: Where, order: string, limit: number, offset: number): Promise<JobRow[]> {
-    return query<JobRow>(
+    // getjobs' hot path: on the pool itself, not through TypeORM's query runner
+    return poolQuery<JobRow>(
       this.dataSource,
       `${JOB_SELECT_SQL} WHERE ${w.where} ORDER BY ${order} LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
       w.params,

@@ -55,7 +55,7 @@ export function jobSelectSql(source: string): string {
   c.extra_labels AS "extraLabels"
 FROM ${source} j
 JOIN companies c ON c.id = j.company_id
-LEFT JOIN members w ON w.id = j.worker_id
+LEFT JOIN members w ON w.id = j.worker_id AND w.company_id = j.company_id
 LEFT JOIN members d ON d.id = j.dispatcher_uid AND d.company_id = j.company_id
 LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
 }

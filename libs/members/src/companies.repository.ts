@@ -70,7 +70,7 @@ export class CompaniesRepository {
   async ownerUsername(companyId: string): Promise<string> {
     const [row] = await query<{ username: string }>(
       this.dataSource,
-      `SELECT m.username FROM companies c JOIN members m ON m.id = c.owner_member_id WHERE c.id = $1`,
+      `SELECT m.username FROM companies c JOIN members m ON m.company_id = c.id AND m.id = c.owner_member_id WHERE c.id = $1`,
       [companyId],
     );
     return row?.username ?? '';

@@ -11,6 +11,7 @@ export * from './member-view';
 export * from './company-view';
 export * from './company-labels';
 export * from './api-keys.service';
+export { API_KEY_AUTH_SQL } from './api-keys.repository';
 export * from './company.service';
 export * from './members.service';
 export * from './member-views.service';

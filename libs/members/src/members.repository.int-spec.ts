@@ -1,7 +1,7 @@
 import { newId } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, IntCompany, openIntegrationDb } from '@test/support/integration';
-import { MembersRepository } from './members.repository';
+import { DEVICE_ID_TAKEN, MembersRepository, USERNAME_TAKEN } from './members.repository';
 
 describe('MembersRepository (PostgreSQL)', () => {
   let ds: DataSource;
@@ -21,7 +21,7 @@ describe('MembersRepository (PostgreSQL)', () => {
     const w1 = await createIntMember(ds, a.companyId, { teams: [1] });
     const w2 = await createIntMember(ds, a.companyId);
     const other = await createIntMember(ds, b.companyId);
-    await repo.transaction((db) => repo.deactivate(db, w2, Date.now()));
+    await repo.transaction((db) => repo.deactivate(db, a.companyId, w2, Date.now()));
     expect((await repo.listActive(a.companyId)).map((m) => m.id)).toEqual([a.ownerId, w1]);
     const byIds = await repo.listByIds(a.companyId, [w2, other, w1]);
     expect(byIds.map((m) => [m.id, m.activeStatus])).toEqual([
@@ -50,7 +50,7 @@ describe('MembersRepository (PostgreSQL)', () => {
       expect(await repo.lockById(db, a.companyId, id)).toBeNull();
       expect((await repo.lockById(db, b.companyId, id))?.id).toBe(id);
       expect((await repo.lockByIds(db, a.companyId, [id, a.ownerId])).map((m) => m.id)).toEqual([a.ownerId]);
-      await repo.deactivate(db, id, 1234);
+      await repo.deactivate(db, b.companyId, id, 1234);
     });
     expect(await repo.activeByUsername(username)).toBeUndefined();
     expect((await repo.findByAccount(b.companyId, id))?.deactivatedAt).toBe(1234);
@@ -82,7 +82,7 @@ describe('MembersRepository (PostgreSQL)', () => {
     const w = await createIntMember(ds, c.companyId, { teams: [4, 5] });
     const gone = await createIntMember(ds, c.companyId, { teams: [6] });
     await createIntMember(ds, b.companyId, { teams: [7] });
-    await repo.transaction((db) => repo.deactivate(db, gone, Date.now()));
+    await repo.transaction((db) => repo.deactivate(db, c.companyId, gone, Date.now()));
     expect(await repo.teamsOf(w)).toEqual([4, 5]);
     expect(await repo.teamsOf('01NOSUCHMEMBER000000000000')).toBeUndefined();
     expect(await repo.usernameOf(c.ownerId)).toBe(c.ownerUsername);
@@ -122,5 +122,94 @@ describe('MembersRepository (PostgreSQL)', () => {
     const [l] = await repo.listByIds(b.companyId, [live]);
     expect([e.invitationTokenHash, e.invitationExpiresAt]).toEqual([null, null]);
     expect(l.invitationTokenHash).toBe('h');
+  });
+
+  const lookups = async (id: string) => ({
+    usernames: await ds.query(`SELECT username, company_id FROM member_usernames WHERE member_id = $1`, [id]),
+    devices: await ds.query(`SELECT device_id, company_id FROM member_device_ids WHERE member_id = $1 ORDER BY device_id`, [id]),
+  });
+
+  it('writes the member and its lookup rows (lower-case keys) together; a device id set, changed and cleared moves its row', async () => {
+    const c = await createIntCompany(ds);
+    const now = Date.now();
+    const id = newId();
+    const m = repo.create({ id, companyId: c.companyId, createdAt: now });
+    Object.assign(m, { username: `Mixed-${id}@Int.Test`, name: 'Mixed', role: 'worker', updatedAt: now, deviceId: `Dev-${id}` });
+    await repo.transaction((db) => repo.save(db, m));
+    expect(await lookups(id)).toEqual({
+      usernames: [{ username: `mixed-${id.toLowerCase()}@int.test`, company_id: c.companyId }],
+      devices: [{ device_id: `dev-${id.toLowerCase()}`, company_id: c.companyId }],
+    });
+    // same device id in another case: unchanged for the lookup, the row stays
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, c.companyId, id))!;
+      locked.deviceId = `DEV-${id}`;
+      await repo.save(db, locked);
+    });
+    expect((await lookups(id)).devices).toEqual([{ device_id: `dev-${id.toLowerCase()}`, company_id: c.companyId }]);
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, c.companyId, id))!;
+      locked.deviceId = `other-${id}`;
+      await repo.save(db, locked);
+    });
+    expect((await lookups(id)).devices).toEqual([{ device_id: `other-${id.toLowerCase()}`, company_id: c.companyId }]);
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, c.companyId, id))!;
+      locked.deviceId = null;
+      await repo.save(db, locked);
+    });
+    expect((await lookups(id)).devices).toEqual([]);
+    // deactivated: the username stays taken
+    await repo.transaction((db) => repo.deactivate(db, c.companyId, id, now + 1));
+    expect(await repo.usernameTaken(ds, `MIXED-${id}@int.test`)).toBe(true);
+  });
+
+  it("refuses a username or device id another company's member has, leaving neither the member row nor any lookup row", async () => {
+    const c = await createIntCompany(ds);
+    const taken = await createIntMember(ds, a.companyId, { username: `taken-${newId()}@int.test` });
+    const takenName = (await repo.findInCompanyOrFail(a.companyId, taken)).username;
+    const id = newId();
+    const insert = (fields: { username: string; deviceId?: string }) =>
+      repo.transaction((db) =>
+        repo.insert(db, { id, companyId: c.companyId, name: 'Late', role: 'worker', createdAt: 1, updatedAt: 1, ...fields }),
+      );
+    await expect(insert({ username: takenName.toUpperCase() })).rejects.toMatchObject({
+      driverError: { code: '23505', constraint: USERNAME_TAKEN },
+    });
+    expect(await repo.listByIds(c.companyId, [id])).toEqual([]);
+    expect(await lookups(id)).toEqual({ usernames: [], devices: [] });
+
+    const device = `taken-dev-${id}`;
+    await repo.transaction(async (db) => {
+      const locked = (await repo.lockById(db, a.companyId, taken))!;
+      locked.deviceId = device;
+      await repo.save(db, locked);
+    });
+    await expect(insert({ username: `free-${id}@int.test`, deviceId: device.toUpperCase() })).rejects.toMatchObject({
+      driverError: { code: '23505', constraint: DEVICE_ID_TAKEN },
+    });
+    expect(await repo.listByIds(c.companyId, [id])).toEqual([]);
+    expect(await lookups(id)).toEqual({ usernames: [], devices: [] });
+
+    // the lookup rows go in first; a member row that then fails (its id taken in the company) takes them back
+    await expect(
+      repo.transaction((db) =>
+        repo.insert(db, { id: c.ownerId, companyId: c.companyId, username: `dup-${id}@int.test`, name: 'Dup', createdAt: 1, updatedAt: 1 }),
+      ),
+    ).rejects.toMatchObject({ driverError: { code: '23505', constraint: 'PK_members' } });
+    expect(await repo.usernameTaken(ds, `dup-${id}@int.test`)).toBe(false);
+  });
+
+  it('finds members by username only through member_usernames: a member row without its lookup row is not found across companies', async () => {
+    const id = newId();
+    const username = `orphan-${id}@int.test`;
+    await ds.query(
+      `INSERT INTO members (id, company_id, username, name, role, created_at, updated_at) VALUES ($1, $2, $3, 'Orphan', 'worker', 1, 1)`,
+      [id, a.companyId, username],
+    );
+    expect(await repo.usernameTaken(ds, username)).toBe(false);
+    expect(await repo.activeByUsername(username)).toBeUndefined();
+    expect(await repo.findByUsername(ds.manager, username)).toBeNull();
+    expect((await repo.findByAccount(a.companyId, username))?.id).toBe(id); // within the company: the row itself
   });
 });

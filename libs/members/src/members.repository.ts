@@ -1,4 +1,4 @@
-import { query, Queryable, Role } from '@app/core';
+import { query, Queryable, queryOne, Role } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -13,10 +13,24 @@ export interface ActiveMemberRef {
 }
 
 /**
- * Every SQL statement on the `members` table, one method per purpose, over the caller's transaction
- * (`db`) or the pool. Usernames (and `device_id`) are unique across the platform case-insensitively
- * (`UQ_members_username_lower`), so the username lookups that serve sign-up and key issuing are not
- * scoped by company; every other statement is.
+ * The unique violation (SQLSTATE 23505) a write raises when another member, of any company, has the
+ * username (case-insensitive): the primary key of the global lookup table `member_usernames`.
+ */
+export const USERNAME_TAKEN = 'PK_member_usernames';
+
+/** The unique violation a write raises when another member, of any company, has the `device_id` (case-insensitive). */
+export const DEVICE_ID_TAKEN = 'PK_member_device_ids';
+
+/**
+ * Every SQL statement on the `members` table and its two global lookup tables, one method per
+ * purpose, over the caller's transaction (`db`) or the pool. `members` is per-company (primary key
+ * `(company_id, id)`). Usernames and `device_id`s are unique across the platform case-insensitively:
+ * `member_usernames` (lower(username) → company_id, member_id) and `member_device_ids` (lower(device_id)
+ * → company_id, member_id) hold them, with their primary key on the key; every write of a member
+ * writes their rows in the same transaction (before the member's row, so a taken key fails as
+ * {@link USERNAME_TAKEN} / {@link DEVICE_ID_TAKEN}). The lookups by username (sign-up, key issuing)
+ * read `member_usernames` first, then the member by `(company_id, id)`; every other statement is
+ * scoped by company. A deactivated member keeps its keys (its username and device stay taken).
  */
 @Injectable()
 export class MembersRepository {
@@ -32,14 +46,68 @@ export class MembersRepository {
     return db.getRepository(Member).create(fields);
   }
 
-  /** Inserts or updates the member (TypeORM `save`). */
+  /**
+   * Inserts or updates the member (TypeORM `save`) in the caller's transaction, with its rows in
+   * `member_usernames` / `member_device_ids` (a changed key: the old row deleted, the new inserted).
+   * @throws QueryFailedError unique violation {@link USERNAME_TAKEN} or {@link DEVICE_ID_TAKEN} when
+   *   another member has the key (the transaction is then aborted: the caller rolls it back)
+   */
   async save(db: EntityManager, member: Member): Promise<void> {
+    const before = await queryOne<{ username: string; device_id: string | null }>(
+      db,
+      `SELECT username, device_id FROM members WHERE company_id = $1 AND id = $2`,
+      [member.companyId, member.id],
+    );
+    await this.writeKeys(db, member, before ? { username: before.username, deviceId: before.device_id } : null);
     await db.getRepository(Member).save(member);
   }
 
-  /** Inserts a member row as given (a new company's owner). */
-  async insert(db: EntityManager, member: Partial<Member>): Promise<void> {
+  /**
+   * Inserts a member row as given (a new company's owner), with its lookup rows.
+   * @throws QueryFailedError unique violation {@link USERNAME_TAKEN} / {@link DEVICE_ID_TAKEN}
+   */
+  async insert(db: EntityManager, member: Partial<Member> & Pick<Member, 'id' | 'companyId' | 'username'>): Promise<void> {
+    await this.writeKeys(db, member, null);
     await db.getRepository(Member).insert(member);
+  }
+
+  /**
+   * Brings the member's lookup rows from `before` (its keys as stored; null for a new member) to
+   * `after`: a key that changed (case-insensitively, as the lookup compares) loses its old row and
+   * gains the new one; an unchanged key is not touched.
+   */
+  private async writeKeys(
+    db: Queryable,
+    after: { companyId: string; id: string; username: string; deviceId?: string | null },
+    before: { username: string; deviceId: string | null } | null,
+  ): Promise<void> {
+    const owner = [after.companyId, after.id];
+    const deviceId = after.deviceId ?? null;
+    if (before?.username !== after.username) {
+      if (before)
+        await query(db, `DELETE FROM member_usernames WHERE username = lower($3) AND company_id = $1 AND member_id = $2`, [
+          ...owner,
+          before.username,
+        ]);
+      await query(db, `INSERT INTO member_usernames (username, company_id, member_id) VALUES (lower($3), $1, $2)`, [
+        ...owner,
+        after.username,
+      ]);
+    }
+    if ((before?.deviceId ?? null) !== deviceId) {
+      if (before?.deviceId) {
+        await query(db, `DELETE FROM member_device_ids WHERE device_id = lower($3) AND company_id = $1 AND member_id = $2`, [
+          ...owner,
+          before.deviceId,
+        ]);
+      }
+      if (deviceId !== null) {
+        await query(db, `INSERT INTO member_device_ids (device_id, company_id, member_id) VALUES (lower($3), $1, $2)`, [
+          ...owner,
+          deviceId,
+        ]);
+      }
+    }
   }
 
   /** The company's active members, oldest first (created, then id). */
@@ -66,21 +134,34 @@ export class MembersRepository {
       .getMany();
   }
 
-  /** The member with this username (case-insensitive), in ANY company, active or not; null if none. */
+  /**
+   * The member with this username (case-insensitive), in ANY company, active or not; null if none.
+   * Found through `member_usernames`, then by `(company_id, id)`.
+   */
   findByUsername(db: EntityManager, username: string): Promise<Member | null> {
-    return db.getRepository(Member).createQueryBuilder('m').where('lower(m.username) = lower(:u)', { u: username }).getOne();
+    return db
+      .getRepository(Member)
+      .createQueryBuilder('m')
+      .where('(m.company_id, m.id) = (SELECT u.company_id, u.member_id FROM member_usernames u WHERE u.username = lower(:u))', {
+        u: username,
+      })
+      .getOne();
   }
 
-  /** Whether any member, of any company, has this username (case-insensitive). */
+  /** Whether any member, of any company, has this username (case-insensitive): a `member_usernames` row. */
   async usernameTaken(db: Queryable, username: string): Promise<boolean> {
-    return (await query(db, `SELECT 1 FROM members WHERE lower(username) = lower($1)`, [username])).length > 0;
+    return (await query(db, `SELECT 1 FROM member_usernames WHERE username = lower($1)`, [username])).length > 0;
   }
 
-  /** The active member with this username (case-insensitive), in any company: its id and company; undefined if none. */
+  /**
+   * The active member with this username (case-insensitive), in any company: its id and company;
+   * undefined if none. One statement: `member_usernames`, then the member by `(company_id, id)`.
+   */
   async activeByUsername(username: string, db: Queryable = this.dataSource): Promise<{ id: string; company_id: string } | undefined> {
     const [row] = await query<{ id: string; company_id: string }>(
       db,
-      `SELECT id, company_id FROM members WHERE lower(username) = lower($1) AND active_status = 'active'`,
+      `SELECT m.id, m.company_id FROM member_usernames u JOIN members m ON m.company_id = u.company_id AND m.id = u.member_id
+        WHERE u.username = lower($1) AND m.active_status = 'active'`,
       [username],
     );
     return row;
@@ -118,9 +199,9 @@ export class MembersRepository {
       .getMany();
   }
 
-  /** Marks a member deactivated at `now` (ms). */
-  async deactivate(db: EntityManager, id: string, now: number): Promise<void> {
-    await db.getRepository(Member).update({ id }, { activeStatus: 'deactivated', deactivatedAt: now, updatedAt: now });
+  /** Marks the company's member deactivated at `now` (ms); its username and device stay taken. */
+  async deactivate(db: EntityManager, companyId: string, id: string, now: number): Promise<void> {
+    await db.getRepository(Member).update({ companyId, id }, { activeStatus: 'deactivated', deactivatedAt: now, updatedAt: now });
   }
 
   /** How many active members the company has. */

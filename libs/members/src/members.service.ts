@@ -21,7 +21,7 @@ import { Company } from './entities/company.entity';
 import { Member } from './entities/member.entity';
 import { callerRefOf, deniedMemberFields, mayCreateRole, mayDeactivate, memberRefOf, MemberRef } from './member-policy';
 import { MEMBER_FIELD_COLUMNS, MemberView, memberViewerOf, toMemberView } from './member-view';
-import { ActiveMemberRef, MembersRepository } from './members.repository';
+import { ActiveMemberRef, DEVICE_ID_TAKEN, MembersRepository } from './members.repository';
 import { Passwords } from './passwords.service';
 
 /**
@@ -135,7 +135,7 @@ export class MembersService {
       try {
         await this.members.save(manager, target);
       } catch (err) {
-        if (isUniqueViolation(err, 'UQ_members_device_id_lower')) throw exists('data.device_id: device_id not available', 'data.device_id');
+        if (isUniqueViolation(err, DEVICE_ID_TAKEN)) throw exists('data.device_id: device_id not available', 'data.device_id');
         throw err;
       }
       return toMemberView(target, company.ownerMemberId, memberViewerOf(ctx));
@@ -167,8 +167,8 @@ export class MembersService {
         }
         if (target.activeStatus === 'deactivated') continue;
         const now = Date.now();
-        await this.members.deactivate(manager, target.id, now);
-        await this.apiKeys.revokeAllOf(manager, target.id);
+        await this.members.deactivate(manager, ctx.companyId, target.id, now);
+        await this.apiKeys.revokeAllOf(manager, ctx.companyId, target.id);
         changed = true;
       }
       if (changed) await this.notifications.add(manager, { companyId: ctx.companyId, memberId: null, kind: 'members_changed' });

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '@app/core/pure';
+import type { ErrorKind, ReadServer } from '@app/core/pure';
 import type { ReportResult } from './report-definition';
 import type { ReportFormat, ReportType } from './report-types';
 
@@ -40,6 +40,11 @@ export interface RenderJob {
   /** the requesting member */
   memberId: string;
   params: ReportParams;
+  /**
+   * The primary's WAL position when the run was created (pg_lsn text): the report reads from the
+   * replica once it has replayed past it (docs/scaling.md, "Read replica"); null or absent → the primary.
+   */
+  readLsn?: string | null;
 }
 
 /** What a render thread answers: the stored file's size and chunks, and the rows rendered. */
@@ -49,5 +54,9 @@ export interface RenderOutcome {
   rows: number;
 }
 
-/** A render thread's answer: the outcome, or the DomainError it met as plain data. */
-export type RenderAnswer = { outcome: RenderOutcome } | { domainError: { kind: ErrorKind; message: string; field?: string; rule?: string } };
+/**
+ * A render thread's answer: the outcome and the server its snapshot was read from, or the DomainError
+ * it met as plain data.
+ */
+export type RenderAnswer =
+  { outcome: RenderOutcome; readFrom: ReadServer } | { domainError: { kind: ErrorKind; message: string; field?: string; rule?: string } };

@@ -1,5 +1,5 @@
 import { DomainError, RunKindRegistry } from '@app/core';
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ReportResult } from './report-definition';
 import { ReportFilesRepository } from './report-files.repository';
 import { ReportRenderer } from './report-renderer';
@@ -12,6 +12,8 @@ import { REPORT_CONTENT_TYPES, reportFileName } from './report-types';
  */
 @Injectable()
 export class ReportKind implements OnModuleInit {
+  private readonly logger = new Logger('Reports');
+
   constructor(
     private readonly registry: RunKindRegistry,
     private readonly renderer: ReportRenderer,
@@ -21,12 +23,26 @@ export class ReportKind implements OnModuleInit {
   onModuleInit(): void {
     this.registry.register('report', {
       compute: async (params, ctx): Promise<ReportResult> => {
-        const answer = await this.renderer.render({ companyId: ctx.companyId, runId: ctx.runId, memberId: ctx.memberId!, params });
+        const started = performance.now();
+        const answer = await this.renderer.render({
+          companyId: ctx.companyId,
+          runId: ctx.runId,
+          memberId: ctx.memberId!,
+          params,
+          readLsn: ctx.readLsn,
+        });
         if ('domainError' in answer) {
           const e = answer.domainError;
           throw new DomainError(e.kind, e.message, e.field, e.rule);
         }
         const { type, format, range } = params;
+        this.logger.log({
+          msg: `report ${ctx.runId} (${type}, ${format}): ${answer.outcome.rows} rows read from the ${answer.readFrom}`,
+          reportId: ctx.runId,
+          readFrom: answer.readFrom,
+          rows: answer.outcome.rows,
+          ms: Math.round(performance.now() - started),
+        });
         return {
           reportId: ctx.runId,
           type,

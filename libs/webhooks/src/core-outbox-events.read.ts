@@ -42,7 +42,7 @@ export class OutboxEventsRead {
               CASE WHEN d.target = 'subscription' THEN d.endpoint_id END AS "hookId", o.action, o.form_id AS "formId", d.state, d.attempts,
               CASE WHEN d.state = 'pending' THEN d.next_attempt_at::float8 END AS "nextAttemptAt",
               d.created_at::float8 AS "createdAt", d.finished_at::float8 AS "finishedAt", d.last_status AS "lastStatus", d.last_error AS "lastError"
-         FROM webhook_deliveries d LEFT JOIN outbox_events o ON o.id = d.event_id
+         FROM webhook_deliveries d LEFT JOIN outbox_events o ON o.company_id = d.company_id AND o.id = d.event_id
         WHERE d.company_id = $1 AND ($2::text IS NULL OR d.event_id = $2) AND ($3::text IS NULL OR d.event_key = $3) AND d.created_at >= $4
         ORDER BY d.created_at DESC, d.id DESC LIMIT $5`,
       [companyId, q.eventId ?? null, q.key ?? null, q.since, q.limit],
@@ -59,7 +59,7 @@ export class OutboxEventsRead {
     const rows = await query<{ id: string }>(
       this.dataSource,
       `SELECT o.id FROM outbox_events o WHERE o.created_at < $1
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.id) LIMIT $2`,
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.company_id = o.company_id AND d.event_id = o.id) LIMIT $2`,
       [before, limit],
     );
     return rows.map((r) => r.id);

@@ -16,8 +16,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
   });
   afterAll(() => ds.destroy());
   /** the reconciler's dead-worker release: the workers silent for `staleMs`, then their claims */
-  const releaseDead = async (staleMs: number) =>
-    repo.releaseClaimsOf(await new WorkerHeartbeatsRead(ds).deadClaimOwners(staleMs));
+  const releaseDead = async (staleMs: number) => repo.releaseClaimsOf(await new WorkerHeartbeatsRead(ds).deadClaimOwners(staleMs));
 
   /** A company with an endpoint for `job_created`; @returns their ids */
   async function endpoint(): Promise<{ companyId: string; endpointId: string }> {
@@ -54,6 +53,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     const now = Date.now() + 1000;
     const claimed = await repo.recordAndClaim({
       endpointId,
+      companyId,
       now,
       cap: 2,
       lockedUntil: now + 30_000,
@@ -82,6 +82,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     expect(
       await repo.recordAndClaim({
         endpointId,
+        companyId,
         now,
         cap: 2,
         lockedUntil: now + 30_000,
@@ -107,6 +108,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     }));
     const next = await repo.recordAndClaim({
       endpointId,
+      companyId,
       now,
       cap: 5,
       lockedUntil: now + 30_000,
@@ -132,21 +134,27 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
       `SELECT min(next_attempt_at)::float8 AS next FROM webhook_deliveries WHERE id = ANY($1::text[])`,
       [deliveryIds],
     );
-    expect(await repo.dueEndpoints([eventIds[0]], [])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
-    expect(await repo.dueEndpoints([], [deliveryIds[1]])).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    expect(await repo.dueEndpoints([eventIds[0]], [])).toEqual([{ endpointId, companyId, target: 'endpoint', next: created }]);
+    expect(await repo.dueEndpoints([], [deliveryIds[1]])).toEqual([{ endpointId, companyId, target: 'endpoint', next: created }]);
     const points = (await repo.drainPoints(created, 2)).filter((p) => p.endpointId === endpointId);
-    expect(points).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    expect(points).toEqual([{ endpointId, companyId, target: 'endpoint', next: created }]);
     // the lost wake-up pass: never-tried pending deliveries due in the window, the earliest per drain
-    const unwoken = async (from: number, to: number) => (await repo.unattemptedDrainPoints(from, to)).filter((p) => p.endpointId === endpointId);
-    expect(await unwoken(created - 1000, created)).toEqual([{ endpointId, target: 'endpoint', next: created }]);
+    const unwoken = async (from: number, to: number) =>
+      (await repo.unattemptedDrainPoints(from, to)).filter((p) => p.endpointId === endpointId);
+    expect(await unwoken(created - 1000, created)).toEqual([{ endpointId, companyId, target: 'endpoint', next: created }]);
     expect(await unwoken(created - 1000, created - 1)).toEqual([]); // not due yet in the window
     await ds.query(`UPDATE webhook_deliveries SET attempts = 1 WHERE id = ANY($1::text[])`, [deliveryIds]);
     expect(await unwoken(created - 1000, created + 1000)).toEqual([]); // tried: the drain's own retries wake them
     await ds.query(`UPDATE webhook_deliveries SET attempts = 0 WHERE id = ANY($1::text[])`, [deliveryIds]);
 
     const now = created + 1;
+    // the claim looks the endpoint up within the company it is given: another company's finds nothing, claims nothing
+    const claimArgs = { endpointId, now, cap: 1, lockedUntil: now + 10, record: null, recordedLock: null, anyDelivered: false };
+    expect(await repo.recordAndClaim({ ...claimArgs, companyId: (await endpoint()).companyId })).toEqual([]);
+    expect(await repo.dueEndpoints([eventIds[0]], [])).toEqual([{ endpointId, companyId, target: 'endpoint', next: created }]);
     const claimed = await repo.recordAndClaim({
       endpointId,
+      companyId: null, // a drain task queued by an older release: the endpoint found by id alone
       now,
       cap: 1,
       lockedUntil: now + 10,
@@ -216,7 +224,7 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     await ds.query(`DELETE FROM worker_heartbeats WHERE id = $1`, [PROCESS_ID]);
     await ds.query(`INSERT INTO worker_heartbeats (id, started_at, beat_at) VALUES ($1, $2, $2)`, [PROCESS_ID, Date.now()]);
     try {
-      const args = { endpointId, now, cap: 2, record: null, recordedLock: null, anyDelivered: false };
+      const args = { endpointId, companyId, now, cap: 2, record: null, recordedLock: null, anyDelivered: false };
       const claimed = await repo.recordAndClaim({ ...args, lockedUntil: now + 60_000 });
       expect(claimed.map((c) => c.id)).toEqual(deliveryIds.slice(0, 2));
       const owners = await ds.query(`SELECT DISTINCT claimed_by AS owner FROM webhook_deliveries WHERE id = ANY($1::text[])`, [
@@ -231,7 +239,9 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
       const { released, points } = await releaseDead(5_000);
       // (every claim of this process is released: other tests' claims too)
       expect(released).toBeGreaterThanOrEqual(2);
-      expect(points.filter((p) => p.endpointId === endpointId)).toEqual([{ endpointId, target: 'endpoint', next: expect.any(Number) }]);
+      expect(points.filter((p) => p.endpointId === endpointId)).toEqual([
+        { endpointId, companyId, target: 'endpoint', next: expect.any(Number) },
+      ]);
       const states = await ds.query(`SELECT state, locked_until FROM webhook_deliveries WHERE id = ANY($1::text[])`, [deliveryIds]);
       expect(states).toEqual(Array(3).fill({ state: 'pending', locked_until: null }));
       // claimed again (the same deliveries: the same webhook-ids)

@@ -67,6 +67,11 @@ export interface AttemptRecord {
  */
 export interface DrainPoint {
   endpointId: string;
+  /**
+   * the drain's company (for a subscription's, `endpointId` again); null only for an endpoint's drain
+   * task queued by an older release, whose claim then finds the endpoint by id alone
+   */
+  companyId: string | null;
   target: DeliveryTarget;
   next: number;
 }
@@ -131,6 +136,8 @@ export class WebhookDeliveriesRepository {
    */
   async recordAndClaim(args: {
     endpointId: string;
+    /** the endpoint's company (null: found by the endpoint's id alone, which a distributed database asks of every node) */
+    companyId: string | null;
     now: number;
     cap: number;
     lockedUntil: number;
@@ -144,7 +151,7 @@ export class WebhookDeliveriesRepository {
               action, form_id AS "formId", payload, secret, previous_secret AS "previousSecret",
               previous_expires_at::float8 AS "previousExpiresAt",
               'endpoint' AS target, $1::varchar AS "targetId", NULL::float8 AS "eventCreatedAt", NULL::float8 AS "eventStampedAt"
-         FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7, $8)`,
+         FROM fieldwork_webhook_batch($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9)`,
       [
         args.endpointId,
         args.now,
@@ -154,6 +161,7 @@ export class WebhookDeliveriesRepository {
         args.recordedLock,
         args.anyDelivered,
         PROCESS_ID,
+        args.companyId,
       ],
     );
   }
@@ -244,8 +252,8 @@ export class WebhookDeliveriesRepository {
   async dueEndpoints(eventIds: string[], deliveryIds: string[]): Promise<DrainPoint[]> {
     return query<DrainPoint>(
       this.dataSource,
-      `SELECT ${DRAIN_KEY} AS "endpointId", target, min(next_attempt_at)::float8 AS next FROM webhook_deliveries
-        WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending' GROUP BY 1, 2`,
+      `SELECT ${DRAIN_KEY} AS "endpointId", company_id AS "companyId", target, min(next_attempt_at)::float8 AS next FROM webhook_deliveries
+        WHERE (event_id = ANY($1::text[]) OR id = ANY($2::text[])) AND state = 'pending' GROUP BY 1, 2, 3`,
       [eventIds, deliveryIds],
     );
   }
@@ -274,11 +282,15 @@ export class WebhookDeliveriesRepository {
          UPDATE webhook_deliveries d SET state = 'pending', locked_until = NULL
           WHERE d.state = 'in_flight' AND d.claimed_by = ANY($1::text[])
          RETURNING CASE WHEN d.target = 'subscription' THEN d.company_id ELSE d.endpoint_id END AS "endpointId",
-                   d.target, d.next_attempt_at)
-       SELECT "endpointId", target, min(next_attempt_at)::float8 AS next, count(*)::int AS n FROM r GROUP BY "endpointId", target`,
+                   d.company_id AS "companyId", d.target, d.next_attempt_at)
+       SELECT "endpointId", "companyId", target, min(next_attempt_at)::float8 AS next, count(*)::int AS n FROM r
+        GROUP BY "endpointId", "companyId", target`,
       [workers],
     );
-    return { released: rows.reduce((sum, r) => sum + r.n, 0), points: rows.map(({ endpointId, target, next }) => ({ endpointId, target, next })) };
+    return {
+      released: rows.reduce((sum, r) => sum + r.n, 0),
+      points: rows.map(({ endpointId, companyId, target, next }) => ({ endpointId, companyId, target, next })),
+    };
   }
 
   /**
@@ -290,8 +302,8 @@ export class WebhookDeliveriesRepository {
   async unattemptedDrainPoints(from: number, to: number): Promise<DrainPoint[]> {
     return query<DrainPoint>(
       this.dataSource,
-      `SELECT ${DRAIN_KEY} AS "endpointId", target, min(next_attempt_at)::float8 AS next FROM webhook_deliveries
-        WHERE state = 'pending' AND next_attempt_at BETWEEN $1 AND $2 AND attempts = 0 GROUP BY 1, 2`,
+      `SELECT ${DRAIN_KEY} AS "endpointId", company_id AS "companyId", target, min(next_attempt_at)::float8 AS next FROM webhook_deliveries
+        WHERE state = 'pending' AND next_attempt_at BETWEEN $1 AND $2 AND attempts = 0 GROUP BY 1, 2, 3`,
       [from, to],
     );
   }
@@ -304,8 +316,8 @@ export class WebhookDeliveriesRepository {
   async drainPoints(until: number, perEndpoint: number): Promise<DrainPoint[]> {
     return query<DrainPoint>(
       this.dataSource,
-      `SELECT DISTINCT "endpointId", target, next FROM (
-         SELECT ${DRAIN_KEY} AS "endpointId", target, next_attempt_at::float8 AS next,
+      `SELECT DISTINCT "endpointId", "companyId", target, next FROM (
+         SELECT ${DRAIN_KEY} AS "endpointId", company_id AS "companyId", target, next_attempt_at::float8 AS next,
                 row_number() OVER (PARTITION BY ${DRAIN_KEY}, target ORDER BY next_attempt_at, id) AS n
            FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_at <= $1) d
         WHERE n <= $2`,
@@ -321,8 +333,8 @@ export class WebhookDeliveriesRepository {
   async pruneBefore(before: number): Promise<number> {
     let total = 0;
     for (const sql of [
-      `DELETE FROM webhook_attempts WHERE id IN (SELECT id FROM webhook_attempts WHERE started_at < $1 LIMIT $2)`,
-      `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE state IN ('delivered', 'abandoned') AND created_at < $1 LIMIT $2)`,
+      `DELETE FROM webhook_attempts WHERE (company_id, id) IN (SELECT company_id, id FROM webhook_attempts WHERE started_at < $1 LIMIT $2)`,
+      `DELETE FROM webhook_deliveries WHERE (company_id, id) IN (SELECT company_id, id FROM webhook_deliveries WHERE state IN ('delivered', 'abandoned') AND created_at < $1 LIMIT $2)`,
     ]) {
       for (;;) {
         const row = await queryOne<{ n: number }>(this.dataSource, `WITH x AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM x`, [
@@ -358,7 +370,7 @@ export class WebhookDeliveriesRepository {
       `SELECT d.id, d.target, coalesce(e.id, s.id) AS endpoint, CASE WHEN s.id IS NOT NULL THEN false ELSE e.disabled END AS disabled,
               d.event_id AS "eventId"
          FROM webhook_deliveries d
-         LEFT JOIN webhook_endpoints e ON d.target = 'endpoint' AND e.id = d.endpoint_id
+         LEFT JOIN webhook_endpoints e ON d.target = 'endpoint' AND e.company_id = d.company_id AND e.id = d.endpoint_id
          LEFT JOIN webhook_subscriptions s ON d.target = 'subscription' AND s.company_id = d.company_id AND s.id = d.endpoint_id
         WHERE d.id = $1 AND d.company_id = $2 FOR UPDATE OF d`,
       [deliveryId, companyId],

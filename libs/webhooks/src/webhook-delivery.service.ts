@@ -33,10 +33,12 @@ export class WebhookDeliveryService {
    * `drain`: delivers the endpoint's due deliveries; when it stopped at its time budget (or for
    * shutdown), a fresh task goes to the back of the queue (other endpoints first).
    */
-  async drain(endpointId: string): Promise<DrainOutcome> {
-    const outcome = await this.drainer.drain(endpointId);
-    if (outcome.more)
-      await this.drains.enqueue([{ endpointId, target: 'endpoint', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' }]);
+  async drain(endpointId: string, companyId: string | null): Promise<DrainOutcome> {
+    const outcome = await this.drainer.drain(endpointId, companyId);
+    if (outcome.more) {
+      const next = Date.now() + (outcome.moreAfterMs ?? 0);
+      await this.drains.enqueue([{ endpointId, companyId, target: 'endpoint', next, tag: '-more' }]);
+    }
     return outcome;
   }
 
@@ -45,7 +47,7 @@ export class WebhookDeliveryService {
     const outcome = await this.hooksDrainer.drainHooks(companyId);
     if (outcome.more)
       await this.drains.enqueue([
-        { endpointId: companyId, target: 'subscription', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' },
+        { endpointId: companyId, companyId, target: 'subscription', next: Date.now() + (outcome.moreAfterMs ?? 0), tag: '-more' },
       ]);
     return outcome;
   }

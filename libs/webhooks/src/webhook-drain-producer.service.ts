@@ -44,7 +44,7 @@ export class WebhookDrainProducer {
               }
             : {
                 name: 'drain' as const,
-                data: { endpointId: p.endpointId },
+                data: p.companyId ? { endpointId: p.endpointId, companyId: p.companyId } : { endpointId: p.endpointId },
                 opts: { ...opts, jobId: `drain-${p.endpointId}-${p.next}${p.tag ?? ''}` },
               };
         }),

@@ -60,11 +60,13 @@ export class WebhookDrain {
    * endpoint, or {@link DRAIN_BUDGET_MS} has passed or the process is stopping (`more`). Retries
    * are enqueued for their time. Safe to call for any endpoint at any time.
    */
-  async drain(endpointId: string): Promise<DrainOutcome> {
-    return this.http.track(() => this.drainLoop(endpointId));
+  async drain(endpointId: string, companyId: string | null): Promise<DrainOutcome> {
+    return this.http.track(() => this.drainLoop(endpointId, companyId));
   }
 
-  private async drainLoop(endpointId: string): Promise<DrainOutcome> {
+  private async drainLoop(endpointId: string, known: string | null): Promise<DrainOutcome> {
+    // the endpoint's company: given by the drain point, else learnt from the first claimed delivery
+    let companyId = known;
     const started = Date.now();
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
     const handOn = (): DrainOutcome => ({ ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 });
@@ -73,7 +75,8 @@ export class WebhookDrain {
       const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
       const outOfTime = this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
       if (!sent && outOfTime) return handOn(); // stopping before the first claim
-      const next = await this.step(endpointId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+      const next = await this.step(endpointId, companyId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+      companyId ??= next.batch[0]?.companyId ?? null;
       if (sent) {
         countAttempts(result, sent.decided);
         if (disable) {
@@ -82,7 +85,7 @@ export class WebhookDrain {
           return result;
         }
         const retries = [...new Set(sent.decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
-        await this.drains.enqueue(retries.map((at) => ({ endpointId, target: 'endpoint' as const, next: at })));
+        await this.drains.enqueue(retries.map((at) => ({ endpointId, companyId, target: 'endpoint' as const, next: at })));
         if (outOfTime) return handOn();
       }
       if (!next.batch.length) return result;
@@ -96,12 +99,18 @@ export class WebhookDrain {
    * One round trip: records the batch just sent (if any), then claims up to `cap` of the
    * endpoint's oldest due deliveries (none when `cap` is 0); abandons claimed ones whose event was pruned.
    */
-  private async step(endpointId: string, sent: SentBatch | null, cap: number): Promise<{ batch: ClaimedDelivery[]; lockedUntil: number }> {
+  private async step(
+    endpointId: string,
+    companyId: string | null,
+    sent: SentBatch | null,
+    cap: number,
+  ): Promise<{ batch: ClaimedDelivery[]; lockedUntil: number }> {
     const now = Date.now();
     // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
     const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
     const rows = await this.deliveries.recordAndClaim({
       endpointId,
+      companyId,
       now,
       cap,
       lockedUntil,

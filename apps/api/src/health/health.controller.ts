@@ -1,3 +1,4 @@
+import { ReplicaReads } from '@app/core';
 import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -7,8 +8,8 @@ import { RedisProbe } from './redis-probe.service';
 
 /**
  * `GET /health/live`: the process is up. `GET /health/ready`: PostgreSQL reachable and the instance
- * not draining; Redis' state and the worker heartbeat's age are reported, never required
- * (CONTRACTS.md, "Operations").
+ * not draining; Redis' state, the worker heartbeat's age and, with `DATABASE_REPLICA_URL`, the read
+ * replica's state are reported, never required (CONTRACTS.md, "Operations"; docs/scaling.md).
  */
 @Controller('health')
 export class HealthController {
@@ -19,6 +20,7 @@ export class HealthController {
     private readonly drain: DrainState,
     private readonly redis: RedisProbe,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly replica: ReplicaReads,
   ) {}
 
   @Get('live')
@@ -50,9 +52,13 @@ export class HealthController {
     return body;
   }
 
-  /** Redis and worker state: reported, not required. */
+  /**
+   * Redis, worker and read replica state: reported, not required. `replica` (only with
+   * `DATABASE_REPLICA_URL`): `{state: up|down, replayLsn, downForMs, reason?}`, asked now unless
+   * the replica is marked down (then as last seen: routed reads go to the primary meanwhile).
+   */
   private async reported() {
-    const redis = await this.redis.state();
+    const [redis, replica] = await Promise.all([this.redis.state(), this.replica.check()]);
     let worker: { heartbeatAgeMs: number | null; running: number } | { error: string };
     try {
       const [row] = await this.dataSource.query(
@@ -63,6 +69,6 @@ export class HealthController {
     } catch (err) {
       worker = { error: (err as Error).message };
     }
-    return { redis, worker };
+    return replica ? { redis, worker, replica } : { redis, worker };
   }
 }

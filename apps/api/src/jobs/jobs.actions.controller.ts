@@ -1,8 +1,9 @@
 import { AuthContext, invalid } from '@app/core';
 import { AutoassignService } from '@app/dispatch';
-import { CreateJobsDto, EditJobsDto, GetJobsDto, JobIdsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
+import { CompactJobView, CreateJobsDto, EditJobsDto, GetJobsDto, JobIdsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
 import { Controller } from '@nestjs/common';
 import { Action, Caller, Data, Ver } from '../envelope/decorators';
+import { JsonAnswer } from '../envelope/json-answer';
 
 /** `data.jobs` of delete/archive/restore: ids with empty-object values. */
 function jobIds(jobs: Record<string, unknown>): string[] {
@@ -27,6 +28,9 @@ export interface CreateJobsAnswer {
   reasons?: Record<string, string>;
 }
 
+/** `answer` as a {@link JsonAnswer} of its JSON text. */
+const answerJson = <T>(answer: T): JsonAnswer<T> => new JsonAnswer<T>(JSON.stringify(answer));
+
 /** Job actions (spec "Jobs"). */
 @Controller('api')
 export class JobsActionsController {
@@ -36,13 +40,15 @@ export class JobsActionsController {
     private readonly autoassign: AutoassignService,
   ) {}
 
+  /** Answered as JSON text (JsonAnswer): no Express `res.json`, no ETag hash of the answer on every call. */
   @Action('getjobs')
-  async getjobs(@Caller() ctx: AuthContext, @Data() dto: GetJobsDto) {
-    return { status: 0, jobs: await this.query.getJobs(ctx, dto) };
+  async getjobs(@Caller() ctx: AuthContext, @Data() dto: GetJobsDto): Promise<JsonAnswer<{ status: 0; jobs: JobView[] | CompactJobView[] }>> {
+    return answerJson({ status: 0 as const, jobs: await this.query.getJobs(ctx, dto) });
   }
 
+  /** Answered as JSON text (JsonAnswer): a 1,000-job answer is ~2 MB, which Express would hash (sha1) for an ETag. */
   @Action('createjobs')
-  async createjobs(@Caller() ctx: AuthContext, @Data() dto: CreateJobsDto): Promise<CreateJobsAnswer> {
+  async createjobs(@Caller() ctx: AuthContext, @Data() dto: CreateJobsDto): Promise<JsonAnswer<CreateJobsAnswer>> {
     // autoassign: created and assigned in one transaction by the worker (dispatch), with the jobs no one could take
     if (dto.autoassign) {
       const answer = await this.autoassign.createJobs(ctx, {
@@ -50,14 +56,14 @@ export class JobsActionsController {
         sendRouteChange: dto.sendRouteChange,
         isTemplate: dto.isTemplate,
       });
-      return { status: 0, jobs: answer.jobs, unassignedJobs: answer.unassignedJobs, reasons: answer.reasons };
+      return answerJson({ status: 0, jobs: answer.jobs, unassignedJobs: answer.unassignedJobs, reasons: answer.reasons });
     }
     const { jobs } = await this.jobs.createJobs(
       ctx,
       { jobs: dto.writes, sendRouteChange: dto.sendRouteChange, isTemplate: dto.isTemplate },
       'api',
     );
-    return { status: 0, jobs };
+    return answerJson({ status: 0, jobs });
   }
 
   @Action('editjobs')

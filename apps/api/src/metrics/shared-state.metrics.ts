@@ -197,7 +197,7 @@ export class SharedStateMetrics {
         const [row] = await this.dataSource.query(
           `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a.started_at + a.duration_ms - d.created_at)::float8 AS p50,
                   percentile_cont(0.99) WITHIN GROUP (ORDER BY a.started_at + a.duration_ms - d.created_at)::float8 AS p99
-             FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+             FROM webhook_attempts a JOIN webhook_deliveries d ON d.company_id = a.company_id AND d.id = a.delivery_id
             WHERE a.started_at >= $1 AND a.outcome = 'delivered'`,
           [Date.now() - WINDOW_MS],
         );

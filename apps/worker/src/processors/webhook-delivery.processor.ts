@@ -97,7 +97,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       case 'wake':
         return { enqueued: await this.delivery.wake(task.data.eventIds) };
       case 'drain':
-        return this.delivery.drain(task.data.endpointId);
+        return this.delivery.drain(task.data.endpointId, task.data.companyId ?? null);
       case 'drainhooks':
         return this.delivery.drainHooks(task.data.companyId);
       case 'prune':

@@ -17,7 +17,8 @@ const REPORT_OLD_GEN_MB = 256;
 
 /**
  * The worker's report threads (piscina), apart from the CPU pool: `REPORT_THREADS` renders at once,
- * each on a thread of its own with its own two PostgreSQL connections, at the CPU pool's lowered
+ * each on a thread of its own with its own two PostgreSQL connections (the snapshot's on the read
+ * replica when it has replayed past the run's creation: docs/scaling.md), at the CPU pool's lowered
  * priority — so a 100,000-row report neither holds the event loop that drains webhooks nor the
  * threads dispatch computes on. Reports beyond that wait in piscina's queue (their runs stay
  * `running`, bounded by `REPORT_MAX_RUN_MS`).
@@ -36,7 +37,11 @@ export class ReportPool extends ReportRenderer implements OnApplicationShutdown 
       // a render keeps two cursor batches and one chunk: a small young generation is enough, and
       // V8's default (up to 3 × 16 MB semi-spaces) would be resident for nothing
       resourceLimits: { maxYoungGenerationSizeMb: REPORT_YOUNG_GEN_MB, maxOldGenerationSizeMb: REPORT_OLD_GEN_MB },
-      workerData: { databaseUrl: config.DATABASE_URL, nice: config.CPU_POOL_NICE } satisfies ReportThreadData,
+      workerData: {
+        databaseUrl: config.DATABASE_URL,
+        replicaUrl: config.DATABASE_REPLICA_URL,
+        nice: config.CPU_POOL_NICE,
+      } satisfies ReportThreadData,
     });
     new Logger('ReportPool').log(`report pool: up to ${config.REPORT_THREADS} threads`);
   }

@@ -16,13 +16,14 @@ export interface AlertWindow {
  * still name it.
  */
 @Entity('alert_rules')
+@Index('IDX_alert_rules_id', ['id'])
 @Index('IDX_alert_rules_company', ['companyId'])
 export class AlertRule {
   /** ULID */
-  @PrimaryColumn({ type: 'varchar', length: 26 })
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_alert_rules' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_alert_rules' })
   companyId: string;
 
   @Column({ type: 'varchar', length: 200, default: '' })

@@ -69,23 +69,23 @@ export class ZoneClassificationRead {
        cells AS (
          SELECT k, ST_Collect(ST_SetSRID(ST_MakePoint(lng, lat), 4326))::geography AS g FROM f GROUP BY k, floor(lat * 100), floor(lng * 100)),
        near AS (
-         SELECT c.k, n.id FROM cells c JOIN s ON s.k = c.k
+         SELECT c.k, s.c, n.id FROM cells c JOIN s ON s.k = c.k
           CROSS JOIN LATERAL (
             SELECT z.id FROM zones z
              WHERE z.company_id = s.c AND z.deleted_at IS NULL AND ST_DWithin(z.polygon, c.g, ${ZONE_BAND_M})
                AND (z.id = ANY(s.zone_ids) OR (s.any_danger AND z.danger))
             OFFSET 0) n),
        stated AS (
-         SELECT s.k, n.id FROM s CROSS JOIN LATERAL (
+         SELECT s.k, s.c, n.id FROM s CROSS JOIN LATERAL (
             SELECT z.id FROM zones z
              WHERE z.id = ANY(s.stated_ids) AND z.company_id = s.c AND z.deleted_at IS NULL
                AND (z.id = ANY(s.zone_ids) OR (s.any_danger AND z.danger))
             OFFSET 0) n),
-       cand AS (SELECT k, id FROM near UNION SELECT k, id FROM stated),
+       cand AS (SELECT k, c, id FROM near UNION SELECT k, c, id FROM stated),
        classified AS (
          SELECT c.k, z.id, z.name, z.danger,
                 string_agg(CASE WHEN ST_Covers(z.polygon, f.g) THEN 'i' WHEN ST_DWithin(z.polygon, f.g, ${ZONE_BAND_M}) THEN 'e' ELSE 'o' END, '' ORDER BY f.i) AS classes
-           FROM cand c JOIN zones z ON z.id = c.id JOIN f ON f.k = c.k
+           FROM cand c JOIN zones z ON z.company_id = c.c AND z.id = c.id JOIN f ON f.k = c.k
           GROUP BY c.k, z.id, z.name, z.danger)
        SELECT k, json_agg(json_build_object('id', id, 'name', name, 'danger', danger, 'classes', classes)) AS zones
          FROM classified GROUP BY k`,

@@ -1,8 +1,8 @@
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { StreamEnv } from './stream-env';
+import { ReplicaEnv } from './replica-env';
 
 /** The console's environment variables (docs/console.md), validated with the rest of {@link AppConfig}. */
-export class ConsoleEnv extends StreamEnv {
+export class ConsoleEnv extends ReplicaEnv {
   /**
    * The console's map tiles (docs/console.md): an http(s) `{z}/{x}/{y}` template (`{s}` for subdomains);
    * unset = no tiles, a plain background. Its host is added to the console's CSP.

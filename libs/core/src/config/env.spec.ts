@@ -212,6 +212,17 @@ describe('loadConfig', () => {
     expect(err.message).toContain('expected comma-separated host:port');
   });
 
+  it('DATABASE_REPLICA_URL: unset by default, a postgres:// URL when set', () => {
+    expect(load({}).DATABASE_REPLICA_URL).toBeUndefined();
+    expect(load({ DATABASE_REPLICA_URL: '' }).DATABASE_REPLICA_URL).toBeUndefined();
+    expect(load({ DATABASE_REPLICA_URL: 'postgres://reader@10.0.0.2:5432/fieldwork' }).DATABASE_REPLICA_URL).toBe(
+      'postgres://reader@10.0.0.2:5432/fieldwork',
+    );
+    expect(configError({ DATABASE_REPLICA_URL: 'mysql://x/y' }).message).toContain(
+      '\n  DATABASE_REPLICA_URL="mysql://x/y": must be a postgres:// URL',
+    );
+  });
+
   it('refuses a REDIS_URL database with REDIS_CLUSTER_NODES (a cluster has database 0 only)', () => {
     expect(configError({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://cache:6379/2' }).message).toContain(
       '\n  REDIS_URL="redis://cache:6379/2": must not select a database (/n) with REDIS_CLUSTER_NODES',

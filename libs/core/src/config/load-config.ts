@@ -27,6 +27,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { cache = true 
     'CONSOLE_TILE_URL',
     'CONSOLE_TILE_ATTRIBUTION',
     'REDIS_CLUSTER_NODES',
+    'DATABASE_REPLICA_URL',
   ]) {
     if (env[key] !== undefined && env[key] !== '') raw[key] = env[key];
   }

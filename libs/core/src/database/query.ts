@@ -37,3 +37,15 @@ export async function preparedQuery<T>(dataSource: DataSource, name: string, sql
   const pool = (dataSource.driver as PostgresDriver).master as Pool;
   return (await pool.query({ name, text: sql, values: params })).rows as T[];
 }
+
+/**
+ * {@link query} for a read outside any transaction, straight on the data source's own `pg` pool
+ * (skipping TypeORM's query runner: its per-call set-up and result wrapping showed in getjobs'
+ * CPU profile), as an unnamed statement — for SQL whose text varies with the filters, where a
+ * named statement ({@link preparedQuery}) would need a name per text.
+ * @returns the rows as `T[]`
+ */
+export async function poolQuery<T>(dataSource: DataSource, sql: string, params: unknown[]): Promise<T[]> {
+  const pool = (dataSource.driver as PostgresDriver).master as Pool;
+  return (await pool.query(sql, params)).rows as T[];
+}

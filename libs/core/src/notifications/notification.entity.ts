@@ -7,12 +7,13 @@ import { MsColumn } from '../database/bigint-columns';
  * as its cause.
  */
 @Entity('notifications')
+@Index('IDX_notifications_id', ['id'])
 @Index('IDX_notifications_company_ts', ['companyId', 'ts'])
 export class Notification {
-  @PrimaryColumn({ type: 'varchar', length: 26 })
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_notifications' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_notifications' })
   companyId: string;
 
   @Column({ name: 'member_id', type: 'varchar', length: 26, nullable: true })

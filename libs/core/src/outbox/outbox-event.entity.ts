@@ -24,16 +24,17 @@ const POLLED_WHERE = `"stamped_at" IS NOT NULL AND "action" IN (${POLLED_ACTIONS
  * form field that will be sent (a JSON string), built inside the writing transaction.
  */
 @Entity('outbox_events')
+@Index('IDX_outbox_events_id', ['id'])
 @Index('IDX_outbox_events_company_created', ['companyId', 'createdAt'])
 @Index('UQ_outbox_events_company_seq', ['companyId', 'seq'], { unique: true })
 @Index('IDX_outbox_events_unstamped', ['companyId'], { where: '"seq" IS NULL' })
 @Index('IDX_outbox_events_polled', ['companyId', 'action', 'stampedAt', 'id'], { where: POLLED_WHERE })
 export class OutboxEvent {
   /** `msg_<ulid>`; the Standard Webhooks `webhook-id`. */
-  @PrimaryColumn({ type: 'varchar', length: 40 })
+  @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'PK_outbox_events' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_outbox_events' })
   companyId: string;
 
   /** Webhook configuration key, e.g. `job_created`. */

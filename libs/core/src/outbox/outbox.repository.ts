@@ -162,7 +162,7 @@ export class OutboxRepository {
         `WITH todo AS (
            SELECT id, $2::bigint + row_number() OVER (ORDER BY id) AS seq
              FROM outbox_events WHERE company_id = $1 AND seq IS NULL),
-         upd AS (UPDATE outbox_events o SET seq = todo.seq, stamped_at = $3 FROM todo WHERE o.id = todo.id RETURNING o.seq),
+         upd AS (UPDATE outbox_events o SET seq = todo.seq, stamped_at = $3 FROM todo WHERE o.company_id = $1 AND o.id = todo.id RETURNING o.seq),
          mx AS (SELECT count(*)::int AS n, max(seq) AS m FROM upd),
          s AS (UPDATE outbox_sequences q SET last_seq = mx.m FROM mx
                 WHERE q.company_id = $1 AND mx.n > 0 RETURNING q.last_seq),

@@ -35,7 +35,7 @@ export interface TaskPayloads {
     /** events committed: enqueue a drain for each endpoint they have deliveries to */
     wake: { eventIds: string[] };
     /** deliver an endpoint's due deliveries, in batches of its free in-flight slots */
-    drain: { endpointId: string };
+    drain: { endpointId: string; companyId?: string };
     /** deliver the due deliveries of every REST hook subscription of a company, each up to its free in-flight slots */
     drainhooks: { companyId: string };
     /** repeatable: delete attempts, deliveries and events past the retention */

@@ -40,6 +40,7 @@ export class RunExecutor {
       runId,
       memberId: run.memberId,
       writeBy: run.writeBy,
+      readLsn: run.readLsn,
       cpu: this.cpuRunner(),
       afterCommit: (fn) => committed.push(fn),
     };

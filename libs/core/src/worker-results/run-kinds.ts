@@ -37,6 +37,11 @@ export interface RunContext {
   runId: string;
   /** ms, database clock: nothing is written past it (checked by the executor under the row lock). */
   writeBy: number;
+  /**
+   * The primary's WAL position when the run was created (pg_lsn text), for reads that may go to the
+   * replica (docs/scaling.md, "Read replica"); null when the run reads on the primary only.
+   */
+  readLsn: string | null;
   /** The worker's CPU pool. */
   cpu: CpuRunner;
   /**

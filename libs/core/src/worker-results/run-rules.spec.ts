@@ -13,6 +13,7 @@ describe('profileSettings', () => {
       writeBy: 'answer',
       maxRunMs: null,
       what: 'dispatch',
+      readPosition: false,
     });
   });
   it('a report writes until start + max run, on the reports queue', () => {
@@ -22,6 +23,7 @@ describe('profileSettings', () => {
       writeBy: 'start',
       maxRunMs: 600_000,
       what: 'report',
+      readPosition: true,
     });
   });
 });

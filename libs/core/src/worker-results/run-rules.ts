@@ -35,6 +35,11 @@ export interface ProfileSettings {
   maxRunMs: number | null;
   /** The word the timeout message starts with ("dispatch did not finish …"). */
   what: string;
+  /**
+   * Whether the run records the primary's WAL position at its creation, so its reads may go to the
+   * replica once it has replayed past it (reports: docs/scaling.md, "Read replica").
+   */
+  readPosition: boolean;
 }
 
 /** The settings of `profile` under `config`. */
@@ -44,7 +49,14 @@ export function profileSettings(
 ): ProfileSettings {
   switch (profile) {
     case 'dispatch':
-      return { queue: QueueName.Dispatch, timeoutMs: config.DISPATCH_TIMEOUT_MS, writeBy: 'answer', maxRunMs: null, what: 'dispatch' };
+      return {
+        queue: QueueName.Dispatch,
+        timeoutMs: config.DISPATCH_TIMEOUT_MS,
+        writeBy: 'answer',
+        maxRunMs: null,
+        what: 'dispatch',
+        readPosition: false,
+      };
     case 'report':
       return {
         queue: QueueName.Reports,
@@ -52,6 +64,7 @@ export function profileSettings(
         writeBy: 'start',
         maxRunMs: config.REPORT_MAX_RUN_MS,
         what: 'report',
+        readPosition: true,
       };
   }
 }

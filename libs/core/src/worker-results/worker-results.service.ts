@@ -93,6 +93,7 @@ export class WorkerResultsService {
       timeoutMs,
       writeByAnswer: settings.writeBy === 'answer',
       maxRunMs: settings.maxRunMs,
+      readPosition: settings.readPosition,
     });
     const run: SubmittedRun = { runId, companyId: owner.companyId, deadline, timeoutMs, profile: opts.profile };
     try {

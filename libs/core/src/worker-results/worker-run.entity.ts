@@ -54,6 +54,14 @@ export class WorkerRun {
   @Column({ name: 'max_run_ms', type: 'integer', nullable: true })
   maxRunMs: number | null;
 
+  /**
+   * The primary's WAL position when the run was created (`pg_current_wal_insert_lsn()`, pg_lsn text
+   * `X/Y`), for runs whose reads may go to the replica (reports): it reads there once the replica
+   * has replayed past it (docs/scaling.md, "Read replica"). Null for runs that read on the primary.
+   */
+  @Column({ name: 'read_lsn', type: 'varchar', length: 17, nullable: true })
+  readLsn: string | null;
+
   @MsColumn({ name: 'created_at' })
   createdAt: number;
 

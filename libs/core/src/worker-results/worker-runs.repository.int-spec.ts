@@ -19,7 +19,10 @@ describe('WorkerRunsRepository (PostgreSQL)', () => {
   });
   afterAll(() => ds.destroy());
 
-  async function queued(companyId: string, opts: { timeoutMs?: number; writeByAnswer?: boolean; maxRunMs?: number | null } = {}): Promise<string> {
+  async function queued(
+    companyId: string,
+    opts: { timeoutMs?: number; writeByAnswer?: boolean; maxRunMs?: number | null; readPosition?: boolean } = {},
+  ): Promise<string> {
     const id = newId();
     await repo.insertQueued({
       companyId,
@@ -30,13 +33,22 @@ describe('WorkerRunsRepository (PostgreSQL)', () => {
       timeoutMs: opts.timeoutMs ?? 30_000,
       writeByAnswer: opts.writeByAnswer ?? true,
       maxRunMs: opts.maxRunMs ?? null,
+      readPosition: opts.readPosition,
     });
     return id;
   }
 
   it('inserts a queued run and finds it in its company only', async () => {
     const id = await queued(a);
-    expect(await repo.find(a, id)).toMatchObject({ id, kind: 'test.echo', state: 'queued', memberId: null, result: null, error: null, finishedAt: null });
+    expect(await repo.find(a, id)).toMatchObject({
+      id,
+      kind: 'test.echo',
+      state: 'queued',
+      memberId: null,
+      result: null,
+      error: null,
+      finishedAt: null,
+    });
     expect(await repo.find(b, id)).toBeUndefined();
   });
 
@@ -50,6 +62,22 @@ describe('WorkerRunsRepository (PostgreSQL)', () => {
 
     const report = await queued(a, { timeoutMs: 1_000, writeByAnswer: false, maxRunMs: 600_000 });
     expect((await repo.take(a, report))!.writeBy).toBeGreaterThan(Date.now() + 500_000);
+  });
+
+  it("records the primary's WAL position in the insert when asked (reports), and answers it on take", async () => {
+    const [{ before }] = await ds.query(`SELECT pg_current_wal_insert_lsn()::text AS before`);
+    const report = await queued(a, { writeByAnswer: false, maxRunMs: 600_000, readPosition: true });
+    const [{ after }] = await ds.query(`SELECT pg_current_wal_insert_lsn()::text AS after`);
+    const taken = await repo.take(a, report);
+    expect(taken!.readLsn).toMatch(/^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/);
+    // taken after everything committed before the call, before the insert's own commit
+    const [order] = await ds.query(`SELECT $1::pg_lsn >= $2::pg_lsn AS past_before, $1::pg_lsn <= $3::pg_lsn AS before_after`, [
+      taken!.readLsn,
+      before,
+      after,
+    ]);
+    expect(order).toEqual({ past_before: true, before_after: true });
+    expect((await repo.take(a, await queued(a)))!.readLsn).toBeNull();
   });
 
   it('locks a run with the database clock, finishes only a running run and notifies at commit', async () => {

@@ -29,6 +29,8 @@ export interface TakenRun {
   memberId: string | null;
   /** ms, database clock */
   writeBy: number;
+  /** the primary's WAL position at the run's creation (pg_lsn text), or null: see `WorkerRun.readLsn` */
+  readLsn: string | null;
 }
 
 /** A run's row as its writing transaction locked it, with the database clock (ms) at the lock. */
@@ -55,7 +57,9 @@ export class WorkerRunsRepository {
 
   /**
    * Inserts a `queued` run: `answer_by` = now + `timeoutMs`; `write_by` = `answer_by` when
-   * `writeByAnswer` (dispatch), else null until a worker takes it (start + `max_run_ms`).
+   * `writeByAnswer` (dispatch), else null until a worker takes it (start + `max_run_ms`); `read_lsn` =
+   * the primary's `pg_current_wal_insert_lsn()` when `readPosition` — read in the insert itself, so at
+   * or past the commit of everything committed before the run was asked for.
    */
   async insertQueued(run: {
     companyId: string;
@@ -66,12 +70,24 @@ export class WorkerRunsRepository {
     timeoutMs: number;
     writeByAnswer: boolean;
     maxRunMs: number | null;
+    readPosition?: boolean;
   }): Promise<void> {
     await query(
       this.dataSource,
-      `INSERT INTO worker_runs (company_id, id, member_id, kind, params, state, answer_by, write_by, max_run_ms, created_at)
-       VALUES ($1, $2, $3, $4, $5, 'queued', ${SQL_NOW_MS} + $6::bigint, CASE WHEN $7 THEN ${SQL_NOW_MS} + $6::bigint END, $8, ${SQL_NOW_MS})`,
-      [run.companyId, run.id, run.memberId, run.kind, JSON.stringify(run.params), run.timeoutMs, run.writeByAnswer, run.maxRunMs],
+      `INSERT INTO worker_runs (company_id, id, member_id, kind, params, state, answer_by, write_by, max_run_ms, created_at, read_lsn)
+       VALUES ($1, $2, $3, $4, $5, 'queued', ${SQL_NOW_MS} + $6::bigint, CASE WHEN $7 THEN ${SQL_NOW_MS} + $6::bigint END, $8, ${SQL_NOW_MS},
+               CASE WHEN $9 THEN pg_current_wal_insert_lsn()::text END)`,
+      [
+        run.companyId,
+        run.id,
+        run.memberId,
+        run.kind,
+        JSON.stringify(run.params),
+        run.timeoutMs,
+        run.writeByAnswer,
+        run.maxRunMs,
+        run.readPosition === true,
+      ],
     );
   }
 
@@ -119,7 +135,7 @@ export class WorkerRunsRepository {
       `UPDATE worker_runs SET state = 'running', started_at = ${SQL_NOW_MS},
               write_by = coalesce(write_by, ${SQL_NOW_MS} + max_run_ms)
         WHERE company_id = $1 AND id = $2 AND state = 'queued'
-        RETURNING kind, params, member_id AS "memberId", write_by::float8 AS "writeBy"`,
+        RETURNING kind, params, member_id AS "memberId", write_by::float8 AS "writeBy", read_lsn AS "readLsn"`,
       [companyId, runId],
     );
   }

@@ -116,7 +116,7 @@ export const HOOKS_CLAIM = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_comp
 // subscription, then its deliveries); a healthy round locks none. Then, only for claims still ours
 // (not released by the reconciler, nor abandoned by a removal), each delivery's new state; and
 // every attempt row.
-const HOOKS_RECORD = `CREATE FUNCTION fieldwork_webhook_hooks_record(p_company varchar, p_now bigint, p_record jsonb, p_recorded_lock bigint)
+export const HOOKS_RECORD = `CREATE FUNCTION fieldwork_webhook_hooks_record(p_company varchar, p_now bigint, p_record jsonb, p_recorded_lock bigint)
       RETURNS void LANGUAGE plpgsql VOLATILE AS $$
       BEGIN
         WITH t AS (

@@ -30,7 +30,7 @@ export class ClaimsNameTheirWorker1796060042000 implements MigrationInterface {
   }
 }
 
-const BATCH_WITH_WORKER = `CREATE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
+export const BATCH_WITH_WORKER = `CREATE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
                                                            p_record jsonb, p_recorded_lock bigint, p_any_ok boolean,
                                                            p_worker varchar)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
@@ -106,7 +106,7 @@ const BATCH_WITH_WORKER = `CREATE FUNCTION fieldwork_webhook_batch(p_endpoint va
             FROM claimed c LEFT JOIN outbox_events o ON o.id = c.event_id;
       END $$`;
 
-const HOOKS_CLAIM_WITH_WORKER = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint,
+export const HOOKS_CLAIM_WITH_WORKER = `CREATE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint,
                                                                 p_worker varchar)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
                      failing_since bigint, action varchar, form_id varchar, payload text, secret varchar,

@@ -26,6 +26,11 @@ import { AddCompanyExtraLabels1796047310000 } from './1796047310000-AddCompanyEx
 import { AddClusterMapRegions1796047320000 } from './1796047320000-AddClusterMapRegions';
 import { HookClaimStampedAt1796050000000 } from './1796050000000-HookClaimStampedAt';
 import { ClaimsNameTheirWorker1796060042000 } from './1796060042000-ClaimsNameTheirWorker';
+import { ClaimsJoinOnCompany1796070100000 } from './1796070100000-ClaimsJoinOnCompany';
+import { CompanyLeadsPrimaryKeys1796070200000 } from './1796070200000-CompanyLeadsPrimaryKeys';
+import { BatchClaimNamesCompany1796070300000 } from './1796070300000-BatchClaimNamesCompany';
+import { CreateGlobalLookups1796071000000 } from './1796071000000-CreateGlobalLookups';
+import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -57,4 +62,9 @@ export const MIGRATIONS = [
   AddClusterMapRegions1796047320000,
   HookClaimStampedAt1796050000000,
   ClaimsNameTheirWorker1796060042000,
+  ClaimsJoinOnCompany1796070100000,
+  CompanyLeadsPrimaryKeys1796070200000,
+  BatchClaimNamesCompany1796070300000,
+  CreateGlobalLookups1796071000000,
+  AddRunReadLsn1796080000000,
 ];

@@ -14,6 +14,7 @@ export interface CustomField {
  * index made by the migration).
  */
 @Entity('jobs')
+@Index('IDX_jobs_id', ['id'])
 // both worker-day paths end with `number`: a worker-day's highest number is one probe through either
 @Index('IDX_jobs_company_day_worker_number', ['companyId', 'day', 'workerId', 'number'])
 @Index('IDX_jobs_company_worker_day_number', ['companyId', 'workerId', 'day', 'number'])
@@ -25,10 +26,10 @@ export interface CustomField {
 @Index('IDX_jobs_company_order', ['companyId', 'orderId'])
 @Index('UQ_jobs_company_uid_secondary', { synchronize: false })
 export class Job {
-  @PrimaryColumn({ type: 'varchar', length: 26 })
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_jobs' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_jobs' })
   companyId: string;
 
   @Column({ name: 'is_template', type: 'boolean', default: false })

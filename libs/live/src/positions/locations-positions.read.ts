@@ -25,7 +25,7 @@ export class PositionsRead {
          SELECT l.member_id AS uid, m.username, m.name, l.ts::float8 AS ts, l.lat, l.lng, l.acc, l.spd, l.dir, l.bat,
                 l.anchor_ts::float8 AS "anchorTs", l.anchor_lat AS "anchorLat", l.anchor_lng AS "anchorLng",
                 l.tracking_status AS "trackingStatus"
-           FROM member_locations l JOIN members m ON m.id = l.member_id
+           FROM member_locations l JOIN members m ON m.company_id = l.company_id AND m.id = l.member_id
           WHERE l.company_id = $1 AND l.ts IS NOT NULL AND l.lat IS NOT NULL AND l.lng IS NOT NULL
             AND ($2::bigint IS NULL OR l.updated_at > $2)) p ON true`,
       [companyId, since],

@@ -71,7 +71,8 @@ describe('ingestParams', () => {
     const [memberHead, memberTail] = INGEST_MEMBER_SQL.split(/\nf AS \(/);
     const [deviceHead, deviceTail] = INGEST_DEVICE_SQL.split(/\nf AS \(/);
     expect(deviceTail).toBe(memberTail);
-    expect(deviceHead).toContain('WHERE lower(device_id) = lower(it.member)');
+    expect(deviceHead).toContain('FROM member_device_ids d JOIN members mm ON mm.company_id = d.company_id AND mm.id = d.member_id');
+    expect(deviceHead).toContain('WHERE d.device_id = lower(it.member)');
     expect(memberHead).not.toContain('members');
   });
 });

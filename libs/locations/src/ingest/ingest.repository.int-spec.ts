@@ -80,7 +80,11 @@ describe('IngestRepository (PostgreSQL)', () => {
   it("ingests devices' items: the active member holding the device id (any case), none for an unknown one", async () => {
     const m = await createIntMember(ds, b);
     const device = `int-dev-${m}`;
-    await ds.query(`UPDATE members SET device_id = $2 WHERE id = $1`, [m, device]);
+    await ds.query(
+      `WITH d AS (INSERT INTO member_device_ids (device_id, company_id, member_id) VALUES (lower($2), $3, $1))
+       UPDATE members SET device_id = $2 WHERE company_id = $3 AND id = $1`,
+      [m, device, b],
+    );
     const rows = await repo.ingestDevices([
       { companyId: null, member: device.toUpperCase(), fixes: [fix(T, 44)], source: 'osmand', now: T + 1 },
       { companyId: null, member: `${device}-nobody`, fixes: [fix(T, 44)], source: 'osmand', now: T + 1 },

@@ -58,14 +58,16 @@ const ITEMS = `SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::bigint[],
 const MEMBER_GIVEN = `SELECT it.*, it.company_id AS cid, it.member AS mid FROM it`;
 /**
  * Each item with its member (`cid`, `mid`): the active member holding the device id; none → the item
- * has no row in `m`. A LATERAL lookup (LIMIT 1: the id is unique by lower()) so each item is one probe
- * of the unique index on lower(device_id) whatever the planner estimates of the unnested items: with
- * a plain join and a custom plan for 64 items it chose a sequential scan of `members` and a hash join.
+ * has no row in `m`. The device id is found in the global lookup table `member_device_ids`
+ * (lower(device_id) → company_id, member_id; its primary key), then the member by `(company_id, id)`.
+ * A LATERAL lookup (LIMIT 1: the key is unique) so each item is one probe of each primary key
+ * whatever the planner estimates of the unnested items: with a plain join and a custom plan for 64
+ * items it chose a sequential scan of `members` and a hash join.
  */
-// eslint-disable-next-line fieldwork/sql-owners -- the device lookup reads `members` (the members lib's) inside the /osmand group-commit statement: a separate read would cost each request a round trip (docs/locations-ingest.md, *Group commit*)
+// eslint-disable-next-line fieldwork/sql-owners -- the device lookup reads `member_device_ids` and `members` (the members lib's) inside the /osmand group-commit statement: a separate read would cost each request a round trip (docs/locations-ingest.md, *Group commit*)
 const MEMBER_OF_DEVICE = `SELECT it.*, mb.company_id AS cid, mb.id AS mid FROM it
-  CROSS JOIN LATERAL (SELECT company_id, id FROM members
-    WHERE lower(device_id) = lower(it.member) AND device_id IS NOT NULL AND active_status = 'active' LIMIT 1) mb`;
+  CROSS JOIN LATERAL (SELECT mm.company_id, mm.id FROM member_device_ids d JOIN members mm ON mm.company_id = d.company_id AND mm.id = d.member_id
+    WHERE d.device_id = lower(it.member) AND mm.active_status = 'active' LIMIT 1) mb`;
 
 /** The row's latest moves to the item's newest fix (the proposed row, `EXCLUDED`). */
 const ADVANCES = `(EXCLUDED.ts IS NOT NULL AND EXCLUDED.ts > COALESCE(member_locations.ts, -1))`;

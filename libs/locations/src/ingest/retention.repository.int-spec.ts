@@ -1,3 +1,4 @@
+import { loadConfig, ReplicaReads, ShareTokensRepository } from '@app/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
@@ -21,7 +22,7 @@ describe('RetentionRepository (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ds = await openIntegrationDb();
-    repo = new RetentionRepository(ds);
+    repo = new RetentionRepository(ds, new ShareTokensRepository(ds));
     ingest = new IngestRepository(ds);
   });
   afterAll(() => ds.destroy());
@@ -42,9 +43,16 @@ describe('RetentionRepository (PostgreSQL)', () => {
     const old = Date.UTC(2000, 5, 1);
     const cutoff = Date.UTC(2000, 6, 1);
     const fixes = (t0: number): Fix[] => [0, 1].map((i) => ({ ts: t0 + i * 60_000, lat: 46 + i / 1000, lng: 14, acc: 5, dir: null, spd: null, elv: null, bat: null }));
-    const tracks = new TracksRepository(ds);
+    const tracks = new TracksRepository(ds, new ShareTokensRepository(ds), new ReplicaReads(ds, loadConfig()));
     const track = (t0: number, open: boolean) =>
-      tracks.insertTrack(ds, c, m, randomBytes(16).toString('hex'), { stats: trackStats(fixes(t0), splitRules(5)), path: null, open, state: null }, t0);
+      tracks.insertTrack(
+        ds,
+        c,
+        m,
+        randomBytes(16).toString('hex'),
+        { stats: trackStats(fixes(t0), splitRules(5)), path: null, open, state: null },
+        t0,
+      );
     await track(old, false); // deleted
     await track(old + 1000, true); // open: kept
     await track(cutoff, false); // not older: kept
@@ -63,6 +71,8 @@ describe('RetentionRepository (PostgreSQL)', () => {
     const left = async (sql: string) => (await ds.query(sql, [c, m])).map((r: { v: string }) => Number(r.v));
     expect(await left(`SELECT start_ts AS v FROM tracks WHERE company_id = $1 AND member_id = $2 ORDER BY start_ts`)).toEqual([old + 1000, cutoff]);
     expect(await left(`SELECT count(*) AS v FROM track_shares s JOIN tracks t ON t.id = s.track_id WHERE t.company_id = $1 AND t.member_id = $2`)).toEqual([2]);
+    // the deleted share's token left the global lookup with it; the kept ones stay
+    expect(await left(`SELECT count(*) AS v FROM share_tokens WHERE company_id = $1 AND kind = 'track' AND $2::text IS NOT NULL`)).toEqual([2]);
     expect(await left(`SELECT out_ts AS v FROM checkins WHERE company_id = $1 AND member_id = $2`)).toEqual([cutoff + 1]);
     expect(await left(`SELECT ts AS v FROM clock_events WHERE company_id = $1 AND member_id = $2`)).toEqual([cutoff]);
     expect(await repo.deleteHistory(cutoff)).toMatchObject({ tracks: 0, trackShares: 0 });

@@ -1,4 +1,4 @@
-import { query } from '@app/core';
+import { query, ShareTokensRepository } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -15,10 +15,14 @@ export interface DeletedHistory {
  * The retention's SQL: the partitions of `location_fixes` listed and dropped, and the history
  * (`tracks` with their `track_shares`, `checkins`, `clock_events`) deleted by age. Platform-wide
  * maintenance: the retention is the same for every company, so these statements are not scoped by one.
+ * The deleted shares' tokens leave the global lookup `share_tokens` in the same transaction.
  */
 @Injectable()
 export class RetentionRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly shareTokens: ShareTokensRepository,
+  ) {}
 
   /** The names of the partitions of `location_fixes` (any order). */
   async fixPartitions(): Promise<string[]> {
@@ -43,15 +47,26 @@ export class RetentionRepository {
 
   /**
    * Deletes the history older than `before` (ms): closed tracks that ended before it (their share
-   * rows first), check-ins that ended (or, still open, began) before it, clock events before it.
+   * rows and the tokens' lookup rows first, in one transaction), check-ins that ended (or, still open, began) before it, clock events before it.
    * @returns the rows deleted per table
    */
   async deleteHistory(before: number): Promise<DeletedHistory> {
     const count = async (sql: string) =>
       (await query<{ n: number }>(this.dataSource, `WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`, [before]))[0].n;
-    const trackShares = await count(
-      `DELETE FROM track_shares s USING tracks t WHERE s.company_id = t.company_id AND s.track_id = t.id AND t.end_ts < $1 AND NOT t.open`,
-    );
+    const trackShares = await this.dataSource.transaction(async (db) => {
+      const gone = await query<{ token: string }>(
+        db,
+        `DELETE FROM track_shares s USING tracks t WHERE s.company_id = t.company_id AND s.track_id = t.id AND t.end_ts < $1 AND NOT t.open
+         RETURNING s.token`,
+        [before],
+      );
+      await this.shareTokens.delete(
+        db,
+        'track',
+        gone.map((g) => g.token),
+      );
+      return gone.length;
+    });
     const tracks = await count(`DELETE FROM tracks WHERE end_ts < $1 AND NOT open`);
     const checkins = await count(`DELETE FROM checkins WHERE COALESCE(out_ts, in_ts) < $1`);
     const clockEvents = await count(`DELETE FROM clock_events WHERE ts < $1`);

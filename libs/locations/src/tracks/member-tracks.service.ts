@@ -13,7 +13,8 @@ export interface TracksMember {
 /**
  * Tracks for a caller (gettracks, `GET /v1/tracks`): the members it may view — getaccounts' rule
  * (workers see themselves and their team-mates; active members of the company only) — and their
- * Track entries.
+ * Track entries — read from the replica once it has replayed past the call (docs/scaling.md, "Read
+ * replica"), else the primary; who may be viewed is always read on the primary.
  */
 @Injectable()
 export class MemberTracksService {

@@ -1,4 +1,4 @@
-import { loadConfig } from '@app/core';
+import { loadConfig, ReplicaReads, ShareTokensRepository } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
 import type { Fix } from '../fix';
@@ -42,7 +42,11 @@ describe('TrackBuilder: the company’s stop_minutes (PostgreSQL)', () => {
     ds = await openIntegrationDb();
     const config = loadConfig();
     expect(config.TRACK_STOP_MINUTES).toBe(5);
-    builder = new TrackBuilder(new TracksRepository(ds), new FixConsumerRegistry(), config);
+    builder = new TrackBuilder(
+      new TracksRepository(ds, new ShareTokensRepository(ds), new ReplicaReads(ds, loadConfig())),
+      new FixConsumerRegistry(),
+      config,
+    );
     ingest = new IngestRepository(ds);
     await ingest.ensurePartitions([monthStart(T), monthStart(monthStart(T) - 1)]);
   });

@@ -17,9 +17,10 @@ export class TracksQueryService {
   /**
    * The company's tracks of these members that overlap [from, until) (ms): `start_ts < until` and
    * `end_ts >= from` — the open track's `end_ts` is its last fix so far. Oldest first (start, then id).
+   * A routed read: from the read replica once it has replayed past this call's start, else the primary.
    */
   forMembers(companyId: string, memberIds: string[], from: number, until: number): Promise<Track[]> {
-    return this.repo.forMembers(companyId, memberIds, from, until);
+    return this.repo.forMembersRouted(companyId, memberIds, from, until);
   }
 
   /**

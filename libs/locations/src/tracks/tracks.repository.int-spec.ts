@@ -1,3 +1,4 @@
+import { loadConfig, ReplicaReads, SHARE_TOKEN_TAKEN, ShareTokensRepository } from '@app/core';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
@@ -40,7 +41,7 @@ describe('TracksRepository (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ds = await openIntegrationDb();
-    repo = new TracksRepository(ds);
+    repo = new TracksRepository(ds, new ShareTokensRepository(ds), new ReplicaReads(ds, loadConfig()));
     ingest = new IngestRepository(ds);
     a = (await createIntCompany(ds)).companyId;
     b = (await createIntCompany(ds)).companyId;
@@ -130,13 +131,20 @@ describe('TracksRepository (PostgreSQL)', () => {
       [T + 32 * MIN, grown.waypointCount],
     ]);
     expect(after[1].shortEncoded).toBe(stored[1].shortEncoded); // appended nothing to the polylines
-    const [{ n }] = await ds.query(`SELECT ST_NPoints(path::geometry) AS n FROM tracks WHERE company_id = $1 AND id = $2`, [a, stored[1].id]);
+    const [{ n }] = await ds.query(`SELECT ST_NPoints(path::geometry) AS n FROM tracks WHERE company_id = $1 AND id = $2`, [
+      a,
+      stored[1].id,
+    ]);
     expect(n).toBe(3);
 
     await repo.deleteTracks(ds, b, [stored[0].id]); // not b's
     await repo.deleteTracks(ds, a, [stored[0].id]);
     expect((await repo.storedFrom(ds, a, m, -1)).map((t) => t.shareToken)).toEqual([t2]);
     expect(await repo.shareByToken(t1)).toBeNull();
+    // the tokens' global lookup rows came and went with their shares
+    expect(
+      await ds.query(`SELECT token, company_id, kind FROM share_tokens WHERE token = ANY($1::varchar[]) ORDER BY token`, [[t1, t2]]),
+    ).toEqual([{ token: t2, company_id: a, kind: 'track' }]);
     expect((await repo.storedFrom(ds, b, m, -1)).map((t) => t.startTs)).toEqual([T + 40 * MIN]);
   });
 
@@ -154,5 +162,21 @@ describe('TracksRepository (PostgreSQL)', () => {
       { ts: T, lat: fixes[0].lat, lng: 14.5, elv: 300 },
       { ts: T + 2 * MIN, lat: fixes[2].lat, lng: 14.5, elv: 302 },
     ]);
+  });
+
+  it("writes a track, its share and the token's lookup row together: a token already issued (any company) leaves none of them", async () => {
+    const m = await createIntMember(ds, a);
+    const token = randomBytes(16).toString('hex');
+    await repo.insertTrack(ds, b, m, token, write([at(T, 50), at(T, 51)]), T);
+    const count = async () =>
+      (await ds.query(`SELECT count(*)::int AS n FROM tracks WHERE company_id = $1 AND member_id = $2`, [a, m]))[0].n as number;
+    await expect(
+      ds.transaction(async (db) => {
+        await repo.insertTrack(db, a, m, token, write([at(T, 60), at(T, 61)]), T);
+      }),
+    ).rejects.toMatchObject({ driverError: { code: '23505', constraint: SHARE_TOKEN_TAKEN } });
+    expect(await count()).toBe(0);
+    expect(await ds.query(`SELECT company_id FROM track_shares WHERE token = $1`, [token])).toEqual([{ company_id: b }]);
+    expect((await repo.shareByToken(token))?.companyId).toBe(b);
   });
 });

@@ -1,4 +1,4 @@
-import { query, queryOne, Queryable } from '@app/core';
+import { query, queryOne, Queryable, ReplicaReads, ShareTokensRepository } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -25,11 +25,17 @@ function values(b: TrackWrite): unknown[] {
  * The SQL of tracks (`tracks`, `track_shares`) and of what building them reads (`location_fixes`,
  * `clock_events`, `member_locations`): the builder's statements run in its transaction (`db`), every
  * one scoped by company and member; gettracks' and the share links' reads on the pool. bigint
- * columns are answered as ms numbers.
+ * columns are answered as ms numbers. A share token's row in the global lookup `share_tokens` (kind
+ * `track`, through {@link ShareTokensRepository}) is written and deleted with its `track_shares` row,
+ * in the same transaction.
  */
 @Injectable()
 export class TracksRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly shareTokens: ShareTokensRepository,
+    private readonly replica: ReplicaReads,
+  ) {}
 
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: (db: EntityManager) => Promise<T>): Promise<T> {
@@ -201,7 +207,11 @@ export class TracksRepository {
     await db.query(`UPDATE tracks SET ${UPDATE_SET} WHERE company_id = $1 AND id = $2`, [companyId, id, ...values(b), now]);
   }
 
-  /** Inserts a built track with its share `token` and the token's `track_shares` row. @returns the track's id */
+  /**
+   * Inserts a built track with its share `token`, the token's `share_tokens` row and its
+   * `track_shares` row, in the caller's transaction `db`. @returns the track's id
+   * @throws QueryFailedError unique violation `SHARE_TOKEN_TAKEN` for a token already issued
+   */
   async insertTrack(db: Queryable, companyId: string, memberId: string, token: string, b: TrackWrite, now: number): Promise<string> {
     const [row] = await query<{ id: string }>(
       db,
@@ -210,23 +220,51 @@ export class TracksRepository {
        RETURNING id`,
       [companyId, memberId, token, ...values(b), now],
     );
+    await this.shareTokens.insert(db, token, companyId, 'track');
     await db.query(`INSERT INTO track_shares (token, company_id, track_id) VALUES ($1, $2, $3)`, [token, companyId, row.id]);
     return row.id;
   }
 
-  /** Deletes the company's tracks of `ids` with their share rows. */
+  /** Deletes the company's tracks of `ids` with their share rows and the tokens' `share_tokens` rows, in the caller's transaction `db`. */
   async deleteTracks(db: Queryable, companyId: string, ids: readonly number[]): Promise<void> {
-    await db.query(`DELETE FROM track_shares WHERE company_id = $1 AND track_id = ANY($2::bigint[])`, [companyId, ids]);
+    const shares = await query<{ token: string }>(
+      db,
+      `DELETE FROM track_shares WHERE company_id = $1 AND track_id = ANY($2::bigint[]) RETURNING token`,
+      [companyId, ids],
+    );
+    await this.shareTokens.delete(
+      db,
+      'track',
+      shares.map((s) => s.token),
+    );
     await db.query(`DELETE FROM tracks WHERE company_id = $1 AND id = ANY($2::bigint[])`, [companyId, ids]);
+  }
+
+  /**
+   * {@link forMembers} as a routed read (docs/scaling.md, "Read replica"): from the replica once it
+   * has replayed past the primary's WAL position taken now — after every commit the caller has seen
+   * answered — else from the primary (also when the replica is down or fails mid-read).
+   */
+  async forMembersRouted(companyId: string, memberIds: readonly string[], from: number, until: number): Promise<Track[]> {
+    if (!memberIds.length) return [];
+    const lsn = await this.replica.position();
+    return (await this.replica.read(lsn, (db) => this.forMembers(companyId, memberIds, from, until, db))).value;
   }
 
   /**
    * The company's tracks of these members that overlap [from, until) (ms): `start_ts < until` and
    * `end_ts >= from` — the open track's `end_ts` is its last fix so far. Oldest first (start, then id).
+   * On `db`: the primary's data source by default, the replica's for a routed read (gettracks).
    */
-  async forMembers(companyId: string, memberIds: readonly string[], from: number, until: number): Promise<Track[]> {
+  async forMembers(
+    companyId: string,
+    memberIds: readonly string[],
+    from: number,
+    until: number,
+    db: DataSource = this.dataSource,
+  ): Promise<Track[]> {
     if (!memberIds.length) return [];
-    return this.dataSource
+    return db
       .getRepository(Track)
       .createQueryBuilder('t')
       .where('t.company_id = :companyId AND t.member_id IN (:...memberIds)', { companyId, memberIds })
@@ -236,9 +274,11 @@ export class TracksRepository {
       .getMany();
   }
 
-  /** The share row of a token, or null. */
-  shareByToken(token: string): Promise<TrackShare | null> {
-    return this.dataSource.getRepository(TrackShare).findOneBy({ token });
+  /** The share row of a token, or null: its company from `share_tokens`, then the row by `(company_id, token)`. */
+  async shareByToken(token: string): Promise<TrackShare | null> {
+    const companyId = await this.shareTokens.companyOf(token, 'track', this.dataSource);
+    if (companyId === undefined) return null;
+    return this.dataSource.getRepository(TrackShare).findOneBy({ companyId, token });
   }
 
   /** The company's track `id`, or null. */

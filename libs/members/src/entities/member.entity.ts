@@ -7,20 +7,22 @@ export const TRAVEL_MODES = ['car', 'bicycle', 'pedestrian', 'truck', 'van', 'mo
 export type TravelMode = (typeof TRAVEL_MODES)[number];
 
 /**
- * A member of a company (worker, dispatcher, administrator). `username` is unique across the
- * platform case-insensitively (unique index on `lower(username)`, created by the migration; so is
- * `device_id`).
+ * A member of a company (worker, dispatcher, administrator); per-company (primary key
+ * `(company_id, id)`). `username` is unique across the platform case-insensitively, and so is
+ * `device_id`: the global lookup tables `member_usernames` and `member_device_ids` (primary key on the
+ * lower-case key) hold them, written by `MembersRepository` in the member's transaction; here
+ * they are unique per company (`(company_id, lower(…))`, indexes made by the migration).
  */
 @Entity('members')
 @Index('IDX_members_company', ['companyId'])
-@Index('UQ_members_username_lower', { synchronize: false })
-@Index('UQ_members_device_id_lower', { synchronize: false })
+@Index('UQ_members_company_username_lower', { synchronize: false })
+@Index('UQ_members_company_device_id_lower', { synchronize: false })
 export class Member {
-  @PrimaryColumn({ type: 'varchar', length: 26 })
-  id: string;
-
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_members' })
   companyId: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_members' })
+  id: string;
 
   @Column({ type: 'varchar', length: 254 })
   username: string;

@@ -7,6 +7,7 @@ import { Column, Entity, Index, Point, PrimaryColumn } from 'typeorm';
  * `@app/jobs`).
  */
 @Entity('places')
+@Index('IDX_places_id', ['id'])
 @Index('IDX_places_company', ['companyId'])
 /**
  * getplaces' nearest-first scan: KNN (`<->`) over one company's live places. A GiST index on
@@ -15,10 +16,10 @@ import { Column, Entity, Index, Point, PrimaryColumn } from 'typeorm';
  */
 @Index('IDX_places_company_location', ['companyId', 'location'], { spatial: true, where: '"deleted_at" IS NULL' })
 export class Place {
-  @PrimaryColumn({ type: 'varchar', length: 26 })
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_places' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_places' })
   companyId: string;
 
   @Column({ type: 'varchar', length: 200 })

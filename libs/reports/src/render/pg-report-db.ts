@@ -1,5 +1,6 @@
 import type { ClientBase } from 'pg';
 import Cursor from 'pg-cursor';
+import { isDatabaseUnavailable } from '@app/core/pure';
 import type { ReportDb } from '../report-definition';
 
 /**
@@ -25,6 +26,7 @@ export class PgReportDb implements ReportDb {
     // one read ahead: pg-cursor queues it and sends it the moment the current batch is in, so
     // PostgreSQL produces batch n + 1 while this thread maps and writes batch n
     let next = cursor.read(batch);
+    let failed: unknown;
     try {
       for (;;) {
         const rows = await next;
@@ -32,9 +34,14 @@ export class PgReportDb implements ReportDb {
         next = cursor.read(batch);
         yield rows;
       }
+    } catch (err) {
+      failed = err;
+      throw err;
     } finally {
       next.catch(() => undefined);
-      await cursor.close();
+      // pg-cursor's close waits for the server's answer: on a connection that went away (a replica
+      // stopped mid-report) it would wait for ever, and the error would never reach the render
+      if (failed === undefined || !isDatabaseUnavailable(failed)) await cursor.close();
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import type { RenderJob, RenderOutcome } from '../report-run';
 import { ReportChunksRepository } from '../report-chunks.repository';
 import { ChunkSink } from './chunk-sink';
@@ -7,16 +7,30 @@ import { PgReportDb } from './pg-report-db';
 import { renderReport } from './render-report';
 
 /**
- * Renders one report job end to end on `pool` (a report thread's own): a read-only repeatable-read
- * transaction on one connection — every statement of the report sees one snapshot — feeds the format
- * writer, whose bytes stream into `report_chunks` through a second connection. Idempotent: a job run
- * again first deletes the chunks an earlier attempt left. On failure its chunks are deleted.
+ * Renders one report job end to end on `pool` (a report thread's own, on the primary): a read-only
+ * repeatable-read transaction on one connection of `readPool` (the primary's `pool`, or the read
+ * replica's: docs/scaling.md, "Read replica") — every statement of the report sees one snapshot —
+ * feeds the format writer, whose bytes stream into `report_chunks` through a connection of `pool`.
+ * Idempotent: a job run again first deletes the chunks an earlier attempt left. On failure its chunks
+ * are deleted.
  * @returns the stored file's size and chunk count, and the rows rendered
  * @throws DomainError from the definitions or writers (e.g. the pdf row limit), Error otherwise
  */
-export async function renderJob(pool: Pool, job: RenderJob): Promise<RenderOutcome> {
-  const reader = await pool.connect();
+export async function renderJob(pool: Pool, job: RenderJob, readPool: Pool = pool): Promise<RenderOutcome> {
   const writer = await pool.connect();
+  let reader: PoolClient;
+  try {
+    reader = await readPool.connect();
+  } catch (err) {
+    writer.release();
+    throw err;
+  }
+  // a checked-out client whose server goes away emits 'error' (pg-pool listens only while it is
+  // idle): unheard, it would be an uncaught exception ending the thread. The statement in flight
+  // fails with the same error, which is what the render throws (and a replica's retry hears).
+  const ignore = () => undefined;
+  reader.on('error', ignore);
+  writer.on('error', ignore);
   const chunks = new ReportChunksRepository(writer);
   const clear = () => chunks.deleteReport(job.companyId, job.runId);
   try {
@@ -45,6 +59,8 @@ export async function renderJob(pool: Pool, job: RenderJob): Promise<RenderOutco
     throw err;
   } finally {
     await reader.query('ROLLBACK').catch(() => undefined);
+    reader.removeListener('error', ignore);
+    writer.removeListener('error', ignore);
     reader.release();
     writer.release();
   }

@@ -3,16 +3,17 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** One HTTP attempt of a delivery (never header values). */
 @Entity('webhook_attempts')
+@Index('IDX_webhook_attempts_id', ['id'])
 @Index('IDX_webhook_attempts_delivery', ['deliveryId', 'startedAt'])
 @Index('IDX_webhook_attempts_started', ['startedAt'])
 export class WebhookAttempt {
-  @PrimaryColumn({ type: 'varchar', length: 26 })
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_webhook_attempts' })
   id: string;
 
   @Column({ name: 'delivery_id', type: 'varchar', length: 60 })
   deliveryId: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_webhook_attempts' })
   companyId: string;
 
   /** ms */

@@ -16,16 +16,17 @@ export type DeliveryTarget = 'endpoint' | 'subscription';
  * REST hooks subscribed then.
  */
 @Entity('webhook_deliveries')
+@Index('IDX_webhook_deliveries_id', ['id'])
 @Index('IDX_webhook_deliveries_due', ['state', 'nextAttemptAt'])
 @Index('IDX_webhook_deliveries_event', ['eventId'])
 @Index('IDX_webhook_deliveries_company_created', ['companyId', 'createdAt'])
 @Index('IDX_webhook_deliveries_endpoint_state', ['endpointId', 'state', 'nextAttemptAt'])
 export class WebhookDelivery {
   /** `dlv_<event ulid><endpoint id>` */
-  @PrimaryColumn({ type: 'varchar', length: 60 })
+  @PrimaryColumn({ type: 'varchar', length: 60, primaryKeyConstraintName: 'PK_webhook_deliveries' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_webhook_deliveries' })
   companyId: string;
 
   /** The outbox event (`msg_<ulid>`): the `webhook-id` of every attempt. */

@@ -3,12 +3,13 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** One configured webhook: (company, key) → URL and custom headers. */
 @Entity('webhook_endpoints')
+@Index('IDX_webhook_endpoints_id', ['id'])
 @Index('UQ_webhook_endpoints_company_key', ['companyId', 'key'], { unique: true })
 export class WebhookEndpoint {
-  @PrimaryColumn({ type: 'varchar', length: 26 })
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_webhook_endpoints' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_webhook_endpoints' })
   companyId: string;
 
   /** One of the nine configuration keys, e.g. `job_created`. */

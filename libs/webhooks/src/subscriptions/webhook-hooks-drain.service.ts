@@ -158,6 +158,6 @@ export class WebhookHooksDrain {
     }
     const times = new Set(decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined));
     if (late) times.add(Date.now());
-    await this.drains.enqueue([...times].map((next) => ({ endpointId: companyId, target: 'subscription' as const, next })));
+    await this.drains.enqueue([...times].map((next) => ({ endpointId: companyId, companyId, target: 'subscription' as const, next })));
   }
 }

@@ -191,9 +191,9 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
 
     // drains: one per company for its subscriptions' deliveries
     const points = await deliveries.dueEndpoints(eventIds, []);
-    expect(points).toEqual([{ endpointId: companyId, target: 'subscription', next: expect.any(Number) }]);
+    expect(points).toEqual([{ endpointId: companyId, companyId, target: 'subscription', next: expect.any(Number) }]);
     expect((await deliveries.drainPoints(now + 120_000, 4)).filter((p) => p.endpointId === companyId)).toEqual([
-      { endpointId: companyId, target: 'subscription', next: expect.any(Number) },
+      { endpointId: companyId, companyId, target: 'subscription', next: expect.any(Number) },
     ]);
 
     // the log names the subscription; a replay locks it with its target
@@ -267,7 +267,7 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
       const { released, points } = await releaseDead(5_000);
       expect(released).toBeGreaterThanOrEqual(1); // (every claim of this process: other tests' too)
       expect(points.filter((p) => p.endpointId === companyId)).toEqual([
-        { endpointId: companyId, target: 'subscription', next: expect.any(Number) },
+        { endpointId: companyId, companyId, target: 'subscription', next: expect.any(Number) },
       ]);
       expect((await deliveries.claimHooks(companyId, now, 2, now + 60_001)).map((c) => c.id)).toEqual([claimed.id]);
     } finally {

@@ -8,6 +8,7 @@ import { Column, Entity, Index, Polygon, PrimaryColumn } from 'typeorm';
  * `enters_danger_zone` watch it; dispatch's `zones` method groups by it.
  */
 @Entity('zones')
+@Index('IDX_zones_id', ['id'])
 @Index('IDX_zones_company', ['companyId'])
 /**
  * Spatial lookups of one company's live zones (which zones cover a point, which lie within 20 m of a
@@ -16,10 +17,10 @@ import { Column, Entity, Index, Polygon, PrimaryColumn } from 'typeorm';
 @Index('IDX_zones_company_polygon', ['companyId', 'polygon'], { spatial: true, where: '"deleted_at" IS NULL' })
 export class Zone {
   /** ULID */
-  @PrimaryColumn({ type: 'varchar', length: 26 })
+  @PrimaryColumn({ type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_zones' })
   id: string;
 
-  @Column({ name: 'company_id', type: 'varchar', length: 26 })
+  @PrimaryColumn({ name: 'company_id', type: 'varchar', length: 26, primaryKeyConstraintName: 'PK_zones' })
   companyId: string;
 
   @Column({ type: 'varchar', length: 200 })
