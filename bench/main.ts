@@ -20,6 +20,7 @@ import { closeRouteWebhooks, runRouteWebhooksOnly } from './route-webhooks';
 import { closeRestHooks, runRestHooksOnly } from './rest-hooks';
 import { closeReports, runReportsOnly } from './reports';
 import { closeLive, runLiveOnly } from './live';
+import { closeMixed, runMixedOnly } from './mixed-load';
 import { runPollingOnly } from './polling';
 import { closeCluster, runClusterOnly } from './redis-cluster';
 import { benchGetJobs, GetJobsFigures, loadChildren } from './getjobs';
@@ -335,6 +336,7 @@ function cleanup(): Promise<void> {
     await within(closeRestHooks(), 20_000);
     await within(closeReports(), 20_000);
     await within(closeLive(), 20_000);
+    await within(closeMixed(), 30_000);
     await within(closeCluster(), 30_000);
     closeAgent();
     if (opened.api) await within(opened.api.close());
@@ -366,6 +368,7 @@ async function main(): Promise<number> {
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'hooks') return await runRestHooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'mixed') return await runMixedOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'live') return await runLiveOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'polling') return await runPollingOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'console')
