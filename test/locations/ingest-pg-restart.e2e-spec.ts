@@ -1,13 +1,11 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, startApi, TestApi, TestCompany, uniqueUsername } from '../support/api';
 import { dropQueueKeys } from '../support/durability-redis';
-import { ApiProcess, Child, freePort, ROOT, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
+import { ApiProcess, Child, ROOT, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
+import { PrivatePostgres } from '../support/private-postgres';
 import { TcpProxy } from '../support/tcp-proxy';
 
 const exec = promisify(execFile);
@@ -148,87 +146,6 @@ function runPhones(phones: Phone[], apis: ApiProcess[]): { stop: () => void; ans
     }
   });
   return { stop: () => (stopped = true), answers, done: Promise.all(loops).then(() => answers) };
-}
-
-/** PostgreSQL 15's programs (Debian's layout; `PG_BIN` overrides). */
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-
-/** `command args` as the `postgres` user when running as root (initdb and postgres refuse root), else as is. */
-function asPostgres(command: string, args: string[]): [string, string[]] {
-  return userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', join(PG_BIN, command), ...args]] : [join(PG_BIN, command), args];
-}
-
-/**
- * A throw-away PostgreSQL cluster in a temp dir on a free loopback port (trust auth, no fsync), which
- * the test stops and starts — never the machine's shared server. Stopped at process exit if still up.
- */
-class PrivateCluster {
-  private running = false;
-  private readonly onExit = () => this.running && spawnSync(...asPostgres('pg_ctl', ['-D', this.data, '-m', 'immediate', 'stop']));
-
-  private constructor(
-    private readonly root: string,
-    readonly port: number,
-  ) {
-    process.once('exit', this.onExit);
-  }
-
-  private get data(): string {
-    return join(this.root, 'data');
-  }
-
-  /** initdb + start. */
-  static async start(): Promise<PrivateCluster> {
-    const root = mkdtempSync(join(tmpdir(), 'fieldwork-pgrestart-'));
-    if (userInfo().uid === 0) {
-      const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
-      chownSync(root, id('-u'), id('-g'));
-    }
-    await exec(
-      ...asPostgres('initdb', ['-D', join(root, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']),
-      {
-        cwd: tmpdir(),
-      },
-    );
-    const pg = new PrivateCluster(root, await freePort());
-    await pg.startAgain();
-    return pg;
-  }
-
-  url(database: string): string {
-    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
-  }
-
-  /** `pg_ctl start -w`: resolves once it accepts connections (after crash recovery, if any). */
-  async startAgain(): Promise<void> {
-    const options = `-c port=${this.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${this.root} -c fsync=off -c shared_buffers=32MB -c max_connections=60`;
-    await exec(...asPostgres('pg_ctl', ['-D', this.data, '-l', join(this.root, 'server.log'), '-w', '-t', '60', '-o', options, 'start']), {
-      cwd: tmpdir(),
-    });
-    this.running = true;
-  }
-
-  /** `fast`: a clean shutdown (clients' backends terminated); `immediate`: a crash (recovery at the next start). */
-  async stop(mode: 'fast' | 'immediate'): Promise<void> {
-    await exec(...asPostgres('pg_ctl', ['-D', this.data, '-m', mode, '-w', '-t', '60', 'stop']), { cwd: tmpdir() });
-    this.running = false;
-  }
-
-  async query<T>(sql: string, params: unknown[], database: string): Promise<T[]> {
-    const client = new Client({ connectionString: this.url(database) });
-    await client.connect();
-    try {
-      return (await client.query(sql, params)).rows as T[];
-    } finally {
-      await client.end();
-    }
-  }
-
-  async destroy(): Promise<void> {
-    if (this.running) await this.stop('immediate').catch(() => undefined);
-    process.removeListener('exit', this.onExit);
-    rmSync(this.root, { recursive: true, force: true });
-  }
 }
 
 /** The BUILT CLI against `databaseUrl`; its stdout. */
@@ -419,7 +336,7 @@ describe('PostgreSQL restart during ingestion', () => {
   (FULL ? it : it.skip)(
     'of a private PostgreSQL cluster (pg_ctl stop -m fast, then -m immediate = a crash): the same, through a real restart',
     async () => {
-      const pg = await PrivateCluster.start();
+      const pg = await PrivatePostgres.primary();
       try {
         const url = pg.url('fieldwork');
         await runCli(url, ['migrate']);
@@ -443,7 +360,7 @@ describe('PostgreSQL restart during ingestion', () => {
             const cutAt = Date.now();
             await pg.stop(k === 0 ? 'fast' : 'immediate');
             await new Promise((r) => setTimeout(r, ms));
-            await pg.startAgain();
+            await pg.start();
             return { cutAt, restoredAt: Date.now() };
           },
           storedTs: async (memberId) => {
