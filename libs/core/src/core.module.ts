@@ -10,29 +10,18 @@ import { StampParticipants } from './outbox/stamp-participants';
 import { StampedEvents } from './outbox/stamped-events.service';
 
 /** The outbox (with its stamping), notifications, the share tokens' lookup and the read replica's routing, available to every domain module. */
+const SHARED = [
+  OutboxRepository,
+  OutboxService,
+  OutboxStamping,
+  StampParticipants,
+  StampedEvents,
+  NotificationsRepository,
+  NotificationsService,
+  ShareTokensRepository,
+  ReplicaReads,
+];
+
 @Global()
-@Module({
-  providers: [
-    OutboxRepository,
-    OutboxService,
-    OutboxStamping,
-    StampParticipants,
-    StampedEvents,
-    NotificationsRepository,
-    NotificationsService,
-    ShareTokensRepository,
-    ReplicaReads,
-  ],
-  exports: [
-    OutboxRepository,
-    OutboxService,
-    OutboxStamping,
-    StampParticipants,
-    StampedEvents,
-    NotificationsRepository,
-    NotificationsService,
-    ShareTokensRepository,
-    ReplicaReads,
-  ],
-})
+@Module({ providers: SHARED, exports: SHARED })
 export class CoreModule {}
