@@ -225,6 +225,8 @@ async function redisCpu(redis: Redis): Promise<number> {
 
 /** `MIXED_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`: node flags for the apis (a CPU profile of each, written at its exit). */
 const API_NODE_ARGS = (process.env.MIXED_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** `MIXED_WORKER_NODE_ARGS`: node flags for the workers, as {@link API_NODE_ARGS} for the apis. */
+const WORKER_NODE_ARGS = (process.env.MIXED_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 /** The built api with {@link API_NODE_ARGS} (startApiProcess takes no node flags), on a free port, once `/health/live` answers. */
 async function startApiWithArgs(env: Record<string, string | undefined>): Promise<ApiProcess> {
@@ -315,7 +317,7 @@ export async function runMixedOnly(opts: {
   };
   for (let i = 0; i < C.apis; i++) opened.apis.push(await (API_NODE_ARGS.length ? startApiWithArgs(childEnv) : startApiProcess(childEnv)));
   for (let i = 0; i < C.workers; i++)
-    opened.workers.push(await startWorker(`worker-mixed-${i}`, childEnv, (sql, params) => pool.query(sql, params)));
+    opened.workers.push(await startWorker(`worker-mixed-${i}`, childEnv, (sql, params) => pool.query(sql, params), WORKER_NODE_ARGS));
   const proxy = await startReverseProxy(opened.apis.map((a) => a.url));
   opened.proxy = proxy;
   const url = proxy.url;

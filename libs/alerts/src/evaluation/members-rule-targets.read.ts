@@ -1,4 +1,4 @@
-import { query, queryOne, Queryable } from '@app/core';
+import { namedQuery, query, queryOne, Queryable } from '@app/core';
 import type { EventMember } from '@app/locations';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -61,12 +61,17 @@ export class RuleTargetsRead {
    * edit, soft delete or activation changes — computed once per company, and the member's role,
    * teams and status; with `withState` also its `alert_member_states` row and the company's settings
    * — and JIT switched off for the rest of the caller's transaction (`set_config('jit', 'off', true)`,
-   * see `RulesCache.lookupMany`).
+   * see `RulesCache.lookupMany`). A named prepared statement per form ({@link namedQuery}): it runs on
+   * every fixes pass, and planning it cost PostgreSQL about 4× running it. The members come as one
+   * JSON array (`k` = 1-based ordinal): PostgreSQL sizes an `unnest` of a bound array by its length,
+   * so each custom plan looked cheaper than the generic one and the statement was planned on every
+   * run; `json_to_recordset` has one fixed estimate, so the generic plan is taken.
    */
   lookup(db: Queryable, members: ReadonlyArray<{ companyId: string; memberId: string }>, withState: boolean): Promise<TargetsRow[]> {
-    return query<TargetsRow>(
+    return namedQuery<TargetsRow>(
       db,
-      `WITH u AS (SELECT u.c, u.m, u.k::int AS k FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(c, m, k)),
+      withState ? 'fieldwork_alert_targets_state' : 'fieldwork_alert_targets',
+      `WITH u AS (SELECT u.c, u.m, u.k FROM json_to_recordset($1::json) AS u(c text, m text, k int)),
        stamps AS (
          SELECT company_id, count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text AS stamp FROM alert_rules
           WHERE company_id IN (SELECT c FROM u) GROUP BY company_id)
@@ -83,7 +88,7 @@ export class RuleTargetsRead {
           : '') +
         `
          FROM u LEFT JOIN stamps s ON s.company_id = u.c`,
-      [members.map((m) => m.companyId), members.map((m) => m.memberId)],
+      [JSON.stringify(members.map((m, i) => ({ c: m.companyId, m: m.memberId, k: i + 1 })))],
     );
   }
 

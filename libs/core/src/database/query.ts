@@ -1,6 +1,7 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
 /** Anything raw SQL can run on: the data source (own connection) or a transaction's manager. */
 export type Queryable = Pick<DataSource, 'query'> | Pick<EntityManager, 'query'>;
@@ -48,4 +49,35 @@ export async function preparedQuery<T>(dataSource: DataSource, name: string, sql
 export async function poolQuery<T>(dataSource: DataSource, sql: string, params: unknown[]): Promise<T[]> {
   const pool = (dataSource.driver as PostgresDriver).master as Pool;
   return (await pool.query(sql, params)).rows as T[];
+}
+
+/**
+ * {@link query} as a **named prepared statement** on the connection `db` runs on: inside a
+ * transaction (`db` a transaction's manager), on that transaction's own `pg` client; otherwise on
+ * the data source's pool ({@link preparedQuery}). For the hot statements of a transaction that run
+ * many times a second (the worker's geofence pass): an unnamed statement is parsed and planned on
+ * every run — in the mixed-load profile, planning the pass's statements cost PostgreSQL about 3× their
+ * execution (bench/RESULTS.md "mixed") — while a named one is parsed once per connection and, with
+ * `plan_cache_mode = auto`, runs its generic plan once that costs no more than the custom ones.
+ * `name` must always stand for the same text (a connection keeps the first text it saw under a name).
+ * Errors are `pg`'s own (`code` as in TypeORM's `QueryFailedError`, which copies it).
+ * @returns the rows as `T[]`
+ */
+export async function namedQuery<T>(db: Queryable, name: string, sql: string, params: unknown[]): Promise<T[]> {
+  const client = await transactionClient(db);
+  if (client) return (await client.query({ name, text: sql, values: params })).rows as T[];
+  if (db instanceof DataSource) return preparedQuery<T>(db, name, sql, params);
+  if (db instanceof EntityManager && !db.queryRunner) return preparedQuery<T>(db.connection, name, sql, params);
+  return query<T>(db, sql, params);
+}
+
+/**
+ * The `pg` client of the transaction `db` runs in (a manager with a live query runner), if any:
+ * `connect()` answers a connected runner's client as it is (TypeORM's public way to it).
+ */
+async function transactionClient(db: Queryable): Promise<PoolClient | undefined> {
+  if (!(db instanceof EntityManager)) return undefined;
+  const runner = db.queryRunner as PostgresQueryRunner | undefined;
+  if (!runner || runner.isReleased || !runner.isTransactionActive) return undefined;
+  return (await runner.connect()) as PoolClient;
 }

@@ -29,7 +29,11 @@ describe('GeofenceRepository (PostgreSQL)', () => {
     );
     expect(locked).toEqual([
       { evaluatedTs: 0, state: { fences: {} }, company: { timezone: 'UTC', defaultRadius: expect.any(Number), dwellSeconds: 60 } },
-      { evaluatedTs: 0, state: { fences: {} }, company: { timezone: 'Europe/Ljubljana', defaultRadius: expect.any(Number), dwellSeconds: 60 } },
+      {
+        evaluatedTs: 0,
+        state: { fences: {} },
+        company: { timezone: 'Europe/Ljubljana', defaultRadius: expect.any(Number), dwellSeconds: 60 },
+      },
       { evaluatedTs: 0, state: { fences: {} }, company: null },
     ]);
 
@@ -40,7 +44,12 @@ describe('GeofenceRepository (PostgreSQL)', () => {
         { companyId: b, memberId: m1, evaluatedTs: 43, state: { fences: {} } }, // no such row: nothing
       ]),
     );
-    const again = await repo.transaction((db) => repo.lockStates(db, [{ companyId: a, memberId: m1 }, { companyId: b, memberId: m2 }]));
+    const again = await repo.transaction((db) =>
+      repo.lockStates(db, [
+        { companyId: a, memberId: m1 },
+        { companyId: b, memberId: m2 },
+      ]),
+    );
     expect(again.map((l) => [l.evaluatedTs, l.state])).toEqual([
       [42, { fences }],
       [0, { fences: {} }],

@@ -1,4 +1,4 @@
-import { newId, query, Queryable, SQL_NOW_MS } from '@app/core';
+import { namedQuery, newId, query, Queryable, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -32,6 +32,7 @@ export type StateSave = MemberFixStateSave<StoredGeofenceState>;
  * Geofencing's SQL of its own tables (`geofence_states`, `checkins`), every statement in the caller's
  * transaction and scoped by company. Reads of other libs' tables are in {@link readGeofenceEvaluations}
  * (`places`, `jobs`) and {@link readEventWho} (`members`); job writes go through `JobsService`.
+ * The statements every pass runs (lock, save) are named prepared statements ({@link namedQuery}).
  */
 @Injectable()
 export class GeofenceRepository {
@@ -50,8 +51,15 @@ export class GeofenceRepository {
    * repeat a member: one statement cannot lock a row twice).
    */
   async lockStates(db: Queryable, members: readonly MemberKey[]): Promise<LockedState[]> {
-    const rows = await query<{ companyId: string; memberId: string; evaluatedTs: number; state: Partial<StoredGeofenceState>; company: GeofenceCompany | null }>(
+    const rows = await namedQuery<{
+      companyId: string;
+      memberId: string;
+      evaluatedTs: number;
+      state: Partial<StoredGeofenceState>;
+      company: GeofenceCompany | null;
+    }>(
       db,
+      'fieldwork_geofence_lock',
       // eslint-disable-next-line fieldwork/sql-owners -- the lock answers each member's company settings from `companies` (the members lib's) in the same statement: a separate read would add a round trip to every geofence pass
       `INSERT INTO geofence_states AS g (company_id, member_id, evaluated_ts, state, updated_at)
        SELECT u.c, u.m, 0, '{}', ${SQL_NOW_MS} FROM unnest($1::text[], $2::text[]) AS u(c, m) ORDER BY u.c, u.m
@@ -71,12 +79,18 @@ export class GeofenceRepository {
   /** Writes the state rows (locked by {@link lockStates}) in one statement: `evaluated_ts` (ms) and the state. */
   async saveStates(db: Queryable, saves: readonly StateSave[]): Promise<void> {
     if (!saves.length) return;
-    await query(
+    await namedQuery(
       db,
+      'fieldwork_geofence_save',
       `UPDATE geofence_states g SET evaluated_ts = u.ts, state = u.state::jsonb, updated_at = ${SQL_NOW_MS}
          FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS u(c, m, ts, state)
         WHERE g.company_id = u.c AND g.member_id = u.m`,
-      [saves.map((s) => s.companyId), saves.map((s) => s.memberId), saves.map((s) => s.evaluatedTs), saves.map((s) => JSON.stringify(s.state))],
+      [
+        saves.map((s) => s.companyId),
+        saves.map((s) => s.memberId),
+        saves.map((s) => s.evaluatedTs),
+        saves.map((s) => JSON.stringify(s.state)),
+      ],
     );
   }
 

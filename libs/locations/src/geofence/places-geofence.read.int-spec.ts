@@ -33,7 +33,13 @@ describe('readGeofenceEvaluations (PostgreSQL)', () => {
     );
     return id;
   }
-  async function job(companyId: string, workerId: string, d: number, dest: { lat: number; lng: number } | null, placeUid = ''): Promise<string> {
+  async function job(
+    companyId: string,
+    workerId: string,
+    d: number,
+    dest: { lat: number; lng: number } | null,
+    placeUid = '',
+  ): Promise<string> {
     const id = newId();
     await ds.query(
       `INSERT INTO jobs (id, company_id, worker_id, day, destination_lat, destination_lng, place_uid, ts_saved, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0)`,

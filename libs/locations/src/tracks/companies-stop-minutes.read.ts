@@ -1,4 +1,4 @@
-import { queryOne, Queryable } from '@app/core';
+import { namedQuery, Queryable } from '@app/core';
 
 /**
  * The track builder's read of a company setting: `companies.stop_minutes` (the members lib's table;
@@ -9,6 +9,11 @@ import { queryOne, Queryable } from '@app/core';
  *   TRACK_STOP_MINUTES applies) or is unknown
  */
 export async function readCompanyStopMinutes(db: Queryable, companyId: string): Promise<number | null> {
-  const row = await queryOne<{ stop_minutes: number | null }>(db, `SELECT stop_minutes FROM companies WHERE id = $1`, [companyId]);
+  const [row] = await namedQuery<{ stop_minutes: number | null }>(
+    db,
+    'fieldwork_tracks_stop_minutes',
+    `SELECT stop_minutes FROM companies WHERE id = $1`,
+    [companyId],
+  );
   return row?.stop_minutes ?? null;
 }

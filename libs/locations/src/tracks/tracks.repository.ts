@@ -1,4 +1,4 @@
-import { query, queryOne, Queryable, ReplicaReads, ShareTokensRepository } from '@app/core';
+import { namedQuery, query, queryOne, Queryable, ReplicaReads, ShareTokensRepository } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -27,7 +27,9 @@ function values(b: TrackWrite): unknown[] {
  * one scoped by company and member; gettracks' and the share links' reads on the pool. bigint
  * columns are answered as ms numbers. A share token's row in the global lookup `share_tokens` (kind
  * `track`, through {@link ShareTokensRepository}) is written and deleted with its `track_shares` row,
- * in the same transaction.
+ * in the same transaction. The statements of every build (lock, newest track, fixes, tracking-offs,
+ * append, update) are named prepared statements ({@link namedQuery}): one build runs several a
+ * second per worker, and planning them on every run cost PostgreSQL more than running them.
  */
 @Injectable()
 export class TracksRepository {
@@ -44,7 +46,9 @@ export class TracksRepository {
 
   /** Takes the member's track-building advisory lock until the end of the transaction `db`. */
   async lockMember(db: Queryable, companyId: string, memberId: string): Promise<void> {
-    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`tracks:${companyId}:${memberId}`]);
+    await namedQuery(db, 'fieldwork_tracks_lock', `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `tracks:${companyId}:${memberId}`,
+    ]);
   }
 
   /**
@@ -52,7 +56,7 @@ export class TracksRepository {
    * every build, before any fix.
    */
   async newestTrack(db: Queryable, companyId: string, memberId: string): Promise<{ newest: NewestTrack | null; marker: LateMarker }> {
-    const row = (await queryOne<{
+    const [row] = await namedQuery<{
       id: string | null;
       build_state: TrackBuildState | null;
       open: boolean | null;
@@ -60,21 +64,23 @@ export class TracksRepository {
       latest_ts: number | null;
     }>(
       db,
+      'fieldwork_tracks_newest',
       `SELECT t.id, t.build_state, t.open, l.late_fix_count::float8 AS late_fixes, l.ts::float8 AS latest_ts
          FROM (SELECT $1::varchar AS company_id, $2::varchar AS member_id) k
          LEFT JOIN LATERAL (SELECT id, build_state, open FROM tracks WHERE company_id = k.company_id AND member_id = k.member_id
                              ORDER BY start_ts DESC LIMIT 1) t ON true
          LEFT JOIN member_locations l ON l.company_id = k.company_id AND l.member_id = k.member_id`,
       [companyId, memberId],
-    ))!;
+    );
     const marker = { lateFixes: row.late_fixes, latestTs: row.latest_ts };
     return { newest: row.id === null ? null : { id: row.id, build_state: row.build_state, open: row.open! }, marker };
   }
 
   /** How many fixes the member has with `from` ≤ ts ≤ `to` (ms). */
   async countFixes(db: Queryable, companyId: string, memberId: string, from: number, to: number): Promise<number> {
-    const [{ n }] = await query<{ n: number }>(
+    const [{ n }] = await namedQuery<{ n: number }>(
       db,
+      'fieldwork_tracks_count_fixes',
       `SELECT count(*)::int AS n FROM location_fixes WHERE company_id = $1 AND member_id = $2 AND ts >= $3 AND ts <= $4`,
       [companyId, memberId, from, to],
     );
@@ -83,8 +89,9 @@ export class TracksRepository {
 
   /** The member's fixes with ts ≥ `from` (ms), ascending. */
   async fixesFrom(db: Queryable, companyId: string, memberId: string, from: number): Promise<Fix[]> {
-    const rows = await query<Record<keyof Fix, string | number | null>>(
+    const rows = await namedQuery<Record<keyof Fix, string | number | null>>(
       db,
+      'fieldwork_tracks_fixes_from',
       `SELECT ts, lat, lng, acc, dir, spd, elv, bat FROM location_fixes
         WHERE company_id = $1 AND member_id = $2 AND ts >= $3 ORDER BY ts`,
       [companyId, memberId, from],
@@ -103,8 +110,9 @@ export class TracksRepository {
 
   /** The ts (ms, ascending) of the member's tracking-off clock events with ts ≥ `from`. */
   async trackingOffs(db: Queryable, companyId: string, memberId: string, from: number): Promise<number[]> {
-    const offs = await query<{ ts: string }>(
+    const offs = await namedQuery<{ ts: string }>(
       db,
+      'fieldwork_tracks_offs',
       `SELECT ts FROM clock_events WHERE company_id = $1 AND member_id = $2 AND tracking = false AND ts >= $3 ORDER BY ts`,
       [companyId, memberId, from],
     );
@@ -192,7 +200,9 @@ export class TracksRepository {
   ): Promise<void> {
     const n0 = STAT_COLUMNS.length;
     const appendTo = new Set(['short_encoded', 'course_encoded']);
-    await db.query(
+    await namedQuery(
+      db,
+      'fieldwork_tracks_append',
       `UPDATE tracks SET ${STAT_COLUMNS.map(([, c], i) => (appendTo.has(c) ? `${c} = ${c} || $${i + 3}` : `${c} = $${i + 3}`)).join(', ')},
               open = $${n0 + 3}, build_state = $${n0 + 4}::jsonb, updated_at = $${n0 + 5},
               path = CASE WHEN $${n0 + 6}::text IS NULL THEN path
@@ -204,7 +214,12 @@ export class TracksRepository {
 
   /** Overwrites a track with a built one (`updated_at` = `now`). */
   async updateTrack(db: Queryable, companyId: string, id: number, b: TrackWrite, now: number): Promise<void> {
-    await db.query(`UPDATE tracks SET ${UPDATE_SET} WHERE company_id = $1 AND id = $2`, [companyId, id, ...values(b), now]);
+    await namedQuery(db, 'fieldwork_tracks_update', `UPDATE tracks SET ${UPDATE_SET} WHERE company_id = $1 AND id = $2`, [
+      companyId,
+      id,
+      ...values(b),
+      now,
+    ]);
   }
 
   /**
