@@ -1,4 +1,5 @@
-import { QueueName, TaskProducer } from '@app/core';
+import { AppConfig, QueueName, TaskProducer } from '@app/core';
+import { PushLocationsService } from '@app/locations';
 import { Queue, QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { action, createCompany, createMember, TestApi, TestCompany } from '../support/api';
@@ -117,9 +118,7 @@ describe('pushlocations', () => {
         for (let i = 0; i < 5; i++) await push(m.key, { locations: [{ ts: t + i * 1000, lat: 1, lng: 1 }] });
         await push(other.key, { locations: [{ ts: t, lat: 1, lng: 1 }] });
         const waiting = async (memberId: string) =>
-          (await queue.getJobs(['wait', 'prioritized', 'delayed'])).filter(
-            (j) => j.name === 'fixes' && j.data.memberId === memberId,
-          );
+          (await queue.getJobs(['wait', 'prioritized', 'delayed'])).filter((j) => j.name === 'fixes' && j.data.memberId === memberId);
         // the api sends its tasks within its 20 ms addBulk window
         await waitFor('the tasks queued', async () => ((await waiting(other.uid)).length ? true : undefined), { timeoutMs: 5_000 });
         const mine = await waiting(m.uid);
@@ -416,5 +415,80 @@ describe('pushlocations', () => {
       expect((await push(w.key, { locations: [{ ts: ts + 1, lat: 1, lng: 1 }] })).body).toMatchObject({ accepted: 1, rejected: [] });
       expect((await history(c, w.uid)).map((r: any) => r.ts)).toEqual([ts + 1]);
     });
+  });
+  describe('group commit', () => {
+    it('calls arriving while every statement is busy ride in one statement; answers and rows as when sent alone', async () => {
+      const ingest = api.app.get(PushLocationsService);
+      const passes = api.app.get(AppConfig).PUSH_GROUP_COMMIT_PASSES;
+      const c = await createCompany(api);
+      const t = Date.now() - 20 * MIN;
+      const lockWaiters = async () =>
+        (
+          await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)
+        )[0].n;
+      // one blocker per statement slot, its member_locations row made by a first fix
+      const blockers: Array<{ uid: string; key: string }> = [];
+      for (let k = 0; k < passes; k++) {
+        const b = await createMember(api, c);
+        expect((await push(b.key, { locations: [{ ts: t, lat: 45, lng: 14 }] })).body.status).toBe(0);
+        blockers.push(b);
+      }
+      const ws: Array<{ uid: string; key: string }> = [];
+      for (let k = 0; k < 6; k++) ws.push(await createMember(api, c));
+      // the scenario: six members' first calls, then member 0's second (newer) one
+      const calls = [
+        ...ws.map((w, k) => ({ w, body: { locations: [{ ts: t + k, lat: 46 + k / 100, lng: 14.5 }], device: { android_id: `gc-${k}` } } })),
+        {
+          w: ws[0],
+          body: {
+            locations: [
+              { ts: t + 60_000, lat: 46.5, lng: 14.6 },
+              { ts: t, lat: 46, lng: 14.5 },
+            ],
+          },
+        },
+      ];
+
+      const lock = db.createQueryRunner();
+      await lock.connect();
+      await lock.startTransaction();
+      const before = ingest.groupCommitStats;
+      let blocked: Array<Promise<{ body: any }>> = [];
+      const pending: Array<Promise<{ body: any }>> = [];
+      try {
+        await lock.query(`SELECT 1 FROM member_locations WHERE company_id = $1 AND member_id = ANY($2) FOR UPDATE`, [
+          c.companyUid,
+          blockers.map((b) => b.uid),
+        ]);
+        blocked = blockers.map((b) => push(b.key, { locations: [{ ts: t + 1, lat: 45, lng: 14 }] }));
+        await waitFor('the blockers to wait for the lock', async () => (await lockWaiters()) === passes);
+        for (const [k, call] of calls.entries()) {
+          pending.push(push(call.w.key, call.body));
+          await waitFor(`call ${k} at the group commit`, () => ingest.groupCommitStats.waiting === k + 1);
+        }
+      } finally {
+        await lock.commitTransaction();
+        await lock.release();
+      }
+      expect((await Promise.all(blocked)).map((r) => r.body.accepted)).toEqual(blockers.map(() => 1));
+      const answers = (await Promise.all(pending)).map((r) => r.body);
+      const after = ingest.groupCommitStats;
+      // the blockers' statements, one for the six members, then member 0's second call (its key was busy)
+      expect({ statements: after.statements - before.statements, items: after.items - before.items }).toEqual({
+        statements: passes + 2,
+        items: passes + 7,
+      });
+      expect(after.maxItems).toBeGreaterThanOrEqual(6);
+      expect(answers).toEqual([
+        ...ws.map(() => ({ status: 0, accepted: 1, duplicates: 0, rejected: [], ping: false })),
+        { status: 0, accepted: 1, duplicates: 1, rejected: [], ping: false },
+      ]);
+      for (const [k, w] of ws.entries()) {
+        const own = await history(c, w.uid);
+        expect(own.map((r: any) => r.ts)).toEqual(k === 0 ? [t, t + 60_000] : [t + k]);
+        const row = await latest(c, w.uid);
+        expect(row).toMatchObject(k === 0 ? { ts: t + 60_000, lat: 46.5 } : { ts: t + k, lat: 46 + k / 100, android_id: `gc-${k}` });
+      }
+    }, 30_000);
   });
 });

@@ -1,6 +1,6 @@
 import { AddressInfo } from 'node:net';
 import { AppConfig, loadConfig } from '@app/core';
-import { OsmandGroupCommit } from '@app/locations';
+import { OsmandGroupCommit, PushLocationsService } from '@app/locations';
 import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
@@ -154,7 +154,7 @@ describe('metrics', () => {
     expect(histogramCount(after) - histogramCount(before)).toBe(3);
   });
 
-  it("reports this process's locate snapshot reads and members, and the /osmand group commit", async () => {
+  it("reports this process's locate snapshot reads and members, and the /osmand and pushlocations group commits", async () => {
     const before = await samples(api);
     const read = (s: Sample[], kind: string) => valueOf(s, 'fieldwork_locate_snapshot_reads_total', { kind }) ?? 0;
     // the first locate of a company reads it whole, the next only its changed rows
@@ -182,6 +182,16 @@ describe('metrics', () => {
         .get(OsmandGroupCommit)
         .ingestDevice(deviceId, [{ ts: now, lat: 46.05, lng: 14.5, acc: null, dir: null, spd: null, elv: null, bat: null }], now),
     ).toMatchObject({ accepted: 1 });
+    // and a pushlocations call without tracking (its service, as the controller calls it)
+    expect(
+      await api.app.get(PushLocationsService).ingest({
+        companyId: c.companyUid,
+        memberId: w.uid,
+        fixes: [{ ts: now + 1, lat: 46.06, lng: 14.5, acc: null, dir: null, spd: null, elv: null, bat: null }],
+        source: 'app',
+        now,
+      }),
+    ).toMatchObject({ accepted: 1 });
 
     const after = await samples(api);
     expect(read(after, 'whole') - read(before, 'whole')).toBe(1);
@@ -191,6 +201,9 @@ describe('metrics', () => {
     expect(delta('fieldwork_osmand_group_commit_statements_total')).toBe(1);
     expect(delta('fieldwork_osmand_group_commit_requests_total')).toBe(1);
     expect(valueOf(after, 'fieldwork_osmand_group_commit_waiting')).toBe(0);
+    expect(delta('fieldwork_push_group_commit_statements_total')).toBe(1);
+    expect(delta('fieldwork_push_group_commit_calls_total')).toBe(1);
+    expect(valueOf(after, 'fieldwork_push_group_commit_waiting')).toBe(0);
   });
 
   describe('with the built worker', () => {

@@ -1,4 +1,4 @@
-import { LocateSnapshots, OsmandGroupCommit } from '@app/locations';
+import { LocateSnapshots, OsmandGroupCommit, PushLocationsService } from '@app/locations';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { MetricsRegistry } from '../metrics/metrics.registry';
@@ -12,11 +12,13 @@ import { MetricsRegistry } from '../metrics/metrics.registry';
  * - `fieldwork_locate_snapshot_members`: members held in this process's snapshots;
  * - `fieldwork_osmand_group_commit_statements_total` / `_requests_total`: ingest statements of the
  *   `/osmand` group commit (docs/locations-ingest.md) and the requests they held (their ratio is the
- *   requests per statement), and `fieldwork_osmand_group_commit_waiting`: requests waiting for one now.
+ *   requests per statement), and `fieldwork_osmand_group_commit_waiting`: requests waiting for one now;
+ * - `fieldwork_push_group_commit_statements_total` / `_calls_total` / `fieldwork_push_group_commit_waiting`:
+ *   the same for `pushlocations` calls without `tracking`.
  */
 @Injectable()
 export class LocationsMetrics {
-  constructor(metrics: MetricsRegistry, snapshots: LocateSnapshots, ingest: OsmandGroupCommit) {
+  constructor(metrics: MetricsRegistry, snapshots: LocateSnapshots, ingest: OsmandGroupCommit, push: PushLocationsService) {
     const registers = [metrics.registry];
     new Counter({
       name: 'fieldwork_locate_snapshot_reads_total',
@@ -62,6 +64,32 @@ export class LocationsMetrics {
       registers,
       collect() {
         this.set(ingest.groupCommitStats.waiting);
+      },
+    });
+    new Counter({
+      name: 'fieldwork_push_group_commit_statements_total',
+      help: 'Ingest statements of the pushlocations group commit committed by this process',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(push.groupCommitStats.statements);
+      },
+    });
+    new Counter({
+      name: 'fieldwork_push_group_commit_calls_total',
+      help: "pushlocations calls held by this process's group commit statements",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(push.groupCommitStats.items);
+      },
+    });
+    new Gauge({
+      name: 'fieldwork_push_group_commit_waiting',
+      help: 'pushlocations calls of this process waiting for a group commit statement',
+      registers,
+      collect() {
+        this.set(push.groupCommitStats.waiting);
       },
     });
   }

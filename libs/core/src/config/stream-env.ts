@@ -1,9 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { toInt } from './env-transforms';
+import { IngestEnv } from './ingest-env';
 
 /** The live stream's environment variables (docs/live.md), validated with the rest of {@link AppConfig}. */
-export class StreamEnv {
+export class StreamEnv extends IngestEnv {
   /** Live stream (docs/live.md): ms between two `position` events of one member (newest kept). */
   @Transform(toInt)
   @IsInt()

@@ -1,4 +1,4 @@
-import { OutboxService } from '@app/core';
+import { AppConfig, MicroBatcher, OutboxService } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Fix } from '../fix';
@@ -6,8 +6,15 @@ import { CLOCK_LOCATION_MAX_AGE_MS, ClockEventsService } from './clock-events.se
 import { FixPartitions } from './fix-partitions.service';
 import { FixTasksProducer } from './fix-tasks.producer';
 import { dedupeByTs, IngestInput, IngestResult } from './ingest-input';
-import { IngestRepository } from './ingest.repository';
+import { IngestItem } from './ingest-params';
+import { IngestRepository, IngestRow } from './ingest.repository';
 import { advanceLatest, LatestState } from './latest-location';
+
+/** One call in the group commit: its statement item, and its row once its pass ran. */
+interface MemberSlot {
+  item: IngestItem & { companyId: string };
+  row?: IngestRow;
+}
 
 /**
  * Device ingestion of a known member (CONTRACTS.md "Locations, devices, tracks"; `pushlocations`):
@@ -15,37 +22,58 @@ import { advanceLatest, LatestState } from './latest-location';
  * (duplicates ignored and counted), the member's latest location (only ever forward, with its
  * `states.moving` anchor), device details, the tracking state with its clock event
  * ({@link ClockEventsService}), and a pending ping delivered — then, after commit, one Locations
- * `fixes` task for the worker ({@link FixTasksProducer}). `/osmand` requests go through
- * {@link OsmandGroupCommit} instead.
+ * `fixes` task for the worker ({@link FixTasksProducer}). A call without `tracking` is one item of
+ * a group commit (docs/locations-ingest.md, *Group commit*): calls arriving while
+ * `PUSH_GROUP_COMMIT_PASSES` statements run ride together in the next one. `/osmand` requests go
+ * through {@link OsmandGroupCommit} instead.
  */
 @Injectable()
 export class PushLocationsService {
+  /** the group commit of calls without `tracking` ({@link ingest}) */
+  private readonly members: MicroBatcher<MemberSlot>;
+  /** group commit so far: statements run, calls they held, the most in one */
+  private readonly counts = { statements: 0, items: 0, maxItems: 0 };
+
   constructor(
     private readonly repo: IngestRepository,
     private readonly partitions: FixPartitions,
     private readonly clock: ClockEventsService,
     private readonly tasks: FixTasksProducer,
     private readonly outbox: OutboxService,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.members = new MicroBatcher((slots) => this.memberPass(slots), {
+      maxSize: config.PUSH_GROUP_COMMIT_SIZE,
+      maxInFlight: config.PUSH_GROUP_COMMIT_PASSES,
+      // one statement may upsert a member's `member_locations` row once (SQLSTATE 21000 otherwise);
+      // a member's later call waits for the pass holding its earlier one, so its calls keep their order
+      key: (slot) => `${slot.item.companyId}:${slot.item.member}`,
+    });
+  }
 
   /**
    * Stores one call's fixes and state for a known member. A call reporting `tracking` runs the
-   * transaction that may fire a clock event; any other call is ONE statement
-   * ({@link IngestRepository.ingestMembers}).
+   * transaction that may fire a clock event; any other call is an item of ONE statement
+   * ({@link IngestRepository.ingestMembers}) shared with the calls arriving meanwhile, answered once
+   * that statement committed (a statement over several calls that fails is run again for each alone,
+   * so a call fails only for its own error).
    * @returns counts, and whether a ping is delivered.
    */
   async ingest(input: IngestInput): Promise<IngestResult> {
     const { unique, duplicates: inCall } = dedupeByTs(input.fixes);
     if (input.tracking === undefined || input.source !== 'app') {
-      const item = {
-        companyId: input.companyId,
-        member: input.memberId,
-        fixes: unique,
-        source: input.source,
-        now: input.now,
-        device: input.device,
+      const slot: MemberSlot = {
+        item: {
+          companyId: input.companyId,
+          member: input.memberId,
+          fixes: unique,
+          source: input.source,
+          now: input.now,
+          device: input.device,
+        },
       };
-      const [row] = await this.partitions.withPartitions(unique, () => this.repo.ingestMembers([item]));
+      await this.members.submit(slot);
+      const row = slot.row!;
       this.tasks.enqueue(input.companyId, input.memberId, row);
       return { accepted: row.n, duplicates: unique.length - row.n + inCall, ping: row.ping };
     }
@@ -54,6 +82,26 @@ export class PushLocationsService {
     this.outbox.wake(events);
     if (range) this.tasks.enqueue(input.companyId, input.memberId, { n: result.accepted, lo: range.lo, hi: range.hi });
     return { ...result, duplicates: result.duplicates + inCall };
+  }
+
+  /** One group commit pass: ONE statement for all its calls (their fixes' month partitions made first), each call's row put on its slot. */
+  private async memberPass(slots: MemberSlot[]): Promise<void> {
+    const items = slots.map((s) => s.item);
+    const fixes = items.length === 1 ? items[0].fixes : items.flatMap((i) => i.fixes);
+    const rows = await this.partitions.withPartitions(fixes, () => this.repo.ingestMembers(items));
+    slots.forEach((s, k) => (s.row = rows[k]));
+    this.counts.statements++;
+    this.counts.items += slots.length;
+    this.counts.maxItems = Math.max(this.counts.maxItems, slots.length);
+  }
+
+  /**
+   * The group commit of calls without `tracking` since start (for tests and benchmarks): `statements`
+   * that committed, the calls they held (`items`; the most in one: `maxItems`), and calls `waiting`
+   * for a statement now.
+   */
+  get groupCommitStats(): { statements: number; items: number; maxItems: number; waiting: number } {
+    return { ...this.counts, waiting: this.members.pending };
   }
 
   /** The transaction of a `pushlocations` call reporting `tracking` (the only path that may fire a clock event). */
