@@ -404,13 +404,15 @@ export class AppConfig extends ConsoleEnv {
 
   /**
    * ms a member's track (re)build waits after new fixes, collecting the calls meanwhile into one
-   * rebuild (tracks are at most this much behind the newest fix).
+   * rebuild (tracks are at most this much behind the newest fix). 60 s: with 10 s a phone reporting
+   * every 10 s made one build per fix, and under the mixed load the builds ran back to back, taking
+   * CPU from the request path (docs/tracks.md, *When*).
    */
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(600000)
-  TRACK_BUILD_DELAY_MS = 10000;
+  TRACK_BUILD_DELAY_MS = 60000;
 
   /** Base of public links (track share URLs); unset = `http://127.0.0.1:$PORT`. */
   @IsOptional()
