@@ -30,7 +30,7 @@ import ExcelJS from 'exceljs';
 import PDFDocument from 'pdfkit';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { resolvePdfFonts } from '@app/reports/formats';
+import { resolvePdfFonts } from '@app/reports';
 import { definitionOf, type ReportContext, type ReportDb } from '@app/reports/pure';
 import { action, createCompany, TestApi } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
@@ -149,6 +149,7 @@ async function jobsReportSql(companyId: string, accounts: string[], range: { fro
     cursor: async function* () {},
     batches: async function* (sql: string, params: unknown[]) {
       captured = { sql, params };
+      yield* []; // captures the statement only: no rows
     },
   };
   const ctx: ReportContext = {
@@ -352,6 +353,7 @@ export async function benchReports(opts: { api: TestApi; pool: pg.Pool; log: (li
       at += n;
     });
   });
+  if (!geoBytes) throw new Error("the geojson baseline's stringify wrote nothing");
   // pdf: pdfkit alone, the same layout, on the first 10,000 rows
   const smallRows = rows.slice(0, cfg.smallRows + 1);
   let basePages = 0;
