@@ -13,6 +13,9 @@ if [ -f .env ]; then
 fi
 # readable log lines (pino-pretty, a devDependency) unless asked otherwise; production stays JSON
 if [ "${NODE_ENV:-development}" != production ]; then export LOG_FORMAT=${LOG_FORMAT:-pretty}; fi
+# the demo's replayed day shows in its tracks within seconds (production's default waits 60 s to
+# collect a phone's fixes into one build: docs/tracks.md)
+export TRACK_BUILD_DELAY_MS=${TRACK_BUILD_DELAY_MS:-3000}
 # the queue dashboard is on in development: credentials made up for this run unless .env has them
 if [ -z "${QUEUE_DASHBOARD_USER:-}" ] || [ -z "${QUEUE_DASHBOARD_PASSWORD:-}" ]; then
   QUEUE_DASHBOARD_USER=dev-$(node -e 'console.log(require("crypto").randomBytes(3).toString("hex"))')
