@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { ApiModule } from './api.module';
 import { useJsonBodies } from './envelope/body-parser';
+import { ApiExpressAdapter } from './envelope/express-adapter';
 import { answerClientErrorsInShape } from './envelope/client-error';
 import { DrainState } from './health/drain-state.service';
 import { mountOsmAnd, OSMAND_PATH } from './locations/osmand.route';
@@ -22,7 +23,8 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
  */
 export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INestApplication> {
   const config = loadConfig();
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule, {
+  // JSON answers without Express's ETag where no client can revalidate (POST): ApiExpressAdapter
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule, new ApiExpressAdapter(), {
     bodyParser: false,
     abortOnError: false,
     bufferLogs: opts.logger !== false,
