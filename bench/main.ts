@@ -234,7 +234,7 @@ function report(
       ['  · of which outbox payload JSON.stringify × 1,000 (timed apart)', fmt(b.payloadStringify), pct(b.payloadStringify), 'incl.'],
       [`serialisation: JSON.stringify of the response (${mb(b.responseBytes)})`, fmt(b.responseStringify), pct(b.responseStringify), '—'],
       [
-        'rest: sockets, body read, Nest/express, ETag, response write (= HTTP p50 − the rows above)',
+        'rest: sockets, body read, Nest/express, response write (= HTTP p50 − the rows above)',
         rest < 0 ? `${fmt(rest)} (noise)` : fmt(rest),
         rest < 0 ? '—' : pct(rest),
         '—',

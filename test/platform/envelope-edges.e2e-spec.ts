@@ -17,6 +17,54 @@ describe('envelope edges', () => {
 
   const notFound = { http: 404, body: { error: { message: expect.any(String) } } };
 
+  it('JSON answers to POST carry no ETag (nobody can revalidate a POST); GET answers keep theirs and answer 304 to If-None-Match', async () => {
+    const post = (path: string, body: unknown, key?: string) =>
+      fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(key ? { 'api-key': key } : {}) },
+        body: JSON.stringify(body),
+      });
+    // an action's object answer, getjobs' JSON text, an error answer, a connector write
+    for (const res of [
+      await post('/api/getaccounts', { data: {} }, company.key),
+      await post('/api/getjobs', { data: { day: -1 } }, company.key),
+      await post('/api/getaccounts', { data: { bogus: 1 } }, company.key),
+      await post('/v1/jobs', { title: 'etag' }, company.key),
+    ]) {
+      const text = await res.text();
+      expect({ url: res.url, etag: res.headers.get('etag') }).toEqual({ url: res.url, etag: null });
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+      // helmet's headers and the request id, as on every answer
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(() => JSON.parse(text) as unknown).not.toThrow();
+    }
+    // a GET keeps Express's ETag; the job written above may still be stamped after its commit, so the
+    // list is read until it stops changing
+    let etag: string | null = null;
+    for (let i = 0; i < 20; i++) {
+      const listed = await fetch(`${api.url}/v1/jobs`, { headers: { 'api-key': company.key } });
+      await listed.arrayBuffer();
+      const next = listed.headers.get('etag');
+      expect(next).toMatch(/^W\/"/);
+      if (next === etag) break;
+      etag = next;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // node:http, not fetch: fetch adds `Cache-Control: no-cache` to a conditional request
+    const again = await new Promise<{ status: number }>((resolve, reject) => {
+      const req = httpRequest(`${api.url}/v1/jobs`, { headers: { 'api-key': company.key, 'if-none-match': etag! } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode! }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(again.status).toBe(304);
+  });
+
   it('a path id holding a NUL byte, over 64 characters or empty-looking is an unknown id (404) on every /v1/jobs/{id} route', async () => {
     const created = await connector(api, 'POST', '/v1/jobs', company.key, { title: 'edges' });
     expect(created.http).toBe(201);

@@ -3,10 +3,13 @@ import { StreamHub } from '@app/live';
 import { INestApplication, Logger as NestLogger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { ApiModule } from './api.module';
 import { useJsonBodies } from './envelope/body-parser';
+import { ApiExpressAdapter } from './envelope/express-adapter';
+import { fixedHeaders, Middleware } from './envelope/fixed-headers';
 import { answerClientErrorsInShape } from './envelope/client-error';
 import { DrainState } from './health/drain-state.service';
 import { mountOsmAnd, OSMAND_PATH } from './locations/osmand.route';
@@ -22,7 +25,8 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
  */
 export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INestApplication> {
   const config = loadConfig();
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule, {
+  // JSON answers without Express's ETag where no client can revalidate (POST): ApiExpressAdapter
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule, new ApiExpressAdapter(), {
     bodyParser: false,
     abortOnError: false,
     bufferLogs: opts.logger !== false,
@@ -34,13 +38,13 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
   // browser (empty 200 or a small JSON error), so browser headers are skipped there; everything
   // else gets helmet's defaults
   // the share pages (`/share/…`) get their own CSP: self plus the tile host (docs/share-pages.md)
-  const secure = helmet();
-  const secureShare = shareSecurityHeaders(config.CONSOLE_TILE_URL);
-  type Middleware = (a: unknown, b: unknown, c: () => void) => void;
-  app.use((req: { path: string }, res: unknown, next: () => void) =>
+  // helmet's options are static, so its headers are read once and set as one list (fixedHeaders)
+  const secure = fixedHeaders(helmet() as Middleware);
+  const secureShare = fixedHeaders(shareSecurityHeaders(config.CONSOLE_TILE_URL) as Middleware);
+  app.use((req: Request, res: Response, next: () => void) =>
     req.path.startsWith(QUEUE_DASHBOARD_PATH) || req.path === OSMAND_PATH || req.path === `${OSMAND_PATH}/`
       ? next()
-      : ((req.path.startsWith('/share/') ? secureShare : secure) as Middleware)(req, res, next),
+      : (req.path.startsWith('/share/') ? secureShare : secure)(req, res, next),
   );
   if (config.CORS_ORIGINS) app.enableCors({ origin: config.CORS_ORIGINS.split(',').map((o) => o.trim()), maxAge: 600 });
   mountQueueDashboard(app);

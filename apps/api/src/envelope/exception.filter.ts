@@ -5,6 +5,7 @@ import { Request, Response } from 'express';
 import { noteAnsweredError } from '../ops/logging';
 import { prefersHtml, renderErrorPage } from '../share/share-html';
 import { connectorHttpOf, kindOfHttpStatus, statusOf } from './errors';
+import { sendJsonText, sendsJsonWithoutEtag } from './json-answer';
 
 /**
  * `public`: keyless routes of the wire contract outside /api and /v1 (share links), errors in the
@@ -88,6 +89,12 @@ export function sendError(res: Response, surface: Surface, kind: ErrorKind | 'se
   noteAnsweredError(res, message);
   // a share link opened by a browser is a page: its error too (the same status)
   if (surface === 'public' && prefersHtml(res.req)) res.status(http).vary('Accept').type('html').send(renderErrorPage(http, message));
-  else if (surface === 'connector') res.status(kind === 'server' ? 500 : connectorHttpOf(kind)).json({ error: { message } });
-  else res.status(http).json({ status, error: message });
+  else if (surface === 'connector') sendJson(res, kind === 'server' ? 500 : connectorHttpOf(kind), { error: { message } });
+  else sendJson(res, http, { status, error: message });
+}
+
+/** `res.status(statusCode).json(body)`, without the ETag where no client can use one (a POST's answer: {@link sendsJsonWithoutEtag}). */
+function sendJson(res: Response, statusCode: number, body: object): void {
+  if (sendsJsonWithoutEtag(res, statusCode)) sendJsonText(res, JSON.stringify(body), statusCode);
+  else res.status(statusCode).json(body);
 }

@@ -1,17 +1,60 @@
-import { StreamableFile } from '@nestjs/common';
+import { ServerResponse } from 'node:http';
 
 /**
- * An answer already serialized as JSON text, sent as its UTF-8 bytes with
- * `Content-Type: application/json; charset=utf-8`: Nest pipes a `StreamableFile` as it is, so the
- * answer is not parsed, stringified or hashed again (Express's `res.json` would hash a large body for
- * an ETag no POST uses). `T` is the answer's shape: the response-schema generator documents a
- * handler answering `JsonAnswer<T>` as answering `T`. The caller guarantees `json` is `T`'s JSON.
+ * An answer already serialized as JSON text, sent as it is by {@link sendJsonText} (the api's
+ * Express adapter recognises it): with `Content-Type: application/json; charset=utf-8` and its
+ * `Content-Length`, never parsed, stringified, copied or hashed again. `T` is the answer's shape:
+ * the response-schema generator documents a handler answering `JsonAnswer<T>` as answering `T`.
+ * The caller guarantees `json` is `T`'s JSON.
  */
-export class JsonAnswer<T> extends StreamableFile {
+export class JsonAnswer<T> {
   /** `T`, for the type checker and the schema generator only (never set). */
   declare readonly shape?: T;
 
-  constructor(json: string) {
-    super(Buffer.from(json, 'utf8'), { type: 'application/json; charset=utf-8' });
+  constructor(readonly json: string) {}
+
+  /**
+   * The answer itself, for a server without the api's adapter (a test module booted with Nest's
+   * own): `res.json` then serializes it back to the same text. Never called by the api.
+   */
+  toJSON(): T {
+    return JSON.parse(this.json) as T;
   }
+}
+
+/** The methods whose answers may be revalidated (`If-None-Match` → 304): only they get an ETag. */
+const REVALIDATED = new Set(['GET', 'HEAD']);
+
+/**
+ * Whether an answer to `req` is sent without an ETag: every method but GET and HEAD. Express
+ * answers `res.json` with a weak ETag, the sha1 of the whole body, but only a GET or HEAD can be
+ * answered 304 (`req.fresh` is false for any other method) and no cache stores a POST answer, so
+ * for the action API (all POST) and the connector's writes the hash is work nobody uses — ~4 ms for
+ * a 2 MB answer, ~0.1 ms for 60 kB. GET answers (connector reads, share pages) keep theirs.
+ */
+export const answersWithoutEtag = (req: { method?: string }): boolean => !REVALIDATED.has(req.method ?? 'GET');
+
+/** Statuses Express answers without a body (it strips Content-Type and Content-Length): left to it. */
+const BODILESS = new Set([204, 205, 304]);
+
+/**
+ * Whether JSON answered on `res` with `statusCode` may be sent by {@link sendJsonText} with nothing
+ * but the ETag differing from Express's `res.json`: a request answered without an ETag
+ * ({@link answersWithoutEtag}), a status with a body, and no Content-Type or Transfer-Encoding set
+ * already (Express would adapt those).
+ */
+export function sendsJsonWithoutEtag(res: ServerResponse & { req: { method?: string } }, statusCode = res.statusCode): boolean {
+  return answersWithoutEtag(res.req) && !BODILESS.has(statusCode) && !res.hasHeader('Content-Type') && !res.hasHeader('Transfer-Encoding');
+}
+
+/**
+ * Sends `json` (JSON text) as Express's `res.json` would, with no ETag: `statusCode` when given,
+ * `Content-Type: application/json; charset=utf-8` unless a Content-Type was set already,
+ * `Content-Length`, the text as UTF-8 (no body for HEAD, as Node does).
+ */
+export function sendJsonText(res: ServerResponse, json: string, statusCode?: number): void {
+  if (statusCode) res.statusCode = statusCode;
+  if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
 }

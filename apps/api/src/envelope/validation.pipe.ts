@@ -1,5 +1,6 @@
-import { CompletesValidation, invalidAll, validationIssues, VERBATIM } from '@app/core';
+import { CompletesValidation, invalidAll, memoizeValidationMetadata, passesRules, validationIssues, VERBATIM } from '@app/core';
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
 
 /** Whether a validated DTO has a `CompletesValidation` step (the DTO markers of `libs/core/src/validation/dto-markers.ts`). */
@@ -32,6 +33,12 @@ class ValidationFailed extends Error {
  * The one validation pipe (STYLE.md §2): class-validator DTOs, whitelisting, unknown keys refused,
  * no implicit type conversion. Errors name each field with its path: `data.<field>` for action
  * data, `query.<param>` for connector query strings, `body.<field>` for connector bodies.
+ *
+ * Hot path (issue #29): a DTO that passes is recognised by `passesRules` (class-validator's own rule
+ * functions, read from its metadata once per class) without class-validator's executor, which
+ * builds an error object per property even when all pass; anything else — a failure, a class
+ * `passesRules` does not model — goes to class-validator, so every error text is class-validator's.
+ * class-validator's metadata lookups are cached ({@link memoizeValidationMetadata}).
  */
 @Injectable()
 export class EnvelopeValidationPipe extends ValidationPipe {
@@ -46,6 +53,15 @@ export class EnvelopeValidationPipe extends ValidationPipe {
       exceptionFactory: (errors) => new ValidationFailed(errors),
       transformerPackage: transformer,
     });
+    memoizeValidationMetadata();
+  }
+
+  /**
+   * No errors when `passesRules` says the DTO passes (it models exactly these options: whitelist,
+   * forbidNonWhitelisted, no groups); class-validator's errors otherwise.
+   */
+  protected override validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+    return passesRules(object) ? [] : super.validate(object, options);
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {

@@ -17,12 +17,14 @@ describe('request log lines', () => {
     expect(loggedUrl('/v1/stream?TOKEN=x')).toBe('/v1/stream?TOKEN=[redacted]');
   });
 
-  it('keep the id, method, URL, address and user agent of a request, no other header', () => {
+  it('keep the id, method, URL as received, address and user agent of a request, no other header', () => {
     const line = serializeRequest({
       id: 'r1',
       method: 'POST',
-      url: '/osmand?id=dev',
-      remoteAddress: '127.0.0.1',
+      // Express cuts `url` while a mounted middleware runs; the line names the URL as received
+      url: '/',
+      originalUrl: '/osmand?id=dev',
+      socket: { remoteAddress: '127.0.0.1' },
       headers: { 'user-agent': 'Traccar Client', 'api-key': 'fwk_secret', cookie: 'c' },
     });
     expect(line).toEqual({

@@ -34,7 +34,7 @@ export function loggedUrl(url: string): string {
   return noToken.startsWith('/osmand') ? noToken.replace(DEVICE_ID_PARAMS, '$1[redacted]') : noToken;
 }
 
-/** What a request log line says of its request (a pino-http `req` as pino-std-serializers gives it). */
+/** What a request log line says of its request. */
 export interface LoggedRequest {
   id: unknown;
   method: string;
@@ -43,24 +43,31 @@ export interface LoggedRequest {
   userAgent?: string;
 }
 
-/**
- * The request part of a log line: id, method, URL (device ids redacted), client address and user
- * agent — not every header. pino builds each request's child logger eagerly, so a smaller object is
- * also less work on every request, logged or not; and no credential header can reach a line.
- */
-export function serializeRequest(req: {
-  id: unknown;
-  method: string;
-  url: string;
-  remoteAddress?: string;
+/** The request as pino-http hands it to {@link serializeRequest}: Node's (or Express') request itself. */
+export interface RequestToLog {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  /** Express' URL as received (`url` is cut while a mounted router or middleware runs) */
+  originalUrl?: string;
+  socket?: { remoteAddress?: string } | null;
   headers?: Record<string, unknown>;
-}): LoggedRequest {
+}
+
+/**
+ * The request part of a log line: id, method, URL as received (device ids and tokens redacted),
+ * client address and user agent — not every header. pino builds each request's child logger
+ * eagerly, so a smaller object is also less work on every request, logged or not; and no credential
+ * header can reach a line. It reads the request itself (pino-http's `wrapSerializers: false`): no
+ * intermediate pino-std-serializers object, no parsing of Express' `req.query` on every request.
+ */
+export function serializeRequest(req: RequestToLog): LoggedRequest {
   const ua = req.headers?.['user-agent'];
   return {
     id: req.id,
-    method: req.method,
-    url: loggedUrl(req.url),
-    remoteAddress: req.remoteAddress,
+    method: req.method ?? '',
+    url: loggedUrl(req.originalUrl ?? req.url ?? ''),
+    remoteAddress: req.socket?.remoteAddress,
     ...(typeof ua === 'string' ? { userAgent: ua } : {}),
   };
 }
@@ -160,6 +167,8 @@ export function requestLogOptions(logger: Logger): HttpLogOptions {
   return {
     logger,
     genReqId: requestIdOf,
+    // the serializers read Node's request and response themselves (see serializeRequest)
+    wrapSerializers: false,
     serializers: { req: serializeRequest, res: serializeResponse },
     customLogLevel: (_req, res, err) => levelOf(res, err),
     customSuccessObject: (req, res, line) => ({ ...(line as object), ...requestFacts(req, res) }),
