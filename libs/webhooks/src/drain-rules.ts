@@ -16,6 +16,12 @@ export const CLAIM_MARGIN_MS = 5_000;
 /** ms one drain task keeps claiming before it hands its target to a fresh task (fairness). */
 export const DRAIN_BUDGET_MS = 2_000;
 
+/**
+ * ms an answer waits for the rest of its drain's answers still out before it is recorded without
+ * them (`runWindow`'s `gatherMs`): answers of one claim coming within this go in one record call.
+ */
+export const RECORD_GATHER_MS = 5;
+
 /** ms before a drain handed on by a stopping process may start (elsewhere, or here if it is still up). */
 export const STOPPING_HANDOFF_MS = 1_000;
 

@@ -86,6 +86,18 @@ describe('runWindow', () => {
     expect(t.calls.map((c) => c.answered.length)).toEqual([0, 8]);
   });
 
+  it('gatherMs: answers of a claim coming within it go in one call; a slow one waits no longer than it', async () => {
+    // 1..4 claimed together: 2, 3, 4 answer within a few ms of each other, 1 only when told
+    const t = new FakeTarget([1, 2, 3, 4], 4, (d) => (d === 1 ? undefined : d));
+    const run = runWindow(t, { gatherMs: 30 });
+    const until = Date.now() + 1_000;
+    while (t.recorded().length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    expect(t.calls.map((c) => c.answered.sort())).toEqual([[], [2, 3, 4]]);
+    t.answer(1);
+    await run;
+    expect(t.calls.map((c) => c.answered)).toEqual([[], [2, 3, 4], [1]]);
+  });
+
   it('claimsOver: stops claiming, records the answers out, and says spent', async () => {
     const t = new FakeTarget(range(30), 3, () => 2);
     let steps = 0;

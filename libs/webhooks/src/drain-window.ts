@@ -34,6 +34,13 @@ export interface WindowOptions {
    * timeout).
    */
   stragglerWaitMs?: number;
+  /**
+   * ms an answer may wait for the answers still out before it is recorded without them (a record
+   * call then carries a whole claim's answers when they come close together, as a batch did, and a
+   * slow one holds the others back this long at most). 0 (default): only the answers of the same
+   * turn of the event loop go together.
+   */
+  gatherMs?: number;
 }
 
 /** What a window did. */
@@ -60,7 +67,7 @@ export interface WindowResult {
  * for that long.
  */
 export async function runWindow<C, A>(s: WindowSteps<C, A>, options: WindowOptions = {}): Promise<WindowResult> {
-  const w = new Window(s);
+  const w = new Window(s, options.gatherMs ?? 0);
   const end = await w.run(options.stragglerWaitMs);
   return { end, steps: w.steps, claimed: w.claimed, late: w.out, tail: w.out ? w.finishLate() : Promise.resolve() };
 }
@@ -74,7 +81,10 @@ class Window<C, A> {
   private failure: { err: unknown } | null = null;
   private wake: (() => void) | null = null;
 
-  constructor(private readonly s: WindowSteps<C, A>) {}
+  constructor(
+    private readonly s: WindowSteps<C, A>,
+    private readonly gatherMs: number,
+  ) {}
 
   async run(stragglerWaitMs: number | undefined): Promise<WindowResult['end']> {
     let claiming = true;
@@ -87,8 +97,7 @@ class Window<C, A> {
         end = 'spent';
       }
       if (first || this.ready.length) {
-        // answers that came in the same turn of the event loop (already read from their sockets) go together
-        if (this.ready.length && this.out) await new Promise<void>((resolve) => setImmediate(resolve));
+        await this.gather();
         const answered = this.ready.splice(0);
         if (claiming && answered.some((a) => this.s.halts(a))) {
           claiming = false;
@@ -112,13 +121,24 @@ class Window<C, A> {
     for (;;) {
       this.throwIfFailed();
       if (this.ready.length) {
-        if (this.out) await new Promise<void>((resolve) => setImmediate(resolve));
+        await this.gather();
         await this.s.step(this.ready.splice(0), false, true);
         continue;
       }
       if (!this.out) return;
       await this.nextAnswer(undefined);
     }
+  }
+
+  /**
+   * Before a record call: lets the answers of the same turn of the event loop (already read from
+   * their sockets) join, then waits up to `gatherMs` for the answers still out.
+   */
+  private async gather(): Promise<void> {
+    if (!this.ready.length || !this.out) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const until = Date.now() + this.gatherMs;
+    while (this.out && !this.failure && Date.now() < until) if (!(await this.nextAnswer(until - Date.now()))) return;
   }
 
   private launch(claims: C[]): void {

@@ -9,6 +9,7 @@ import {
   DecidedAttempt,
   DRAIN_BUDGET_MS,
   DrainOutcome,
+  RECORD_GATHER_MS,
   STOPPING_HANDOFF_MS,
 } from './drain-rules';
 import { runWindow } from './drain-window';
@@ -67,39 +68,42 @@ export class WebhookDrain {
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
     let disable: string | undefined;
     let disabledAt = 0;
-    const window = await runWindow<ClaimedDelivery, DecidedAttempt>({
-      claimsOver: () => this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS,
-      halts: (x) => x.decision.disable !== undefined,
-      send: (d) => this.attempt(d),
-      step: async (answered, claim) => {
-        const now = Date.now();
-        const rows = await this.deliveries.recordAndClaim({
-          endpointId,
-          companyId,
-          now,
-          cap: claim ? this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT : 0,
-          lockedUntil,
-          record: answered.length ? answered.map(attemptRecord) : null,
-          recordedLock: answered.length ? lockedUntil : null,
-          anyDelivered: answered.some((x) => x.decision.outcome === 'delivered'),
-        });
-        companyId ??= rows[0]?.companyId ?? null;
-        countAttempts(result, answered);
-        const halting = answered.find((x) => x.decision.disable);
-        if (halting && !disable) [disable, disabledAt] = [halting.decision.disable, now];
-        const retries = [...new Set(answered.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
-        if (retries.length && !disable)
-          await this.drains.enqueue(retries.map((at) => ({ endpointId, companyId, target: 'endpoint' as const, next: at })));
-        const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
-        if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
-        const batch = rows.filter((r) => r.payload !== null);
-        if (batch.length) {
-          result.outcome = 'drained';
-          result.batches += 1;
-        }
-        return batch;
+    const window = await runWindow<ClaimedDelivery, DecidedAttempt>(
+      {
+        claimsOver: () => this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS,
+        halts: (x) => x.decision.disable !== undefined,
+        send: (d) => this.attempt(d),
+        step: async (answered, claim) => {
+          const now = Date.now();
+          const rows = await this.deliveries.recordAndClaim({
+            endpointId,
+            companyId,
+            now,
+            cap: claim ? this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT : 0,
+            lockedUntil,
+            record: answered.length ? answered.map(attemptRecord) : null,
+            recordedLock: answered.length ? lockedUntil : null,
+            anyDelivered: answered.some((x) => x.decision.outcome === 'delivered'),
+          });
+          companyId ??= rows[0]?.companyId ?? null;
+          countAttempts(result, answered);
+          const halting = answered.find((x) => x.decision.disable);
+          if (halting && !disable) [disable, disabledAt] = [halting.decision.disable, now];
+          const retries = [...new Set(answered.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
+          if (retries.length && !disable)
+            await this.drains.enqueue(retries.map((at) => ({ endpointId, companyId, target: 'endpoint' as const, next: at })));
+          const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
+          if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
+          const batch = rows.filter((r) => r.payload !== null);
+          if (batch.length) {
+            result.outcome = 'drained';
+            result.batches += 1;
+          }
+          return batch;
+        },
       },
-    });
+      { gatherMs: RECORD_GATHER_MS },
+    );
     if (disable) {
       const abandoned = await this.endpoints.disable(endpointId, disable, disabledAt);
       this.logger.warn(`endpoint ${endpointId} disabled (${disable}); ${abandoned} deliveries abandoned`);

@@ -10,6 +10,7 @@ import {
   DecidedAttempt,
   DRAIN_BUDGET_MS,
   DrainOutcome,
+  RECORD_GATHER_MS,
   STOPPING_HANDOFF_MS,
 } from '../drain-rules';
 import { runWindow } from '../drain-window';
@@ -94,7 +95,7 @@ export class WebhookHooksDrain {
           return batch;
         },
       },
-      { stragglerWaitMs: STRAGGLER_WAIT_MS },
+      { stragglerWaitMs: STRAGGLER_WAIT_MS, gatherMs: RECORD_GATHER_MS },
     );
     if (window.late) {
       // the answers still out are recorded as they come, each group followed by a drain of the company
