@@ -1,8 +1,9 @@
 /**
  * The sliding window both drains run (an endpoint's {@link WebhookDrain}, a company's REST hook
  * subscriptions' {@link WebhookHooksDrain}): claimed deliveries are sent at once; each answer is
- * recorded as soon as no record call is running (answers that come in while one runs go in the
- * next: a group commit), and the same round trip claims work into the slots the recorded answers
+ * recorded as soon as no record call is running, with the answers that came in the same turn of the
+ * event loop or within `gatherMs` while others are out (those that come in while a call runs go in
+ * the next: a group commit), and the same round trip claims work into the slots the recorded answers
  * freed. So a slow answer holds its own slot only, not a whole batch: the others keep flowing. The
  * in-flight cap itself is the database's (the claim counts the target's `in_flight` rows), so it
  * holds across workers whatever this window does. Pure: no Nest, no I/O of its own.

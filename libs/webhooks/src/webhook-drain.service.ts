@@ -26,7 +26,8 @@ export type { DrainOutcome } from './drain-rules';
  * docs/webhooks-internals.md "Keeping the slots busy"). A drain claims the endpoint's oldest due
  * deliveries up to its free in-flight slots (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, across all
  * workers: the claim locks the endpoint row and counts its `in_flight` rows) and POSTs them at once;
- * each answer is recorded as soon as no record call is running, and that same round trip
+ * each answer is recorded as soon as no record call is running (with the answers that came
+ * meanwhile or within {@link RECORD_GATHER_MS}), and that same round trip
  * (`fieldwork_webhook_batch`) claims work into the slots it freed ({@link runWindow}: a sliding
  * window, so one slow answer holds its own slot only), until nothing is due. Every claim of one
  * task carries the same lease, `locked_until` = task start + {@link DRAIN_BUDGET_MS} + timeout +

@@ -29,8 +29,8 @@ export const STRAGGLER_WAIT_MS = 1_000;
  * window ({@link runWindow}): one claim gives each subscription up to its free in-flight slots
  * (`fieldwork_webhook_hooks_claim`: an event with 50 subscriptions costs one claim, not 50 drains),
  * the POSTs go out at once (one JSON body per event), and each answer is recorded as soon as no
- * record call is running (`fieldwork_webhook_hooks_record`; the answers that came meanwhile go with
- * it), followed by a claim into the slots it freed: a slow subscriber holds its own slots only,
+ * record call is running (`fieldwork_webhook_hooks_record`; with the answers that came meanwhile or
+ * within `RECORD_GATHER_MS`), followed by a claim into the slots it freed: a slow subscriber holds its own slots only,
  * never the others'. Once no answer has come for {@link STRAGGLER_WAIT_MS}, the task returns; the
  * answers still out are left to come in (tracked for shutdown by {@link WebhookHttp}), each group
  * followed by a drain of the company, so a slow subscriber holds no task slot. Claiming goes on
