@@ -72,19 +72,21 @@ export class WebhookHooksDrain {
         halts: () => false, // a gone subscription is deleted alone (follow); the others go on
         send: (d) => this.http.track(() => this.attempt(d, bodies)),
         step: async (answered, claim, late) => {
+          const now = Date.now();
+          const records = answered.map((x) => ({ ...attemptRecord(x), target: x.d.targetId }));
+          const cap = this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT;
+          const gone = answered.some((x) => x.decision.disable);
+          let rows: ClaimedDelivery[] = [];
+          // record and claim in one round trip, unless a subscription is to be deleted first (its slots not claimed again)
+          if (answered.length && claim && !gone)
+            rows = await this.deliveries.recordAndClaimHooks({ companyId, now, records, recordedLock: lockedUntil, cap, lockedUntil });
+          else if (answered.length) await this.deliveries.recordHooks(companyId, now, records, lockedUntil);
           if (answered.length) {
-            await this.deliveries.recordHooks(
-              companyId,
-              Date.now(),
-              answered.map((x) => ({ ...attemptRecord(x), target: x.d.targetId })),
-              lockedUntil,
-            );
             if (!late) countAttempts(result, answered);
             await this.follow(companyId, answered, late);
           }
           if (!claim) return [];
-          const now = Date.now();
-          const rows = await this.deliveries.claimHooks(companyId, now, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, lockedUntil);
+          if (!answered.length || gone) rows = await this.deliveries.claimHooks(companyId, Date.now(), cap, lockedUntil);
           const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
           if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
           const batch = rows.filter((r) => r.payload !== null);
