@@ -16,24 +16,8 @@ export const CLAIM_MARGIN_MS = 5_000;
 /** ms one drain task keeps claiming before it hands its target to a fresh task (fairness). */
 export const DRAIN_BUDGET_MS = 2_000;
 
-/**
- * ms an answer waits for the rest of its drain's answers still out before it is recorded without
- * them (`runWindow`'s `gatherMs`): answers of one claim coming within this go in one record call.
- */
-export const RECORD_GATHER_MS = 5;
-
 /** ms before a drain handed on by a stopping process may start (elsewhere, or here if it is still up). */
 export const STOPPING_HANDOFF_MS = 1_000;
-
-/**
- * The lease (`locked_until`, ms) of every claim a drain task makes: a task claims only within its
- * {@link DRAIN_BUDGET_MS} of `startedAt`, and an attempt ends within `WEBHOOK_TIMEOUT_MS` of its claim, so
- * a claim still `in_flight` past this is taken as lost (its worker died). One lease per task: its
- * record calls name it (`p_recorded_lock`), whichever step claimed the delivery.
- */
-export function claimLease(startedAt: number, config: Pick<AppConfig, 'WEBHOOK_TIMEOUT_MS'>): number {
-  return startedAt + DRAIN_BUDGET_MS + config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
-}
 
 /** What one drain task did: batches claimed, and its attempts by outcome. */
 export interface DrainOutcome {

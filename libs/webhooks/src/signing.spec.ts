@@ -36,13 +36,6 @@ describe('signatureHeader', () => {
     expect(signatureHeader([secret], id, timestamp, body)).toBe(`v1,${expected}`);
   });
 
-  it('reads a secret without the whsec_ prefix as its base64 key, as the library does; refuses an empty one', () => {
-    const raw = Buffer.alloc(32, 9).toString('base64');
-    expect(signatureHeader([raw], id, timestamp, body)).toBe(signatureHeader([`whsec_${raw}`], id, timestamp, body));
-    expect(signatureHeader([raw], id, timestamp, body)).toBe(new Webhook(raw).sign(id, new Date(timestamp * 1000), body));
-    expect(() => signatureHeader(['whsec_'], id, timestamp, body)).toThrow("Secret can't be empty.");
-  });
-
   it('signs the timestamp in seconds (a different second → a different signature)', () => {
     const secret = newWebhookSecret();
     expect(signatureHeader([secret], id, timestamp, body)).not.toBe(signatureHeader([secret], id, timestamp + 1, body));

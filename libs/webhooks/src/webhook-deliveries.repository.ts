@@ -108,12 +108,6 @@ export interface ReplayTarget {
 /** The drain a delivery row belongs to: its endpoint, or its company for a subscription's (see {@link DrainPoint}). */
 const DRAIN_KEY = `CASE WHEN target = 'subscription' THEN company_id ELSE endpoint_id END`;
 
-/** The columns of a hooks claim's rows (`fieldwork_webhook_hooks_claim` / `_step`) as a {@link ClaimedDelivery}. */
-const HOOK_CLAIM_COLUMNS = `id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
-              action, form_id AS "formId", payload, secret, NULL AS "previousSecret", NULL::float8 AS "previousExpiresAt",
-              'subscription' AS target, target_id AS "targetId", event_created_at::float8 AS "eventCreatedAt",
-              event_stamped_at::float8 AS "eventStampedAt"`;
-
 /** Rows deleted per statement when pruning. */
 export const PRUNE_BATCH = 5000;
 
@@ -179,40 +173,16 @@ export class WebhookDeliveriesRepository {
    * trip. `payload` is null when the event was pruned.
    */
   async claimHooks(companyId: string, now: number, cap: number, lockedUntil: number): Promise<ClaimedDelivery[]> {
-    return this.hookRows(
-      await query<ClaimedDelivery>(this.dataSource, `SELECT ${HOOK_CLAIM_COLUMNS} FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4, $5)`, [
-        companyId,
-        now,
-        cap,
-        lockedUntil,
-        PROCESS_ID,
-      ]),
+    const rows = await query<ClaimedDelivery>(
+      this.dataSource,
+      `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
+              action, form_id AS "formId", payload, secret, NULL AS "previousSecret", NULL::float8 AS "previousExpiresAt",
+              'subscription' AS target, target_id AS "targetId", event_created_at::float8 AS "eventCreatedAt",
+              event_stamped_at::float8 AS "eventStampedAt"
+         FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4, $5)`,
+      [companyId, now, cap, lockedUntil, PROCESS_ID],
     );
-  }
-
-  /**
-   * {@link recordHooks} then {@link claimHooks} in one round trip (`fieldwork_webhook_hooks_step`,
-   * migration `HookRecordAndClaim`): the claim sees the records, so it claims into the slots they freed.
-   */
-  async recordAndClaimHooks(args: {
-    companyId: string;
-    now: number;
-    records: HookAttemptRecord[];
-    recordedLock: number;
-    cap: number;
-    lockedUntil: number;
-  }): Promise<ClaimedDelivery[]> {
-    return this.hookRows(
-      await query<ClaimedDelivery>(
-        this.dataSource,
-        `SELECT ${HOOK_CLAIM_COLUMNS} FROM fieldwork_webhook_hooks_step($1, $2, $3::jsonb, $4, $5, $6, $7)`,
-        [args.companyId, args.now, JSON.stringify(args.records), args.recordedLock, args.cap, args.lockedUntil, PROCESS_ID],
-      ),
-    );
-  }
-
-  /** The hooks claim answers each event's payload on one of its rows: the others share that string (null: the event was pruned). */
-  private hookRows(rows: ClaimedDelivery[]): ClaimedDelivery[] {
+    // the function answers each event's payload on one of its rows: the others share that string
     const payloads = new Map(rows.filter((r) => r.payload !== null).map((r) => [r.eventId, r.payload]));
     for (const r of rows) r.payload = r.eventCreatedAt === null ? null : (payloads.get(r.eventId) ?? null);
     return rows;

@@ -4,15 +4,13 @@ import { attemptOutcome, AttemptRules } from './attempt-outcome';
 import {
   attemptRecord,
   attemptRules,
-  claimLease,
+  CLAIM_MARGIN_MS,
   countAttempts,
   DecidedAttempt,
   DRAIN_BUDGET_MS,
   DrainOutcome,
-  RECORD_GATHER_MS,
   STOPPING_HANDOFF_MS,
 } from './drain-rules';
-import { runWindow } from './drain-window';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -21,18 +19,23 @@ import { WebhookSigner } from './webhook-signer.service';
 
 export type { DrainOutcome } from './drain-rules';
 
+/** A batch after its HTTP attempts: each delivery with its result and what it means. */
+interface SentBatch {
+  /** ms when the last answer came */
+  now: number;
+  /** the batch's claim (recording checks the claim is still this one) */
+  lockedUntil: number;
+  decided: DecidedAttempt[];
+}
+
 /**
- * Delivers one endpoint's due deliveries (CONTRACTS.md "Delivery"; docs/decisions.md "Webhooks";
- * docs/webhooks-internals.md "Keeping the slots busy"). A drain claims the endpoint's oldest due
- * deliveries up to its free in-flight slots (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, across all
- * workers: the claim locks the endpoint row and counts its `in_flight` rows) and POSTs them at once;
- * each answer is recorded as soon as no record call is running (with the answers that came
- * meanwhile or within {@link RECORD_GATHER_MS}), and that same round trip
- * (`fieldwork_webhook_batch`) claims work into the slots it freed ({@link runWindow}: a sliding
- * window, so one slow answer holds its own slot only), until nothing is due. Every claim of one
- * task carries the same lease, `locked_until` = task start + {@link DRAIN_BUDGET_MS} + timeout +
- * margin ({@link claimLease}), and the records name it. Shutdown and the HTTP client:
- * {@link WebhookHttp}. (A company's REST hook subscriptions have a drain of their own: `WebhookHooksDrain`.)
+ * Delivers one endpoint's due deliveries (CONTRACTS.md "Delivery"; docs/decisions.md "Webhooks").
+ * A drain claims the endpoint's oldest due deliveries up to its free in-flight slots
+ * (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, across all workers: the claim locks the endpoint row),
+ * POSTs them concurrently, then records them and claims the next batch in the same round trip
+ * (`fieldwork_webhook_batch`), until nothing is due. A claim is `in_flight` until `locked_until`.
+ * Shutdown and the HTTP client: {@link WebhookHttp}. (A company's REST hook subscriptions have a
+ * drain of their own: `WebhookHooksDrain`.)
  */
 @Injectable()
 export class WebhookDrain {
@@ -51,74 +54,92 @@ export class WebhookDrain {
   }
 
   /**
-   * Delivers an endpoint's due deliveries through a sliding window of its free slots, until nothing
-   * is due (or the slots are held by another worker's drain, which carries on), an answer disabled
-   * the endpoint (claiming stops; the answers out are recorded, then the endpoint is disabled), or
-   * {@link DRAIN_BUDGET_MS} has passed or the process is stopping (claiming stops; the answers out
-   * are recorded; `more`). Retries are enqueued for their time. Safe to call for any endpoint at any time.
+   * Delivers an endpoint's due deliveries: claims a batch (up to its free in-flight slots), POSTs
+   * them concurrently, records them while claiming the next batch, and repeats until nothing is
+   * due, the slots are held by another worker (that worker carries on), an answer disabled the
+   * endpoint, or {@link DRAIN_BUDGET_MS} has passed or the process is stopping (`more`). Retries
+   * are enqueued for their time. Safe to call for any endpoint at any time.
    */
   async drain(endpointId: string, companyId: string | null): Promise<DrainOutcome> {
-    return this.http.track(() => this.drainWindow(endpointId, companyId));
+    return this.http.track(() => this.drainLoop(endpointId, companyId));
   }
 
-  private async drainWindow(endpointId: string, known: string | null): Promise<DrainOutcome> {
+  private async drainLoop(endpointId: string, known: string | null): Promise<DrainOutcome> {
     // the endpoint's company: given by the drain point, else learnt from the first claimed delivery
     let companyId = known;
     const started = Date.now();
-    const lockedUntil = claimLease(started, this.config);
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
-    let disable: string | undefined;
-    let disabledAt = 0;
-    const window = await runWindow<ClaimedDelivery, DecidedAttempt>(
-      {
-        claimsOver: () => this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS,
-        halts: (x) => x.decision.disable !== undefined,
-        send: (d) => this.attempt(d),
-        step: async (answered, claim) => {
-          const now = Date.now();
-          const rows = await this.deliveries.recordAndClaim({
-            endpointId,
-            companyId,
-            now,
-            cap: claim ? this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT : 0,
-            lockedUntil,
-            record: answered.length ? answered.map(attemptRecord) : null,
-            recordedLock: answered.length ? lockedUntil : null,
-            anyDelivered: answered.some((x) => x.decision.outcome === 'delivered'),
-          });
-          companyId ??= rows[0]?.companyId ?? null;
-          countAttempts(result, answered);
-          const halting = answered.find((x) => x.decision.disable);
-          if (halting && !disable) [disable, disabledAt] = [halting.decision.disable, now];
-          const retries = [...new Set(answered.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
-          if (retries.length && !disable)
-            await this.drains.enqueue(retries.map((at) => ({ endpointId, companyId, target: 'endpoint' as const, next: at })));
-          const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
-          if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
-          const batch = rows.filter((r) => r.payload !== null);
-          if (batch.length) {
-            result.outcome = 'drained';
-            result.batches += 1;
-          }
-          return batch;
-        },
-      },
-      { gatherMs: RECORD_GATHER_MS },
-    );
-    if (disable) {
-      const abandoned = await this.endpoints.disable(endpointId, disable, disabledAt);
-      this.logger.warn(`endpoint ${endpointId} disabled (${disable}); ${abandoned} deliveries abandoned`);
-      return result;
+    const handOn = (): DrainOutcome => ({ ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 });
+    let sent: SentBatch | null = null;
+    for (;;) {
+      const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
+      const outOfTime = this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
+      if (!sent && outOfTime) return handOn(); // stopping before the first claim
+      const next = await this.step(endpointId, companyId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+      companyId ??= next.batch[0]?.companyId ?? null;
+      if (sent) {
+        countAttempts(result, sent.decided);
+        if (disable) {
+          const abandoned = await this.endpoints.disable(endpointId, disable, sent.now);
+          this.logger.warn(`endpoint ${endpointId} disabled (${disable}); ${abandoned} deliveries abandoned`);
+          return result;
+        }
+        const retries = [...new Set(sent.decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
+        await this.drains.enqueue(retries.map((at) => ({ endpointId, companyId, target: 'endpoint' as const, next: at })));
+        if (outOfTime) return handOn();
+      }
+      if (!next.batch.length) return result;
+      result.outcome = 'drained';
+      result.batches += 1;
+      sent = await this.send(next.batch, next.lockedUntil);
     }
-    if (window.end === 'spent') return { ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 };
-    return result;
   }
 
-  /** Signs ({@link WebhookSigner}) and POSTs one claimed delivery, and decides what its answer means ({@link attemptOutcome}). */
-  private async attempt(d: ClaimedDelivery): Promise<DecidedAttempt> {
-    const request = await this.signer.sign(d, Date.now());
-    const startedAt = Date.now();
-    const result = await this.http.client.post(d.url, request.headers, request.body, request.contentType);
-    return { d, startedAt, result, decision: attemptOutcome(result, d.failures, d.failingSince, Date.now(), this.rules) };
+  /**
+   * One round trip: records the batch just sent (if any), then claims up to `cap` of the
+   * endpoint's oldest due deliveries (none when `cap` is 0); abandons claimed ones whose event was pruned.
+   */
+  private async step(
+    endpointId: string,
+    companyId: string | null,
+    sent: SentBatch | null,
+    cap: number,
+  ): Promise<{ batch: ClaimedDelivery[]; lockedUntil: number }> {
+    const now = Date.now();
+    // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
+    const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
+    const rows = await this.deliveries.recordAndClaim({
+      endpointId,
+      companyId,
+      now,
+      cap,
+      lockedUntil,
+      record: sent ? sent.decided.map(attemptRecord) : null,
+      recordedLock: sent?.lockedUntil ?? null,
+      anyDelivered: sent?.decided.some((x) => x.decision.outcome === 'delivered') ?? false,
+    });
+    const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
+    if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
+    return { batch: rows.filter((r) => r.payload !== null), lockedUntil };
+  }
+
+  /**
+   * POSTs a claimed batch concurrently, each signed as it goes ({@link WebhookSigner}), and decides
+   * what each answer means ({@link attemptOutcome}).
+   */
+  private async send(batch: ClaimedDelivery[], lockedUntil: number): Promise<SentBatch> {
+    const results = await Promise.all(
+      batch.map(async (d) => {
+        const request = await this.signer.sign(d, Date.now());
+        const startedAt = Date.now();
+        return { d, startedAt, result: await this.http.client.post(d.url, request.headers, request.body, request.contentType) };
+      }),
+    );
+    const now = Date.now();
+    return {
+      now,
+      lockedUntil,
+      decided: results.map((x) => ({ ...x, decision: attemptOutcome(x.result, x.d.failures, x.d.failingSince, now, this.rules) })),
+    };
   }
 }

@@ -31,7 +31,6 @@ import { CompanyLeadsPrimaryKeys1796070200000 } from './1796070200000-CompanyLea
 import { BatchClaimNamesCompany1796070300000 } from './1796070300000-BatchClaimNamesCompany';
 import { CreateGlobalLookups1796071000000 } from './1796071000000-CreateGlobalLookups';
 import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
-import { HookRecordAndClaim1796080500000 } from './1796080500000-HookRecordAndClaim';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -68,5 +67,4 @@ export const MIGRATIONS = [
   BatchClaimNamesCompany1796070300000,
   CreateGlobalLookups1796071000000,
   AddRunReadLsn1796080000000,
-  HookRecordAndClaim1796080500000,
 ];

@@ -5,38 +5,38 @@ import { OutboxEventsRead } from '../core-outbox-events.read';
 import {
   attemptRecord,
   attemptRules,
-  claimLease,
+  CLAIM_MARGIN_MS,
   countAttempts,
   DecidedAttempt,
   DRAIN_BUDGET_MS,
   DrainOutcome,
-  RECORD_GATHER_MS,
   STOPPING_HANDOFF_MS,
 } from '../drain-rules';
-import { runWindow } from '../drain-window';
-import { ClaimedDelivery, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
+import { ClaimedDelivery, HookAttemptRecord, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
 import { WebhookDrainProducer } from '../webhook-drain-producer.service';
 import { WebhookHttp } from '../webhook-http.service';
 import { WebhookSigner } from '../webhook-signer.service';
+import { GroupRecorder } from './group-recorder';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
-/** ms without any answer after which a drain task returns; answers still out then come in on their own, holding no task slot. */
+/** ms a round of REST hook POSTs is awaited; answers still out then come in on their own, holding no task slot. */
 export const STRAGGLER_WAIT_MS = 1_000;
+
+/** ms an answer waits for the rest of its round before it is recorded without them ({@link GroupRecorder}). */
+const RECORD_GATHER_MS = 25;
 
 /**
  * Delivers the due deliveries of every REST hook subscription of a company (CONTRACTS.md "Wave 3:
- * connector for automation platforms"; docs/webhooks-internals.md "REST hooks"), through a sliding
- * window ({@link runWindow}): one claim gives each subscription up to its free in-flight slots
- * (`fieldwork_webhook_hooks_claim`: an event with 50 subscriptions costs one claim, not 50 drains),
- * the POSTs go out at once (one JSON body per event), and each answer is recorded as soon as no
- * record call is running (`fieldwork_webhook_hooks_record`; with the answers that came meanwhile or
- * within `RECORD_GATHER_MS`), followed by a claim into the slots it freed: a slow subscriber holds its own slots only,
- * never the others'. Once no answer has come for {@link STRAGGLER_WAIT_MS}, the task returns; the
- * answers still out are left to come in (tracked for shutdown by {@link WebhookHttp}), each group
- * followed by a drain of the company, so a slow subscriber holds no task slot. Claiming goes on
- * until nothing is due, or the budget is spent or the process stops (`more`), as the endpoints'
- * {@link WebhookDrain}; every claim of a task has the task's lease ({@link claimLease}). A 410, or
- * failure for too long, deletes that subscription only.
+ * connector for automation platforms"; docs/webhooks-internals.md "REST hooks"), in rounds: one claim
+ * gives each subscription up to its free in-flight slots (`fieldwork_webhook_hooks_claim`: an event
+ * with 50 subscriptions costs one claim, not 50 drains), the POSTs go out concurrently (one JSON body
+ * per event), and the answers are recorded in groups ({@link GroupRecorder}: the round's answers in
+ * one call once all are in, an answer waiting at most {@link RECORD_GATHER_MS} for the others): a
+ * slow subscriber never holds the others' records, so never their slots. A round is awaited up to
+ * {@link STRAGGLER_WAIT_MS}; answers still out then are left to come in (tracked for shutdown by
+ * {@link WebhookHttp}), each followed by a drain of the company, so a slow subscriber holds no task
+ * slot. Rounds go on until nothing is due, or the budget is spent or the process stops (`more`), as
+ * the endpoints' {@link WebhookDrain}. A 410, or failure for too long, deletes that subscription only.
  */
 @Injectable()
 export class WebhookHooksDrain {
@@ -63,50 +63,26 @@ export class WebhookHooksDrain {
 
   private async loop(companyId: string): Promise<DrainOutcome> {
     const started = Date.now();
-    const lockedUntil = claimLease(started, this.config);
     const result: DrainOutcome = { outcome: 'idle', batches: 0, attempts: {}, more: false };
-    const bodies = new Map<string, string>(); // one JSON body per event, however many subscriptions get it
-    const window = await runWindow<ClaimedDelivery, DecidedAttempt>(
-      {
-        claimsOver: () => this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS,
-        halts: () => false, // a gone subscription is deleted alone (follow); the others go on
-        send: (d) => this.http.track(() => this.attempt(d, bodies)),
-        step: async (answered, claim, late) => {
-          const now = Date.now();
-          const records = answered.map((x) => ({ ...attemptRecord(x), target: x.d.targetId }));
-          const cap = this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT;
-          const gone = answered.some((x) => x.decision.disable);
-          let rows: ClaimedDelivery[] = [];
-          // record and claim in one round trip, unless a subscription is to be deleted first (its slots not claimed again)
-          if (answered.length && claim && !gone)
-            rows = await this.deliveries.recordAndClaimHooks({ companyId, now, records, recordedLock: lockedUntil, cap, lockedUntil });
-          else if (answered.length) await this.deliveries.recordHooks(companyId, now, records, lockedUntil);
-          if (answered.length) {
-            if (!late) countAttempts(result, answered);
-            await this.follow(companyId, answered, late);
-          }
-          if (!claim) return [];
-          if (!answered.length || gone) rows = await this.deliveries.claimHooks(companyId, Date.now(), cap, lockedUntil);
-          const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
-          if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
-          const batch = rows.filter((r) => r.payload !== null);
-          if (!batch.length) return batch;
-          await this.stampFirst(companyId, batch);
-          result.outcome = 'drained';
-          result.batches += 1;
-          return batch;
-        },
-      },
-      { stragglerWaitMs: STRAGGLER_WAIT_MS, gatherMs: RECORD_GATHER_MS },
-    );
-    if (window.late) {
-      // the answers still out are recorded as they come, each group followed by a drain of the company
-      void this.http.track(() =>
-        window.tail.catch((err: Error) => this.logger.warn(`late REST hook answers of company ${companyId}: ${err.message}`)),
-      );
+    for (;;) {
+      if (this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS) {
+        return { ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 };
+      }
+      const now = Date.now();
+      // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
+      const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
+      const rows = await this.deliveries.claimHooks(companyId, now, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, lockedUntil);
+      const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
+      if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
+      const batch = rows.filter((r) => r.payload !== null);
+      if (!batch.length) return result;
+      await this.stampFirst(companyId, batch);
+      result.outcome = 'drained';
+      result.batches += 1;
+      const decided = await this.round(companyId, batch, lockedUntil);
+      countAttempts(result, decided);
+      await this.follow(companyId, decided);
     }
-    if (window.end === 'spent') return { ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 };
-    return result;
   }
 
   /**
@@ -122,6 +98,42 @@ export class WebhookHooksDrain {
     await this.stamping.kick(companyId);
     const stamps = await this.outboxEvents.eventStamps(companyId, unstamped);
     for (const d of batch) if (d.eventStampedAt === null) d.eventStampedAt = stamps.get(d.eventId) ?? null;
+  }
+
+  /**
+   * POSTs a claimed round concurrently, each answer recorded (in a group) as it comes in. Waits for
+   * the round up to {@link STRAGGLER_WAIT_MS}; an answer coming later is followed on its own.
+   * @returns the attempts recorded within the wait
+   * @throws when a record call failed within the wait (the claims are released by the reconciler)
+   */
+  private async round(companyId: string, batch: ClaimedDelivery[], lockedUntil: number): Promise<DecidedAttempt[]> {
+    const recorder = new GroupRecorder<HookAttemptRecord>(
+      (records) => this.deliveries.recordHooks(companyId, Date.now(), records, lockedUntil),
+      batch.length,
+      RECORD_GATHER_MS,
+    );
+    const bodies = new Map<string, string>(); // one JSON body per event, however many subscriptions get it
+    const decided: DecidedAttempt[] = [];
+    let waiting = true;
+    const all = Promise.all(
+      batch.map((d) =>
+        this.http.track(async () => {
+          const x = await this.attempt(d, bodies);
+          await recorder.add({ ...attemptRecord(x), target: d.targetId });
+          if (waiting) decided.push(x);
+          else await this.follow(companyId, [x], true);
+        }),
+      ),
+    );
+    all.catch((err: Error) => !waiting && this.logger.warn(`late REST hook answers of company ${companyId}: ${err.message}`));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STRAGGLER_WAIT_MS)))]);
+    } finally {
+      clearTimeout(timer);
+      waiting = false;
+    }
+    return decided;
   }
 
   /** Signs and POSTs one delivery ({@link WebhookSigner}) and decides what its answer means ({@link attemptOutcome}). */

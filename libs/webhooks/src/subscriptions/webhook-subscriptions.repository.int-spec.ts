@@ -94,53 +94,6 @@ describe('WebhookSubscriptionsRepository and subscription deliveries (PostgreSQL
     expect(await deliveriesOf([notification])).toEqual([]);
   });
 
-  it('records and claims in one call (fieldwork_webhook_hooks_step): the claim fills the slots the records freed', async () => {
-    const { companyId } = await createIntCompany(ds);
-    const a = await subscribe(companyId, 'jobcreated', 'whsec_a');
-    const eventIds = await events(companyId, [
-      ['job_created', 'jobcreated'],
-      ['job_created', 'jobcreated'],
-      ['job_created', 'jobcreated'],
-    ]);
-    const now = Date.now() + 1000;
-    const lock = now + 30_000;
-    const claimed = await deliveries.claimHooks(companyId, now, 2, lock);
-    expect(claimed.map((c) => c.eventId)).toEqual(eventIds.slice(0, 2));
-    const rec = (c: (typeof claimed)[number]): HookAttemptRecord => ({
-      id: c.id,
-      company: companyId,
-      target: c.targetId,
-      state: 'delivered',
-      next: null,
-      failures: 0,
-      status: 200,
-      error: null,
-      finished: now,
-      attempt: newId(),
-      started: now,
-      duration: 3,
-      outcome: 'delivered',
-    });
-    // a record under another lock frees nothing: the claim finds no free slot (the attempt is logged)
-    expect(
-      await deliveries.recordAndClaimHooks({ companyId, now, records: [rec(claimed[0])], recordedLock: 1, cap: 2, lockedUntil: lock }),
-    ).toEqual([]);
-    // under its own lock: recorded, and the third event claimed into the freed slot, in the same call
-    const next = await deliveries.recordAndClaimHooks({
-      companyId,
-      now,
-      records: [rec(claimed[0])],
-      recordedLock: lock,
-      cap: 2,
-      lockedUntil: lock,
-    });
-    expect(next.map((c) => [c.targetId, c.eventId, c.payload])).toEqual([[a, eventIds[2], '[{"i":2}]']]);
-    const states = await ds.query(`SELECT event_id, state FROM webhook_deliveries WHERE company_id = $1 ORDER BY event_id`, [companyId]);
-    expect(states.map((r: { state: string }) => r.state)).toEqual(['delivered', 'in_flight', 'in_flight']);
-    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM webhook_attempts WHERE company_id = $1`, [companyId]);
-    expect(n).toBe(2);
-  });
-
   it('claims every subscription of the company in one call, each up to its free slots, with its own secret and the event time', async () => {
     const { companyId } = await createIntCompany(ds);
     const { companyId: other } = await createIntCompany(ds);
