@@ -322,6 +322,9 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     const before = { worker: worker.mark(), api: apiProc.child.mark() };
     // within Kubernetes' default grace period (30 s): a task in hand may finish first on a loaded machine
     const [workerExit, apiExit] = await Promise.all([worker.stop('SIGTERM', 30_000), apiProc.child.stop('SIGTERM', 30_000)]);
+    // on a failure, what each process wrote after the signal says where it hung
+    if (workerExit.code !== 0 || apiExit.code !== 0)
+      console.log(`worker after SIGTERM:\n${worker.outputSince(before.worker)}\napi after SIGTERM:\n${apiProc.child.outputSince(before.api)}`);
     expect({ workerExit, apiExit }).toEqual({ workerExit: { code: 0, signal: null }, apiExit: { code: 0, signal: null } });
     // nothing failed on a connection closed under it while stopping (only what it wrote after the
     // SIGTERM: the master restart above rightly logs closed connections)
