@@ -1,4 +1,4 @@
-import { poolQuery, query, Queryable, SQL_NOW_MS } from '@app/core';
+import { query, Queryable, shapeQuery, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -336,11 +336,12 @@ export class JobsRepository {
    * @param order an `ORDER BY` list over `j` (built from a fixed list, never from input)
    */
   private find(w: Where, order: string, limit: number, offset: number): Promise<JobRow[]> {
-    // getjobs' hot path: on the pool itself, not through TypeORM's query runner
-    return poolQuery<JobRow>(
+    // getjobs' hot path: on the pool itself, not through TypeORM's query runner; one named statement
+    // per combination of filters (the page as parameters, so pages share it)
+    return shapeQuery<JobRow>(
       this.dataSource,
-      `${JOB_SELECT_SQL} WHERE ${w.where} ORDER BY ${order} LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
-      w.params,
+      `${JOB_SELECT_SQL} WHERE ${w.where} ORDER BY ${order} LIMIT $${w.params.length + 1} OFFSET $${w.params.length + 2}`,
+      [...w.params, Math.trunc(limit), Math.trunc(offset)],
     );
   }
 

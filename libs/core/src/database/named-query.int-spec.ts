@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '@app/database';
 import { openIntegrationDb } from '@test/support/integration';
-import { namedQuery } from './query';
+import { loadConfig } from '../config/load-config';
+import { MAX_NAMED_SHAPES, namedQuery, poolQuery, shapeQuery } from './query';
 
 /** The statement names prepared on the session that runs this (its own `pg_prepared_statements`). */
 const PREPARED_SQL = `SELECT name FROM pg_prepared_statements WHERE name LIKE 'fieldwork_int_named_%' ORDER BY name`;
@@ -45,5 +47,39 @@ describe('namedQuery (PostgreSQL)', () => {
   it('outside a transaction runs on the pool (the data source or its manager)', async () => {
     expect(await namedQuery(ds, 'fieldwork_int_named_pool', `SELECT $1::int AS v`, [7])).toEqual([{ v: 7 }]);
     expect(await namedQuery(ds.manager, 'fieldwork_int_named_pool', `SELECT $1::int AS v`, [8])).toEqual([{ v: 8 }]);
+  });
+
+  describe('shapeQuery', () => {
+    let one: DataSource;
+    beforeAll(async () => {
+      // one pooled connection, so its prepared statements are the ones this test reads
+      const options = dataSourceOptions(loadConfig());
+      one = new DataSource({ ...options, extra: { ...(options.extra as object), max: 1 } } as typeof options);
+      await one.initialize();
+    });
+    afterAll(() => one.destroy());
+    const named = async () =>
+      (
+        await poolQuery<{ name: string; statement: string }>(
+          one,
+          `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'fieldwork_shape_%'`,
+          [],
+        )
+      ).map((r) => r.statement);
+
+    it('names each text once (a hash of it), so a text is prepared once per connection, and answers its rows', async () => {
+      const text = `SELECT $1::int + n AS v FROM generate_series(1, 3) AS n ORDER BY n LIMIT $2 OFFSET $3 /* shape-a */`;
+      expect(await shapeQuery(one, text, [10, 2, 0])).toEqual([{ v: 11 }, { v: 12 }]);
+      expect(await shapeQuery(one, text, [20, 2, 1])).toEqual([{ v: 22 }, { v: 23 }]);
+      expect((await named()).filter((t) => t === text)).toHaveLength(1);
+    });
+
+    it(`names at most ${MAX_NAMED_SHAPES} texts per process; later ones still answer, unnamed`, async () => {
+      for (let i = 0; i < MAX_NAMED_SHAPES + 5; i++)
+        expect(await shapeQuery(one, `SELECT ${i} AS v /* shape-cap */`, [])).toEqual([{ v: i }]);
+      const prepared = await named();
+      expect(prepared.length).toBeLessThanOrEqual(MAX_NAMED_SHAPES);
+      expect(prepared).not.toContain(`SELECT ${MAX_NAMED_SHAPES + 4} AS v /* shape-cap */`);
+    });
   });
 });
