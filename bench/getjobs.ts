@@ -26,7 +26,8 @@ const KEY_FORMAT = /^(fwk_[0-9A-Za-z]{8})_[0-9A-Za-z]{32}$/;
  * format, the same prepared statement `fieldwork_authenticate` by prefix, HMAC-SHA-256 with the pepper
  * compared in constant time, revoked / deactivated checks), charges the key through the api's own
  * `RateLimitService` (its own Redis connection: the same EVALSHA round trip), then runs WORKER_DAY_SQL
- * through a pg.Pool and answers `{status: 0, jobs: rows.map(toJobView)}` — no framework, no logging.
+ * through a pg.Pool as a named prepared statement (as the api's read is since 2026-11-28: the same SQL
+ * work on both sides, so the ratio is the framework's) and answers `{status: 0, jobs: rows.map(toJobView)}` — no framework, no logging.
  */
 export async function startBaselineServer(
   pool: pg.Pool,
@@ -62,7 +63,8 @@ export async function startBaselineServer(
             res.end('{"status":-2,"error":"invalid API key"}');
             return;
           }
-          const { rows } = await pool.query<JobRow>(sql, [caller.companyId, false, data.day, data.worker]);
+          // a named prepared statement, as the api's read is (shapeQuery): the same SQL work on both sides
+          const { rows } = await pool.query<JobRow>({ name: 'bench_bare_getjobs', text: sql, values: [caller.companyId, false, data.day, data.worker] });
           const out = JSON.stringify({ status: 0, jobs: rows.map(toJobView) });
           res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(out) });
           res.end(out);
