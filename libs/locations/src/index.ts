@@ -25,6 +25,7 @@ export * from './ingest/partitions';
 export * from './ingest/ingest-input';
 export * from './ingest/push-locations.service';
 export * from './ingest/osmand-group-commit.service';
+export type { GroupCommitStats } from './ingest/ingest-group-commit';
 export * from './ingest/fix-tasks.producer';
 export * from './ingest/clock-events.service';
 export * from './ingest/ingest-policy';

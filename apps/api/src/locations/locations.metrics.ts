@@ -1,4 +1,5 @@
-import { LocateSnapshots, OsmandGroupCommit, PushLocationsService } from '@app/locations';
+import { GroupCommitStats, LocateSnapshots, OsmandGroupCommit, PushLocationsService } from '@app/locations';
+import type { Registry } from 'prom-client';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { MetricsRegistry } from '../metrics/metrics.registry';
@@ -40,57 +41,41 @@ export class LocationsMetrics {
         this.set(snapshots.heldMembers);
       },
     });
-    new Counter({
-      name: 'fieldwork_osmand_group_commit_statements_total',
-      help: 'Ingest statements of the /osmand group commit committed by this process',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(ingest.groupCommitStats.statements);
-      },
-    });
-    new Counter({
-      name: 'fieldwork_osmand_group_commit_requests_total',
-      help: "/osmand requests held by this process's group commit statements",
-      registers,
-      collect() {
-        this.reset();
-        this.inc(ingest.groupCommitStats.items);
-      },
-    });
-    new Gauge({
-      name: 'fieldwork_osmand_group_commit_waiting',
-      help: '/osmand requests of this process waiting for a group commit statement',
-      registers,
-      collect() {
-        this.set(ingest.groupCommitStats.waiting);
-      },
-    });
-    new Counter({
-      name: 'fieldwork_push_group_commit_statements_total',
-      help: 'Ingest statements of the pushlocations group commit committed by this process',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(push.groupCommitStats.statements);
-      },
-    });
-    new Counter({
-      name: 'fieldwork_push_group_commit_calls_total',
-      help: "pushlocations calls held by this process's group commit statements",
-      registers,
-      collect() {
-        this.reset();
-        this.inc(push.groupCommitStats.items);
-      },
-    });
-    new Gauge({
-      name: 'fieldwork_push_group_commit_waiting',
-      help: 'pushlocations calls of this process waiting for a group commit statement',
-      registers,
-      collect() {
-        this.set(push.groupCommitStats.waiting);
-      },
-    });
+    groupCommitMetrics(registers, 'osmand', 'requests', '/osmand requests', () => ingest.groupCommitStats);
+    groupCommitMetrics(registers, 'push', 'calls', 'pushlocations calls', () => push.groupCommitStats);
   }
+}
+
+/**
+ * A group commit's three figures, read when scraped: `fieldwork_<name>_group_commit_statements_total`,
+ * `fieldwork_<name>_group_commit_<unit>_total` (what the statements held) and
+ * `fieldwork_<name>_group_commit_waiting`.
+ */
+function groupCommitMetrics(registers: Registry[], name: string, unit: string, what: string, stats: () => GroupCommitStats): void {
+  new Counter({
+    name: `fieldwork_${name}_group_commit_statements_total`,
+    help: `Ingest statements of the ${what.split(' ')[0]} group commit committed by this process`,
+    registers,
+    collect() {
+      this.reset();
+      this.inc(stats().statements);
+    },
+  });
+  new Counter({
+    name: `fieldwork_${name}_group_commit_${unit}_total`,
+    help: `${what} held by this process's group commit statements`,
+    registers,
+    collect() {
+      this.reset();
+      this.inc(stats().items);
+    },
+  });
+  new Gauge({
+    name: `fieldwork_${name}_group_commit_waiting`,
+    help: `${what} of this process waiting for a group commit statement`,
+    registers,
+    collect() {
+      this.set(stats().waiting);
+    },
+  });
 }

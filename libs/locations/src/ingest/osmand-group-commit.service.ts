@@ -1,17 +1,11 @@
-import { AppConfig, MicroBatcher } from '@app/core';
+import { AppConfig } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import type { Fix } from '../fix';
 import { FixPartitions } from './fix-partitions.service';
 import { FixTasksProducer } from './fix-tasks.producer';
+import { GroupCommitStats, IngestGroupCommit } from './ingest-group-commit';
 import { dedupeByTs, IngestResult } from './ingest-input';
-import { IngestItem } from './ingest-params';
-import { IngestRepository, IngestRow } from './ingest.repository';
-
-/** One `/osmand` request in the group commit: its statement item, and its row once its pass ran. */
-interface DeviceSlot {
-  item: IngestItem;
-  row?: IngestRow;
-}
+import { IngestRepository } from './ingest.repository';
 
 /**
  * `/osmand` ingestion (Traccar Client; docs/locations-ingest.md, *Group commit*): requests arriving
@@ -22,23 +16,21 @@ interface DeviceSlot {
 @Injectable()
 export class OsmandGroupCommit {
   /** the group commit of `/osmand` requests ({@link ingestDevice}) */
-  private readonly devices: MicroBatcher<DeviceSlot>;
-  /** `/osmand` group commit so far: statements run, requests they held, the most in one */
-  private readonly counts = { statements: 0, items: 0, maxItems: 0 };
+  private readonly devices: IngestGroupCommit;
 
   constructor(
-    private readonly repo: IngestRepository,
-    private readonly partitions: FixPartitions,
+    repo: IngestRepository,
+    partitions: FixPartitions,
     private readonly tasks: FixTasksProducer,
     config: AppConfig,
   ) {
-    this.devices = new MicroBatcher((slots) => this.devicePass(slots), {
+    this.devices = new IngestGroupCommit((items) => repo.ingestDevices(items), partitions, {
       maxSize: config.OSMAND_GROUP_COMMIT_SIZE,
       maxInFlight: config.OSMAND_GROUP_COMMIT_PASSES,
       // one statement may upsert a member's row once; members.device_id is unique by lower() (JS and
       // PostgreSQL lower-case a few characters differently: such a pair fails its statement with 21000,
       // and the batcher then runs each request alone)
-      key: (slot) => slot.item.member.toLowerCase(),
+      key: (item) => item.member.toLowerCase(),
     });
   }
 
@@ -57,26 +49,10 @@ export class OsmandGroupCommit {
     now: number,
   ): Promise<(IngestResult & { companyId: string; memberId: string }) | null> {
     const { unique, duplicates: inCall } = dedupeByTs(fixes);
-    const slot: DeviceSlot = { item: { companyId: null, member: deviceId, fixes: unique, source: 'osmand', now } };
-    await this.devices.submit(slot);
-    const row = slot.row!;
+    const row = await this.devices.submit({ companyId: null, member: deviceId, fixes: unique, source: 'osmand', now });
     if (!row.company_id || !row.member_id) return null;
     this.tasks.enqueue(row.company_id, row.member_id, row);
     return { companyId: row.company_id, memberId: row.member_id, accepted: row.n, duplicates: unique.length - row.n + inCall, ping: false };
-  }
-
-  /**
-   * One group commit pass of `/osmand` requests: ONE statement for all (the months of their fixes'
-   * partitions made first), each request's row put on its slot.
-   */
-  private async devicePass(slots: DeviceSlot[]): Promise<void> {
-    const items = slots.map((s) => s.item);
-    const fixes = items.length === 1 ? items[0].fixes : items.flatMap((i) => i.fixes);
-    const rows = await this.partitions.withPartitions(fixes, () => this.repo.ingestDevices(items));
-    slots.forEach((s, k) => (s.row = rows[k]));
-    this.counts.statements++;
-    this.counts.items += slots.length;
-    this.counts.maxItems = Math.max(this.counts.maxItems, slots.length);
   }
 
   /**
@@ -84,7 +60,7 @@ export class OsmandGroupCommit {
    * the requests they held (`items`; the most in one: `maxItems`), and requests `waiting` for a
    * statement now.
    */
-  get groupCommitStats(): { statements: number; items: number; maxItems: number; waiting: number } {
-    return { ...this.counts, waiting: this.devices.pending };
+  get groupCommitStats(): GroupCommitStats {
+    return this.devices.stats;
   }
 }

@@ -1,4 +1,4 @@
-import { AppConfig, MicroBatcher, OutboxService } from '@app/core';
+import { AppConfig, OutboxService } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Fix } from '../fix';
@@ -6,15 +6,9 @@ import { CLOCK_LOCATION_MAX_AGE_MS, ClockEventsService } from './clock-events.se
 import { FixPartitions } from './fix-partitions.service';
 import { FixTasksProducer } from './fix-tasks.producer';
 import { dedupeByTs, IngestInput, IngestResult } from './ingest-input';
-import { IngestItem } from './ingest-params';
-import { IngestRepository, IngestRow } from './ingest.repository';
+import { GroupCommitStats, IngestGroupCommit } from './ingest-group-commit';
+import { IngestRepository } from './ingest.repository';
 import { advanceLatest, LatestState } from './latest-location';
-
-/** One call in the group commit: its statement item, and its row once its pass ran. */
-interface MemberSlot {
-  item: IngestItem & { companyId: string };
-  row?: IngestRow;
-}
 
 /**
  * Device ingestion of a known member (CONTRACTS.md "Locations, devices, tracks"; `pushlocations`):
@@ -30,9 +24,7 @@ interface MemberSlot {
 @Injectable()
 export class PushLocationsService {
   /** the group commit of calls without `tracking` ({@link ingest}) */
-  private readonly members: MicroBatcher<MemberSlot>;
-  /** group commit so far: statements run, calls they held, the most in one */
-  private readonly counts = { statements: 0, items: 0, maxItems: 0 };
+  private readonly members: IngestGroupCommit;
 
   constructor(
     private readonly repo: IngestRepository,
@@ -42,12 +34,12 @@ export class PushLocationsService {
     private readonly outbox: OutboxService,
     config: AppConfig,
   ) {
-    this.members = new MicroBatcher((slots) => this.memberPass(slots), {
+    this.members = new IngestGroupCommit((items) => repo.ingestMembers(items), partitions, {
       maxSize: config.PUSH_GROUP_COMMIT_SIZE,
       maxInFlight: config.PUSH_GROUP_COMMIT_PASSES,
       // one statement may upsert a member's `member_locations` row once (SQLSTATE 21000 otherwise);
-      // a member's later call waits for the pass holding its earlier one, so its calls keep their order
-      key: (slot) => `${slot.item.companyId}:${slot.item.member}`,
+      // a member's later call waits for the statement holding its earlier one, so its calls keep their order
+      key: (item) => `${item.companyId}:${item.member}`,
     });
   }
 
@@ -62,18 +54,14 @@ export class PushLocationsService {
   async ingest(input: IngestInput): Promise<IngestResult> {
     const { unique, duplicates: inCall } = dedupeByTs(input.fixes);
     if (input.tracking === undefined || input.source !== 'app') {
-      const slot: MemberSlot = {
-        item: {
-          companyId: input.companyId,
-          member: input.memberId,
-          fixes: unique,
-          source: input.source,
-          now: input.now,
-          device: input.device,
-        },
-      };
-      await this.members.submit(slot);
-      const row = slot.row!;
+      const row = await this.members.submit({
+        companyId: input.companyId,
+        member: input.memberId,
+        fixes: unique,
+        source: input.source,
+        now: input.now,
+        device: input.device,
+      });
       this.tasks.enqueue(input.companyId, input.memberId, row);
       return { accepted: row.n, duplicates: unique.length - row.n + inCall, ping: row.ping };
     }
@@ -84,24 +72,13 @@ export class PushLocationsService {
     return { ...result, duplicates: result.duplicates + inCall };
   }
 
-  /** One group commit pass: ONE statement for all its calls (their fixes' month partitions made first), each call's row put on its slot. */
-  private async memberPass(slots: MemberSlot[]): Promise<void> {
-    const items = slots.map((s) => s.item);
-    const fixes = items.length === 1 ? items[0].fixes : items.flatMap((i) => i.fixes);
-    const rows = await this.partitions.withPartitions(fixes, () => this.repo.ingestMembers(items));
-    slots.forEach((s, k) => (s.row = rows[k]));
-    this.counts.statements++;
-    this.counts.items += slots.length;
-    this.counts.maxItems = Math.max(this.counts.maxItems, slots.length);
-  }
-
   /**
    * The group commit of calls without `tracking` since start (for tests and benchmarks): `statements`
    * that committed, the calls they held (`items`; the most in one: `maxItems`), and calls `waiting`
    * for a statement now.
    */
-  get groupCommitStats(): { statements: number; items: number; maxItems: number; waiting: number } {
-    return { ...this.counts, waiting: this.members.pending };
+  get groupCommitStats(): GroupCommitStats {
+    return this.members.stats;
   }
 
   /** The transaction of a `pushlocations` call reporting `tracking` (the only path that may fire a clock event). */
