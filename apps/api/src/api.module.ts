@@ -21,7 +21,6 @@ import { UnknownActionController } from './envelope/unknown-action.controller';
 import { EnvelopeValidationPipe } from './envelope/validation.pipe';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { ApiLoggerModule } from './ops/logging';
 import { RateLimitService } from './ops/rate-limit.service';
 import { JobsActionsController } from './jobs/jobs.actions.controller';
 import { JobsConnectorController } from './jobs/jobs.connector.controller';
@@ -114,7 +113,6 @@ export class FallbackModule {}
 @Module({
   imports: [
     ConfigModule,
-    ApiLoggerModule,
     DatabaseModule,
     QueueModule.register({ role: 'producer' }),
     CoreModule,

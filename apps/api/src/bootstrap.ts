@@ -5,7 +5,6 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Request, Response } from 'express';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import { ApiModule } from './api.module';
 import { useJsonBodies } from './envelope/body-parser';
 import { ApiExpressAdapter } from './envelope/express-adapter';
@@ -13,6 +12,7 @@ import { fixedHeaders, Middleware } from './envelope/fixed-headers';
 import { answerClientErrorsInShape } from './envelope/client-error';
 import { DrainState } from './health/drain-state.service';
 import { mountOsmAnd, OSMAND_PATH } from './locations/osmand.route';
+import { createApiLogger, requestLog } from './ops/logging';
 import { mountQueueDashboard, QUEUE_DASHBOARD_PATH } from './ops/queue-dashboard';
 import { mountShareAssets } from './share/share-assets';
 import { shareSecurityHeaders } from './share/share-csp';
@@ -32,8 +32,11 @@ export async function createApiApp(opts: { logger?: boolean } = {}): Promise<INe
     bufferLogs: opts.logger !== false,
     logger: opts.logger === false ? false : LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL) + 1),
   });
+  const logger = await createApiLogger(config);
   // Nest's start-up inventory (a line per module and route) at debug: ProcessNestLogger
-  if (opts.logger !== false) app.useLogger(new ProcessNestLogger(app.get(Logger)));
+  if (opts.logger !== false) app.useLogger(new ProcessNestLogger(logger));
+  // first: every request gets its id and its line, whoever answers it (docs/decisions.md "Request log")
+  app.use(requestLog(logger));
   // the dashboard's page needs its own scripts and styles; /osmand answers a phone app, never a
   // browser (empty 200 or a small JSON error), so browser headers are skipped there; everything
   // else gets helmet's defaults

@@ -1,7 +1,6 @@
 import { ErrorKind } from '@app/core';
 import { INestApplication } from '@nestjs/common';
 import { json, NextFunction, Request, Response, urlencoded } from 'express';
-import { logRequestOnFinish, requestIdOf } from '../ops/logging';
 import { sendError, surfaceOf } from './exception.filter';
 
 /** Request bodies above this are refused with 413 in the surface's shape. */
@@ -25,10 +24,6 @@ export function useJsonBodies(app: INestApplication): void {
   app.use((err: BodyError, req: Request, res: Response, next: NextFunction) => {
     const answer = answerOf(err);
     if (!answer) return next(err);
-    // answered before pino-http's middleware (registered at init) runs: the request id and the
-    // request line come from here
-    (req as Request & { id?: string }).id = requestIdOf(req, res);
-    logRequestOnFinish(req, res);
     sendError(res, surfaceOf(req.path), answer.kind, answer.message);
   });
 }

@@ -55,6 +55,9 @@ export function answerError(exception: unknown, req: Request, res: Response): vo
   sendError(res, surfaceOf(req.path), kind, message);
 }
 
+/** The request id `requestLog` gave the request (its lines carry no request context by themselves). */
+const requestIdText = (req: Request) => String((req as Request & { id?: unknown }).id ?? '-');
+
 function classify(exception: unknown, req: Request): { kind: ErrorKind | 'server'; message: string } {
   if (exception instanceof DomainError) return { kind: exception.kind, message: exception.message };
   if (exception instanceof HttpException) {
@@ -71,11 +74,11 @@ function classify(exception: unknown, req: Request): { kind: ErrorKind | 'server
     if (kind) return { kind, message: exception.message };
   }
   if (isDatabaseUnavailable(exception)) {
-    errorsLogger.error(`database unavailable: ${(exception as Error).message}`);
+    errorsLogger.error(`database unavailable (request ${requestIdText(req)}): ${(exception as Error).message}`);
     return { kind: 'unavailable', message: 'service temporarily unavailable, retry later' };
   }
   const errorId = randomUUID();
-  errorsLogger.error(`error ${errorId} on ${req.method} ${req.path}: ${(exception as Error)?.stack ?? String(exception)}`);
+  errorsLogger.error(`error ${errorId} on ${req.method} ${req.path} (request ${requestIdText(req)}): ${(exception as Error)?.stack ?? String(exception)}`);
   return { kind: 'server', message: `internal error (id ${errorId})` };
 }
 

@@ -4,7 +4,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Request, Response } from 'express';
 import { answerError } from '../envelope/exception.filter';
-import { logRequestOnFinish, requestIdOf } from '../ops/logging';
+import { redactLoggedError } from '../ops/logging';
 import { RateLimitService } from '../ops/rate-limit.service';
 
 /** The device id in the answer to an unknown device (`unknown device: <id>`), for the log line. */
@@ -25,8 +25,7 @@ export const OSMAND_PATH = '/osmand';
  * router's execution context), which cost more than the request's own work. It keeps what the Nest
  * route had: the body parsers (mounted before it), the metrics (route label `/osmand`), errors in the
  * exception filter's shape ({@link answerError}), `X-Request-Id` and one request log line with the
- * device id redacted, in the URL and in the error text (the pino-http line's shape, written only
- * when the level logs it).
+ * device id redacted, in the URL and in the error text (ops/logging `requestLog`, the first middleware).
  */
 export function mountOsmAnd(app: INestApplication): void {
   const ingest = app.get(OsmandGroupCommit);
@@ -60,10 +59,9 @@ export function mountOsmAnd(app: INestApplication): void {
   };
 
   const route = (req: Request, res: Response): void => {
-    (req as Request & { id?: string }).id = requestIdOf(req, res);
-    // the request line as pino-http writes it (its serializers redact the device id in the URL; an
-    // unknown device's error text names the id too), only when logged
-    logRequestOnFinish(req, res, (error) => error.replace(UNKNOWN_DEVICE, '$1[redacted]'));
+    // the request line (ops/logging requestLog) redacts the device id in the URL; an unknown
+    // device's error text names the id too
+    redactLoggedError(res, (error) => error.replace(UNKNOWN_DEVICE, '$1[redacted]'));
     handle(req, res).catch((err: unknown) => answerError(err, req, res));
   };
   const server = (app as NestExpressApplication).getHttpAdapter().getInstance() as {

@@ -2,8 +2,7 @@ import { createServer, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { pinoHttp } from 'pino-http';
-import { loggedUrl, noteAnsweredError, REDACTED_PATHS, requestFacts, requestLogOptions, serializeRequest, serializeResponse } from './logging';
+import { loggedUrl, noteAnsweredError, redactLoggedError, REDACTED_PATHS, requestFacts, requestLog, serializeRequest, serializeResponse } from './logging';
 
 describe('request log lines', () => {
   it('redact /osmand’s device id, whatever parameter carries it', () => {
@@ -57,18 +56,22 @@ describe('request facts and the response part of a line', () => {
   });
 });
 
-describe('request lines (requestLogOptions over a real HTTP server)', () => {
-  /** Serves `answer` behind pino-http with the api's options; returns the JSON lines written. */
-  async function linesFor(answer: (res: ServerResponse) => void, headers: Record<string, string> = {}): Promise<Record<string, unknown>[]> {
+describe('request lines (requestLog over a real HTTP server)', () => {
+  /** Serves `answer` behind the api's request log; returns the JSON lines written. */
+  async function linesFor(
+    answer: (res: ServerResponse) => void,
+    headers: Record<string, string> = {},
+    { level = 'info', path = '/api/getaccounts?token=st_secret' } = {},
+  ): Promise<Record<string, unknown>[]> {
     const written: string[] = [];
     const sink = new Writable({ write: (chunk, _enc, done) => (written.push(String(chunk)), done()) });
-    const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
-    const middleware = pinoHttp(requestLogOptions(logger));
+    const logger = pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
+    const middleware = requestLog(logger);
     const server = createServer((req, res) => middleware(req, res, () => answer(res)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const { port } = server.address() as AddressInfo;
-      const res = await fetch(`http://127.0.0.1:${port}/api/getaccounts?token=st_secret`, { method: 'POST', headers });
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers });
       await res.arrayBuffer();
       await new Promise((r) => setTimeout(r, 20));
     } finally {
@@ -93,12 +96,41 @@ describe('request lines (requestLogOptions over a real HTTP server)', () => {
     expect(JSON.stringify(line)).not.toMatch(/headers|content-security-policy|fwk_secret_key|st_secret/i);
   });
 
-  it('a 500: level error with the answered error id, without pino-http’s own stack', async () => {
+  it('a 500: level error with the answered error id, no stack of its own', async () => {
     const [line] = await linesFor((res) => {
       noteAnsweredError(res, 'internal error (id abc)');
       res.writeHead(500).end();
     });
     expect(line).toMatchObject({ level: 50, msg: 'request errored', res: { statusCode: 500 }, error: 'internal error (id abc)' });
     expect(line.err).toBeUndefined();
+  });
+
+  it('answers the request id: the client’s when valid, else a new UUID', async () => {
+    let answered: string | undefined;
+    const lines = await linesFor(
+      (res) => {
+        answered = String(res.getHeader('x-request-id'));
+        res.end();
+      },
+      { 'x-request-id': 'not valid!' },
+    );
+    expect(answered).toMatch(/^[0-9a-f-]{36}$/);
+    expect((lines[0].req as { id: string }).id).toBe(answered);
+  });
+
+  it('a 5xx still logged at level error; health probes never; the noted error text rewritten when asked', async () => {
+    const [errored, ...none] = await linesFor(
+      (res) => {
+        noteAnsweredError(res, 'unknown device: dev-1');
+        redactLoggedError(res, (t) => t.replace('dev-1', '[redacted]'));
+        res.writeHead(503).end();
+      },
+      {},
+      { level: 'error' },
+    );
+    expect(none).toEqual([]);
+    expect(errored).toMatchObject({ level: 50, res: { statusCode: 503 }, error: 'unknown device: [redacted]' });
+    expect(await linesFor((res) => res.writeHead(400).end(), {}, { level: 'error' })).toEqual([]);
+    expect(await linesFor((res) => res.end(), {}, { path: '/health/live' })).toEqual([]);
   });
 });

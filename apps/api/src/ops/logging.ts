@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { AppConfig, AuthContext, createProcessLogger } from '@app/core';
-import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import { Logger } from 'pino';
-import { Options as HttpLogOptions } from 'pino-http';
 
 /** A client's `X-Request-Id` is kept when it is 1–128 of `A-Z a-z 0-9 . _ -`; otherwise one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -43,7 +41,7 @@ export interface LoggedRequest {
   userAgent?: string;
 }
 
-/** The request as pino-http hands it to {@link serializeRequest}: Node's (or Express') request itself. */
+/** The request as {@link serializeRequest} reads it: Node's (or Express') request itself. */
 export interface RequestToLog {
   id?: unknown;
   method?: string;
@@ -56,10 +54,9 @@ export interface RequestToLog {
 
 /**
  * The request part of a log line: id, method, URL as received (device ids and tokens redacted),
- * client address and user agent — not every header. pino builds each request's child logger
- * eagerly, so a smaller object is also less work on every request, logged or not; and no credential
- * header can reach a line. It reads the request itself (pino-http's `wrapSerializers: false`): no
- * intermediate pino-std-serializers object, no parsing of Express' `req.query` on every request.
+ * client address and user agent — not every header, so no credential header can reach a line. It
+ * reads the request itself: no intermediate pino-std-serializers object, no parsing of Express'
+ * `req.query`.
  */
 export function serializeRequest(req: RequestToLog): LoggedRequest {
   const ua = req.headers?.['user-agent'];
@@ -103,7 +100,7 @@ export function answeredErrorOf(res: object): string | undefined {
   return (res as { [ANSWERED_ERROR]?: string })[ANSWERED_ERROR];
 }
 
-/** What a request line says besides pino-http's `req`, `res` and `responseTime`. */
+/** What a request line says besides its `req`, `res` and `responseTime`. */
 export interface RequestFacts {
   /** the caller's company id, once a key authenticated the request */
   company?: string;
@@ -133,61 +130,59 @@ export function serializeResponse(res: { statusCode: number }): { statusCode: nu
 /** The level of a request line: `error` for a 5xx (or a failed response), `info` otherwise. */
 const levelOf = (res: ServerResponse, err?: Error) => (err || res.statusCode >= 500 ? 'error' : 'info');
 
+/** Where a response keeps the rewrite of its logged error text (set by {@link redactLoggedError}). */
+const ERROR_REDACTION = Symbol('fieldwork.errorRedaction');
+
 /**
- * The request line of a request answered before pino-http's middleware runs (the lean `/osmand`
- * route, body-parser errors), in pino-http's shape and through its logger (nestjs-pino's root):
- * registered on `res`'s `finish`, and only when the level logs request lines at all (no work per
- * request otherwise). `req.id` must be set ({@link requestIdOf}).
- * @param redactError rewrites the error text before it is logged (e.g. an id that is a credential)
+ * Rewrites the error text the request's line carries (e.g. `/osmand`'s unknown device id, a
+ * credential): `redact` runs on the noted text ({@link noteAnsweredError}) when the line is written.
  */
-export function logRequestOnFinish(req: IncomingMessage & { id?: unknown }, res: ServerResponse, redactError?: (text: string) => string): void {
-  const log = PinoLogger.root;
-  if (!log?.isLevelEnabled('info')) return;
-  const start = Date.now();
-  res.once('finish', () => {
-    const facts = requestFacts(req, res);
-    if (facts.error !== undefined && redactError) facts.error = redactError(facts.error);
-    const level = levelOf(res);
-    log[level]({ req, res, responseTime: Date.now() - start, ...facts }, level === 'error' ? 'request errored' : 'request completed');
-  });
+export function redactLoggedError(res: object, redact: (text: string) => string): void {
+  (res as { [ERROR_REDACTION]?: (text: string) => string })[ERROR_REDACTION] = redact;
 }
 
-/** pino-http's own error for a 5xx answer without an exception (its stack is pino-http's, not ours). */
-const isStatusError = (err: Error, res: ServerResponse) => err.message === `failed with status code ${res.statusCode}`;
+/** Paths whose requests get no line: the load balancer's health probes every few seconds would drown the log. */
+const UNLOGGED = '/health';
 
 /**
- * pino-http's options for the api's request lines, over the process logger `logger`: one line per
- * request (`request completed`; `request errored` at level `error` for a 5xx) with its request id
- * (also answered as `X-Request-Id`), the request as {@link serializeRequest} gives it, the status
- * ({@link serializeResponse}), `responseTime` (ms) and the {@link RequestFacts}. A 5xx line carries
- * the answered `internal error (id …)` (the `Errors` line with that id has the stack), not
- * pino-http's own "failed with status code" error.
+ * The api's request log (CONTRACTS.md "Operations"), the first middleware of every request: gives
+ * the request its id ({@link requestIdOf}: `req.id`, answered as `X-Request-Id`) and, when the
+ * response closes, writes one line through `logger` (the process logger, whose redaction applies):
+ * `request completed` at `info`, or `request errored` at `error` for a 5xx (or a response that
+ * failed), with `req` ({@link serializeRequest}), `res` ({@link serializeResponse}), `responseTime`
+ * (ms) and the {@link RequestFacts} — pino-http's line shape. A response that failed carries its
+ * error as `err`; a 5xx answer carries the answered `internal error (id …)` as `error` (the `Errors`
+ * line with that id has the stack). No per-request child logger and no AsyncLocalStorage context:
+ * lines logged while a request runs do not carry its id by themselves (docs/decisions.md,
+ * "Request log").
  */
-export function requestLogOptions(logger: Logger): HttpLogOptions {
-  return {
-    logger,
-    genReqId: requestIdOf,
-    // the serializers read Node's request and response themselves (see serializeRequest)
-    wrapSerializers: false,
-    serializers: { req: serializeRequest, res: serializeResponse },
-    customLogLevel: (_req, res, err) => levelOf(res, err),
-    customSuccessObject: (req, res, line) => ({ ...(line as object), ...requestFacts(req, res) }),
-    customErrorObject: (req, res, err, line) => {
-      const { err: _statusError, ...rest } = line as { err?: unknown };
-      return { ...(isStatusError(err, res) ? rest : (line as object)), ...requestFacts(req, res) };
-    },
-    // health probes every few seconds would drown the log
-    autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+export function requestLog(logger: Logger): (req: IncomingMessage & { id?: unknown }, res: ServerResponse, next: () => void) => void {
+  return (req, res, next) => {
+    req.id = requestIdOf(req, res);
+    if (logger.isLevelEnabled('error') && !(req.url ?? '').startsWith(UNLOGGED)) logOnClose(logger, req, res);
+    next();
   };
 }
 
-/**
- * Logs through nestjs-pino, JSON or pretty per `LOG_FORMAT` ({@link createProcessLogger}), request
- * lines as {@link requestLogOptions} says, the secrets above redacted.
- */
-export const ApiLoggerModule = LoggerModule.forRootAsync({
-  inject: [AppConfig],
-  useFactory: async (config: AppConfig) => ({
-    pinoHttp: requestLogOptions(await createProcessLogger(config, 'api', { redact: { paths: REDACTED_PATHS, censor: '[redacted]' } })),
-  }),
-});
+/** Writes the request's line once its response closes (finished, failed or cut by the client). */
+function logOnClose(logger: Logger, req: IncomingMessage & { id?: unknown }, res: ServerResponse): void {
+  const start = Date.now();
+  let failure: Error | undefined;
+  const onError = (err: Error) => (failure = err);
+  res.once('error', onError);
+  res.once('close', () => {
+    res.removeListener('error', onError);
+    const level = levelOf(res, failure);
+    if (!logger.isLevelEnabled(level)) return;
+    const facts = requestFacts(req, res);
+    const redact = (res as { [ERROR_REDACTION]?: (text: string) => string })[ERROR_REDACTION];
+    if (facts.error !== undefined && redact) facts.error = redact(facts.error);
+    const line = { req: serializeRequest(req), res: serializeResponse(res), ...(failure ? { err: failure } : {}), responseTime: Date.now() - start, ...facts };
+    logger[level](line, level === 'error' ? 'request errored' : 'request completed');
+  });
+}
+
+/** The api's process logger: JSON or pretty per `LOG_FORMAT` ({@link createProcessLogger}), the secrets of {@link REDACTED_PATHS} redacted. */
+export function createApiLogger(config: AppConfig): Promise<Logger> {
+  return createProcessLogger(config, 'api', { redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+}
