@@ -54,6 +54,7 @@ export * from './database/query';
 export * from './database/read-routing';
 export * from './database/replica-reads.service';
 export * from './database/bigint-columns';
+export * from './database/xid';
 export * from './worker-results/cpu-tasks';
 export * from './worker-results/run-executor.service';
 export * from './worker-results/run-kinds';

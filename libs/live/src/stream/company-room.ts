@@ -1,3 +1,4 @@
+import { xid32 } from '@app/core';
 import { Logger } from '@nestjs/common';
 import { PositionRow, toPositionRecord } from '../positions/position-record';
 import { PositionsRead } from '../positions/locations-positions.read';
@@ -7,11 +8,6 @@ import { StoredEvent, StreamClient } from './stream-client';
 
 /** Events one read of the outbox takes at most (live reads and replay pages). */
 export const READ_PAGE = 500;
-/**
- * ms of overlap when re-reading changed positions: a location row is stamped with its transaction's
- * start and may commit that much later; rows read twice are sent once (same fix).
- */
-const POSITION_OVERLAP_MS = 10_000;
 
 /** What a room reports to the hub's metrics: events handed to clients, and each event's delay from creation to its first send. */
 export interface RoomObserver {
@@ -45,7 +41,8 @@ export class CompanyRoom {
   private reading?: Promise<void>;
   private readAgain = false;
   private readonly positions = new Map<string, HeldPosition>();
-  private positionsSince: number | null = null;
+  /** the last positions read's horizon (xid8 text; undefined before the first): the next read takes the rows changed since */
+  private positionsHorizon?: string;
   private positionsReading?: Promise<void>;
   private positionTimer?: NodeJS.Timeout;
   private closed = false;
@@ -134,14 +131,16 @@ export class CompanyRoom {
   }
 
   /**
-   * Reads the positions changed since the last read (all on the first), keeps the newest of each
+   * Reads the positions changed since the last read (all on the first; rows of transactions still in
+   * progress at the last read are read again, and a row already held is not resent), keeps the newest of each
    * member and hands those whose fix or tracking changed to the live clients. Reads run one at a time;
    * a caller during one waits for it and then one more (so it sees what was written before its call).
    */
   refreshPositions(): Promise<void> {
     const run = async (): Promise<void> => {
-      const { now, rows } = await this.positionsRead.changedSince(this.companyId, this.positionsSince);
-      this.positionsSince = now - POSITION_OVERLAP_MS;
+      const since = this.positionsHorizon === undefined ? undefined : xid32(this.positionsHorizon);
+      const { now, horizon, rows } = await this.positionsRead.changedSince(this.companyId, since);
+      this.positionsHorizon = horizon;
       for (const row of rows) this.takePosition(row, now);
       for (const [memberId, p] of this.positions) if (p.pending) this.sendDue(memberId);
     };

@@ -1,8 +1,8 @@
-import { AppConfig } from '@app/core';
+import { AppConfig, xid32 } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CompanySnapshot } from './company-snapshot';
-import { MembersLocateRead, xid32 } from './members-locate.read';
+import { MembersLocateRead } from './members-locate.read';
 
 /** One company's cache entry: its snapshot and the refreshes queued on it. */
 interface Entry {

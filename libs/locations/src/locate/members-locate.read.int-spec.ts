@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { createIntCompany, createIntMember, openIntegrationDb } from '@test/support/integration';
 import { LocateRepository } from './locate.repository';
-import { MembersLocateRead, xid32 } from './members-locate.read';
+import { xid32 } from '@app/core';
+import { MembersLocateRead } from './members-locate.read';
 
 describe('MembersLocateRead (PostgreSQL)', () => {
   let ds: DataSource;

@@ -57,7 +57,7 @@ export class MembersLocateRead {
 
   /**
    * The company's members with their latest locations: all of them, or (with `horizon`, the last
-   * horizon as a 32-bit xid, {@link xid32}) those whose `members` or `member_locations` row changed
+   * horizon as a 32-bit xid, `xid32` of @app/core) those whose `members` or `member_locations` row changed
    * since it; a named prepared statement per form.
    * @returns one refresh row, or none when the company does not exist
    */
@@ -66,9 +66,4 @@ export class MembersLocateRead {
       ? preparedQuery<RefreshRow>(this.dataSource, 'fieldwork_locate_changed', REFRESH_CHANGED_SQL, [companyId, horizon])
       : preparedQuery<RefreshRow>(this.dataSource, 'fieldwork_locate_whole', REFRESH_WHOLE_SQL, [companyId]);
   }
-}
-
-/** The horizon (xid8 decimal text) as the 32-bit xid `age()` takes. */
-export function xid32(xid8: string): string {
-  return (BigInt(xid8) % 4294967296n).toString();
 }
