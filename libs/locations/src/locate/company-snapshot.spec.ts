@@ -1,4 +1,4 @@
-import { CompanySnapshot, SnapshotRow } from './company-snapshot';
+import { CompanySnapshot, SnapshotRow, xidNotOlder } from './company-snapshot';
 
 const row = (uid: string, over: Partial<SnapshotRow> = {}): SnapshotRow => ({
   uid,
@@ -25,6 +25,8 @@ const row = (uid: string, over: Partial<SnapshotRow> = {}): SnapshotRow => ({
   loc_net_on: null,
   tracking_status: true,
   signal_ts: 0,
+  mx: '100',
+  lx: null,
   ...over,
 });
 
@@ -107,5 +109,23 @@ describe('CompanySnapshot', () => {
     s.countsRead({ members: 1, locations: 3 });
     expect(s.matches({ members: 1, locations: 3 })).toBe(true);
     expect(s.matches({ members: 1, locations: 2 })).toBe(false);
+  });
+});
+
+describe('xid comparison and the held versions a refresh leaves out', () => {
+  it('compares 32-bit xids as age() does, across wraparound; special xids are older than any', () => {
+    expect(xidNotOlder(100, 100)).toBe(true);
+    expect(xidNotOlder(101, 100)).toBe(true);
+    expect(xidNotOlder(99, 100)).toBe(false);
+    expect(xidNotOlder(5, 4294967290)).toBe(true); // past the wrap: newer
+    expect(xidNotOlder(4294967290, 5)).toBe(false);
+    expect(xidNotOlder(2, 1)).toBe(false); // frozen
+  });
+
+  it('lists the members whose members or location row version is not older than the horizon', () => {
+    const s = new CompanySnapshot('1000', 0);
+    s.apply([row('A', { mx: '900', lx: '950' }), row('B', { mx: '1000', lx: null }), row('C', { mx: '800', lx: '1200' }), row('D', { mx: '2', lx: null })], '1000');
+    expect(s.recentVersions('1000')).toEqual({ ids: ['B', 'C'], mx: ['1000', '800'], lx: ['', '1200'] });
+    expect(s.recentVersions('1201').ids).toEqual([]);
   });
 });

@@ -13,7 +13,20 @@ export type SnapshotRow = LocateRow & {
   created: number;
   /** the member has a `member_locations` row (counted against the table's rows) */
   has_location: boolean;
+  /** `members.xmin` of the row version read (32-bit xid, decimal text) */
+  mx: string;
+  /** `member_locations.xmin` of the row version read; null without a row */
+  lx: string | null;
 };
+
+/** The row versions a snapshot holds that a refresh would read again (see {@link CompanySnapshot.recentVersions}). */
+export interface HeldVersions {
+  ids: string[];
+  /** `members.xmin` of each, 32-bit decimal text */
+  mx: string[];
+  /** `member_locations.xmin` of each ('' without a row) */
+  lx: string[];
+}
 
 /** A member as a {@link CompanySnapshot} holds it. */
 export interface SnapshotMember {
@@ -23,6 +36,9 @@ export interface SnapshotMember {
   readonly active: boolean;
   readonly created: number;
   readonly hasLocation: boolean;
+  /** the row versions read: `members.xmin` and `member_locations.xmin` (null without a row), 32-bit decimal text */
+  readonly mx: string;
+  readonly lx: string | null;
   /** the plain record's JSON (no address, no details), rendered on first use and kept */
   json?: string;
 }
@@ -35,13 +51,26 @@ export interface SnapshotCounts {
   locations: number;
 }
 
-const toMember = ({ active, created, has_location, ...row }: SnapshotRow): SnapshotMember => ({
+const toMember = ({ active, created, has_location, mx, lx, ...row }: SnapshotRow): SnapshotMember => ({
   row,
   usernameLower: row.usr.toLowerCase(),
   active,
   created,
   hasLocation: has_location,
+  mx,
+  lx,
 });
+
+const TWO_31 = 2 ** 31;
+/**
+ * Whether the 32-bit xid `xid` is not older than `horizon` (32-bit), as `age(xid) <= age(horizon)`
+ * compares them in PostgreSQL (modulo-2^32 arithmetic, right within 2^31). PostgreSQL's special xids
+ * (0–2: invalid, bootstrap, frozen) are older than every normal one.
+ */
+export function xidNotOlder(xid: number, horizon: number): boolean {
+  if (xid < 3) return false;
+  return (xid - horizon + 4294967296) % 4294967296 < TWO_31;
+}
 
 /** The answer's order: creation time, then uid (as getaccounts and the SQL it replaces: ids are ULIDs, ASCII). */
 const byCreation = (a: SnapshotMember, b: SnapshotMember) =>
@@ -109,6 +138,24 @@ export class CompanySnapshot {
     if (reorder) this.ordered = [...this.byId.values()].sort(byCreation);
     else if (replaced) this.ordered = this.ordered.map((m) => this.byId.get(m.row.uid)!);
     this.horizon = horizon;
+  }
+
+  /**
+   * The members whose `members` or `member_locations` row version is not older than `horizon32`
+   * (the horizon the next refresh passes, 32-bit): the versions that refresh would read again, though
+   * the snapshot holds them (a transaction in progress at the last read keeps the horizon back). The
+   * refresh leaves out a row whose (member, xmin) is listed: the same committed version.
+   */
+  recentVersions(horizon32: string): HeldVersions {
+    const h = Number(horizon32);
+    const out: HeldVersions = { ids: [], mx: [], lx: [] };
+    for (const m of this.byId.values()) {
+      if (!xidNotOlder(Number(m.mx), h) && !(m.lx !== null && xidNotOlder(Number(m.lx), h))) continue;
+      out.ids.push(m.row.uid);
+      out.mx.push(m.mx);
+      out.lx.push(m.lx ?? '');
+    }
+    return out;
   }
 
   /** Takes the company's `teams_config` (its JSON text); a change drops every rendered record (they hold team names). */

@@ -27,6 +27,8 @@ const row = (uid: string, created: number, over: Partial<SnapshotRow> = {}): Sna
   loc_net_on: null,
   tracking_status: null,
   signal_ts: null,
+  mx: '100',
+  lx: null,
   ...over,
 });
 

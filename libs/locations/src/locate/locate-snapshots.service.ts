@@ -97,7 +97,8 @@ export class LocateSnapshots {
   private async readInto(companyId: string, held: CompanySnapshot | undefined, now: number): Promise<CompanySnapshot | null> {
     this.stats.refreshes++;
     if (!held) this.stats.fullReads++;
-    const [row] = await this.read.refresh(companyId, held ? xid32(held.horizon) : undefined);
+    const horizon = held ? xid32(held.horizon) : undefined;
+    const [row] = await this.read.refresh(companyId, horizon, held && horizon !== undefined ? held.recentVersions(horizon) : undefined);
     if (!row) return null;
     const snapshot = held ?? new CompanySnapshot(row.horizon, now);
     snapshot.apply(row.rows ?? [], row.horizon);

@@ -39,4 +39,42 @@ describe('MembersLocateRead (PostgreSQL)', () => {
 
     expect(await read.refresh('NO-SUCH-COMPANY')).toEqual([]);
   });
+
+  it('while a transaction holds the horizon back, a version the caller holds is not read again; a newer one is', async () => {
+    const { companyId: a } = await createIntCompany(ds);
+    const w = await createIntMember(ds, a, { name: 'Walker' });
+    await new LocateRepository(ds).requestPing(a, [w], 5);
+    const [whole] = await read.refresh(a);
+    // a transaction with an xid, left open: every snapshot's xmin stays at or before it
+    const open = ds.createQueryRunner();
+    await open.connect();
+    try {
+      await open.startTransaction();
+      await open.query(`SELECT txid_current()`);
+      await ds.query(`UPDATE member_locations SET lat = 1, lng = 2, ts = 3 WHERE company_id = $1 AND member_id = $2`, [a, w]);
+      const [first] = await read.refresh(a, xid32(whole.horizon));
+      const got = first.rows!.find((r) => r.uid === w)!;
+      expect(got).toMatchObject({ lat: 1, mx: expect.any(String), lx: expect.any(String) });
+      // the horizon did not move past the open transaction: without what it holds, the caller reads the row again
+      const [again] = await read.refresh(a, xid32(first.horizon));
+      expect(again.rows?.map((r) => r.uid)).toEqual([w]);
+      // with it, not
+      const held = { ids: [w], mx: [got.mx], lx: [got.lx ?? ''] };
+      const [skipped] = await read.refresh(a, xid32(first.horizon), held);
+      expect(skipped).toMatchObject({ members: 2, locations: 1, rows: null });
+      // a newer version of the same row is read though the older one is held
+      await ds.query(`UPDATE member_locations SET lat = 5 WHERE company_id = $1 AND member_id = $2`, [a, w]);
+      const [newer] = await read.refresh(a, xid32(first.horizon), held);
+      expect(newer.rows!.map((r) => [r.uid, r.lat])).toEqual([[w, 5]]);
+      // so is a change of the member's own row (its location row held)
+      const [latest] = await read.refresh(a, xid32(first.horizon), { ids: [w], mx: [got.mx], lx: [newer.rows![0].lx ?? ''] });
+      expect(latest.rows).toBeNull();
+      await ds.query(`UPDATE members SET name = 'Renamed' WHERE company_id = $1 AND id = $2`, [a, w]);
+      const [renamed] = await read.refresh(a, xid32(first.horizon), { ids: [w], mx: [got.mx], lx: [newer.rows![0].lx ?? ''] });
+      expect(renamed.rows!.map((r) => [r.uid, r.name])).toEqual([[w, 'Renamed']]);
+    } finally {
+      await open.rollbackTransaction();
+      await open.release();
+    }
+  });
 });
