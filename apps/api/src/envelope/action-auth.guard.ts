@@ -32,7 +32,7 @@ export class ActionAuthGuard implements CanActivate {
       await this.rateLimit.chargeIp(req.ip ?? 'unknown');
       throw new DomainError('auth_mismatch', 'the API-Key header and auth.key name different keys');
     }
-    req.auth = await this.rateLimit.authenticated(req.ip, async () => {
+    req.auth = await this.rateLimit.authenticated(() => req.ip, async () => {
       const key = headerKey ?? bodyKey;
       if (!key) throw new DomainError('unauthenticated', 'missing API key: send the API-Key header or auth.key');
       const usr = auth?.usr;

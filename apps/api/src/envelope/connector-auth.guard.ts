@@ -19,7 +19,7 @@ export class ConnectorAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const header = req.headers['api-key'];
-    req.auth = await this.rateLimit.authenticated(req.ip, async () => {
+    req.auth = await this.rateLimit.authenticated(() => req.ip, async () => {
       if (typeof header !== 'string' || header === '') throw new DomainError('unauthenticated', 'missing API-Key header');
       return this.apiKeys.authenticate(header);
     });

@@ -23,7 +23,7 @@ export class StreamAuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const token = req.query?.token;
     const header = req.headers['api-key'];
-    req.auth = await this.rateLimit.authenticated(req.ip, async () => {
+    req.auth = await this.rateLimit.authenticated(() => req.ip, async () => {
       if (token !== undefined) {
         if (typeof token !== 'string' || token === '') throw new DomainError('unauthenticated', 'invalid stream token');
         return this.apiKeys.authenticatePrefix(await this.tokens.keyPrefixOf(token));
