@@ -297,10 +297,11 @@ function labelOf(sql: string): string {
   if (/^WITH inserted AS \( INSERT INTO jobs/.test(s)) return 'INSERT INTO jobs, answering the views (CTE + JOB_SELECT_SQL)';
   if (/^(START TRANSACTION|BEGIN)\b/i.test(s)) return 'BEGIN';
   if (/^SELECT pg_advisory_xact_lock/.test(s)) return 'route numbers: lock the worker-days (pg_advisory_xact_lock)';
-  if (/^SELECT x\.worker_id AS "workerId", x\.day, t\.top/.test(s)) return 'route numbers: the worker-days\' highest numbers';
+  if (/^SELECT x\.worker_id AS "workerId", x\.day, t\.top/.test(s)) return "route numbers: the worker-days' highest numbers";
   if (/^WITH ins AS \( INSERT INTO outbox_events/.test(s)) return 'INSERT INTO outbox_events (+ pg_notify at commit)';
   // the api's stamping of the committed events and jobs (after the commit, in its own transaction)
-  if (/outbox_sequences|^WITH todo AS|^WITH s AS MATERIALIZED|^SET TRANSACTION/.test(s)) return 'after commit, not awaited: stamping (outbox seq, job stamps)';
+  if (/outbox_sequences|^WITH todo AS|^WITH s AS MATERIALIZED|^SET TRANSACTION/.test(s))
+    return 'after commit, not awaited: stamping (outbox seq, job stamps)';
   const m = /^(INSERT INTO \w+|UPDATE \w+|DELETE FROM \w+|COMMIT|ROLLBACK|SELECT .*? FROM "?(\w+)"?)/i.exec(s);
   if (!m) return s.slice(0, 40);
   return m[2] ? `SELECT … FROM ${m[2]}` : m[1];
@@ -396,7 +397,8 @@ async function breakdown(
     }
     sql.push(record(log, perStatement));
 
-    const r = await timed(() => JSON.stringify({ status: 0, jobs: result.jobs }));
+    // the answer as the controller makes it: the views' texts (the service's, as its events carry them) joined
+    const r = await timed(() => `{"status":0,"jobs":[${result.jobsJson.join(',')}]}`);
     response.push(r.ms);
     responseBytes = Buffer.byteLength(r.value);
 
@@ -407,7 +409,8 @@ async function breakdown(
     ]);
     const v = await timed(() => rows.map(toJobView));
     views.push(v.ms);
-    payloads.push((await timed(() => v.value.map((view) => JSON.stringify([view])))).ms);
+    // each view serialised once (its text is both its event's payload and its part of the answer)
+    payloads.push((await timed(() => v.value.map((view) => JSON.stringify(view)))).ms);
   }
   return {
     samples,

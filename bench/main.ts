@@ -232,8 +232,18 @@ function report(
       }),
       ['other JS (ours: createJobs total − SQL)', fmt(otherJs), pct(otherJs), fmt(base.total - base.sql)],
       ['  · of which toJobView × 1,000 (timed apart)', fmt(b.toJobView), pct(b.toJobView), 'incl.'],
-      ['  · of which outbox payload JSON.stringify × 1,000 (timed apart)', fmt(b.payloadStringify), pct(b.payloadStringify), 'incl.'],
-      [`serialisation: JSON.stringify of the response (${mb(b.responseBytes)})`, fmt(b.responseStringify), pct(b.responseStringify), '—'],
+      [
+        '  · of which JSON.stringify of each view × 1,000, for its payload and the answer (timed apart)',
+        fmt(b.payloadStringify),
+        pct(b.payloadStringify),
+        'incl.',
+      ],
+      [
+        `serialisation: the response (${mb(b.responseBytes)}) joined from the views' texts`,
+        fmt(b.responseStringify),
+        pct(b.responseStringify),
+        '—',
+      ],
       [
         'rest: sockets, body read, Nest/express, response write (= HTTP p50 − the rows above)',
         rest < 0 ? `${fmt(rest)} (noise)` : fmt(rest),

@@ -293,6 +293,16 @@ const EXTRA_VAL = /^extra_(number|text)_([1-4])_val$/;
 const EXTRA_KEY = /^extra_(number|text)_([1-4])_key$/;
 
 /**
+ * {@link JobWriteDto}'s fields (its instances define them all): a key among them is left to its rules
+ * without testing the patterns above, which none of them matches (filtered here all the same).
+ */
+const DTO_FIELDS = new Set(
+  Object.keys(new JobWriteDto()).filter(
+    (k) => !READ_ONLY_JOB_FIELDS.has(k) && !CUSTOM_KEY.test(k) && !EXTRA_VAL.test(k) && !EXTRA_KEY.test(k),
+  ),
+);
+
+/**
  * A validated job write — what createjobs/editjobs and the connector hand to {@link JobsService}:
  * the RW fields, `custom_<name>` operations and `extra_*_val` values, made once by
  * {@link parseJobWrite}.
@@ -321,6 +331,10 @@ export function parseJobWrite(raw: unknown, path: string): JobWrite {
   const custom: Array<[string, string]> = [];
   const extra: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (DTO_FIELDS.has(key)) {
+      plain[key] = value;
+      continue;
+    }
     if (READ_ONLY_JOB_FIELDS.has(key) || EXTRA_KEY.test(key)) throw invalid(`${path}.${key}`, 'is read-only');
     const c = CUSTOM_KEY.exec(key);
     if (c) {

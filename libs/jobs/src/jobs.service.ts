@@ -87,7 +87,8 @@ export class JobsService {
   /**
    * createjobs. A job whose `uidSecondary` matches a non-template job of the company updates it
    * (only the fields sent, like editjobs; also when archived, which it stays) — also when calls race.
-   * @returns one job per input, in input order, and whether each was created (false = deduped).
+   * @returns one job per input, in input order, with each one's JSON text (`JSON.stringify(job)`, byte
+   *   for byte: what its events carry), and whether each was created (false = deduped).
    * @throws DomainError invalid naming `<write.path>.<field>` (a reference, a window, a
    *   uidSecondary held twice in the call, `autoassign`); exists for a uidSecondary another job
    *   took meanwhile.
@@ -100,7 +101,7 @@ export class JobsService {
     input: CreateJobsInput,
     via: JobSurface,
     tx?: JobsTransaction,
-  ): Promise<{ jobs: JobView[]; created: boolean[] }> {
+  ): Promise<{ jobs: JobView[]; jobsJson: string[]; created: boolean[] }> {
     if (input.autoassign) throw invalid('data.autoassign', 'autoassign is computed by dispatch (createjobs routes it there)');
     if (input.jobs.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
     const isTemplate = input.isTemplate ?? false;
@@ -154,9 +155,17 @@ export class JobsService {
         const late: Array<[number, RouteEntry]> = [];
         for (const [i, job] of mergeTargets(byUid, await this.repo.lockByUidSecondary(db, ctx.companyId, lost))) {
           merges.set(i, job);
-          late.push([i, { before: job, after: applyJobWrite(job, writes[i], assignees[i], now, writes[i].path), numberSent: entries[i].numberSent }]);
+          late.push([
+            i,
+            { before: job, after: applyJobWrite(job, writes[i], assignees[i], now, writes[i].path), numberSent: entries[i].numberSent },
+          ]);
         }
-        await numberRoutes(this.repo, db, ctx.companyId, late.map(([, e]) => e));
+        await numberRoutes(
+          this.repo,
+          db,
+          ctx.companyId,
+          late.map(([, e]) => e),
+        );
         await merge(late);
       }
       const merged = await this.repo.rowsByIds(
@@ -166,15 +175,22 @@ export class JobsService {
       );
       for (const row of merged) rows.set(row.id, row);
 
-      const views = new Map<string, JobView>();
-      for (const [id, row] of rows) views.set(id, toJobView(row));
+      // each view serialised once: its text is both its events' payload and its part of the answer
+      const views = new Map<string, { view: JobView; json: string }>();
+      for (const [id, row] of rows) {
+        const view = toJobView(row);
+        views.set(id, { view, json: JSON.stringify(view) });
+      }
       if (!isTemplate) {
         const events: OutboxEventInput[] = [];
         ids.forEach((id, i) => {
-          if (created[i]) events.push(this.event(ctx, 'jobcreated', views.get(id)!));
+          const { view, json } = views.get(id)!;
+          if (created[i]) events.push(jobEvent(ctx.companyId, 'jobcreated', view, undefined, json));
         });
-        for (const { before, after } of changes)
-          for (const action of editEvents(before, after)) events.push(this.event(ctx, action, views.get(after.id)!, before));
+        for (const { before, after } of changes) {
+          const { view, json } = views.get(after.id)!;
+          for (const action of editEvents(before, after)) events.push(jobEvent(ctx.companyId, action, view, before, json));
+        }
         published.push(...(await this.outbox.appendMany(db, events)));
       }
       if (input.sendRouteChange) {
@@ -183,7 +199,8 @@ export class JobsService {
         const assigned = [...inserted.map((j) => ({ before: null as Job | null, after: j })), ...changes];
         for (const { before, after } of assigned) await this.routeChanged(db, ctx, before, after, today);
       }
-      return { jobs: ids.map((id) => views.get(id)!), created };
+      const answered = ids.map((id) => views.get(id)!);
+      return { jobs: answered.map((v) => v.view), jobsJson: answered.map((v) => v.json), created };
     });
   }
 
@@ -221,7 +238,11 @@ export class JobsService {
         const before = current[i];
         const denial = workerJobEditDenial({ id: ctx.memberId, role: ctx.role }, ctx.settings, before, write.keys, today);
         if (denial) throw new DomainError('forbidden', `${write.path}: ${denial}`);
-        return { before, after: applyJobWrite(before, write, assignees[i], now, write.path), numberSent: write.fields.number !== undefined };
+        return {
+          before,
+          after: applyJobWrite(before, write, assignees[i], now, write.path),
+          numberSent: write.fields.number !== undefined,
+        };
       });
       await numberRoutes(this.repo, db, ctx.companyId, entries);
       for (let i = 0; i < edits.length; i++) {
@@ -429,12 +450,14 @@ export class JobsService {
  * A job event: the job's view as its payload, seen on the live stream by staff and by the job's
  * assignee before and after the change (a job reassigned away still reaches its old worker).
  * @param before the job before the change, when it changed
+ * @param viewJson `JSON.stringify(view)` when the caller has it (the payload is then written from it)
  */
-function jobEvent(companyId: string, action: JobAction, view: JobView, before?: Job): OutboxEventInput<JobAction> {
+function jobEvent(companyId: string, action: JobAction, view: JobView, before?: Job, viewJson?: string): OutboxEventInput<JobAction> {
   return outboxEvent(JOB_EVENT_KEYS, action, {
     companyId,
     formId: view.id,
     data: [view],
+    dataJson: viewJson === undefined ? undefined : `[${viewJson}]`,
     audience: { members: [before?.workerId, view.receiverUid] },
   });
 }

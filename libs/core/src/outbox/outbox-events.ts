@@ -89,6 +89,11 @@ export interface OutboxEventOf<A extends OutboxAction> {
   formId: (OutboxEvents[A] & OutboxEventSpec)['id'];
   /** form field `data`, serialised by the outbox with `JSON.stringify` */
   data: (OutboxEvents[A] & OutboxEventSpec)['data'];
+  /**
+   * `JSON.stringify(data)`, byte for byte, when the caller has that text already (createjobs answers
+   * the same job views): the outbox writes it instead of serialising `data` again.
+   */
+  dataJson?: string;
   /** who sees it on the live stream; default: staff only */
   audience?: EventAudience;
 }
@@ -112,7 +117,13 @@ export type OutboxEventInput<A extends OutboxAction = OutboxAction> = OutboxEven
 export function outboxEvent<A extends OutboxAction>(
   keys: OutboxEventKeys<NoInfer<A>>,
   action: A,
-  event: { companyId: string; formId: OutboxEventOf<A>['formId']; data: OutboxEventOf<A>['data']; audience?: EventAudience },
+  event: {
+    companyId: string;
+    formId: OutboxEventOf<A>['formId'];
+    data: OutboxEventOf<A>['data'];
+    dataJson?: string;
+    audience?: EventAudience;
+  },
 ): OutboxEventInput<A> {
   const input: OutboxEventOf<A> = {
     companyId: event.companyId,
@@ -122,6 +133,7 @@ export function outboxEvent<A extends OutboxAction>(
     data: event.data,
     audience: event.audience,
   };
+  if (event.dataJson !== undefined) input.dataJson = event.dataJson;
   // for a union A the compiler can't pair each action with its own key (a correlated union); the key
   // table's type pairs them, so this is the one place the pairing is asserted
   return input as unknown as OutboxEventInput<A>;

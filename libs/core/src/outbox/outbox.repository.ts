@@ -97,7 +97,8 @@ export class OutboxRepository {
   /**
    * Inserts `events` with their `ids` (same order) in the caller's transaction, in one statement:
    * the payloads travel as one json array whose elements `json_array_elements` hands back verbatim
-   * (`JSON.stringify(e.data)` byte for byte), instead of as strings escaped a second time; each
+   * (`JSON.stringify(e.data)` byte for byte, or the event's `dataJson` when it has it), instead of as
+   * strings escaped a second time; each
    * event's audience (staff flag, member ids) is written with it. `created_at` is the database's
    * clock; `seq` stays null until the stamper numbers the events after commit. The same statement
    * `pg_notify`s {@link OUTBOX_CHANNEL} once per company written (payload: the company id), which
@@ -121,7 +122,7 @@ export class OutboxRepository {
         events.map((e) => e.eventKey),
         events.map((e) => e.action),
         events.map((e) => e.formId),
-        `[${events.map((e) => JSON.stringify(e.data)).join(',')}]`,
+        `[${events.map((e) => e.dataJson ?? JSON.stringify(e.data)).join(',')}]`,
         events.map((e) => e.audience?.staff ?? true),
         JSON.stringify(events.map((e) => audienceMembers(e.audience))),
       ],

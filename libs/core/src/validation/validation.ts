@@ -1,6 +1,7 @@
 import { IsString, Matches, registerDecorator, ValidateIf, ValidationArguments, ValidationError, ValidationOptions } from 'class-validator';
 import type { FieldIssue } from '../errors/domain-error';
 import { isIanaZone } from '../time';
+import { skipsUnsent } from './rules-check';
 
 /** The most characters (Unicode code points, as PostgreSQL's `varchar(64)` counts) a phone field holds. */
 export const PHONE_MAX = 64;
@@ -43,17 +44,20 @@ function hasAtBetweenParts(address: string): boolean {
 /** A hex color `#RRGGBB`. */
 export const COLOR = /^#[0-9A-Fa-f]{6}$/;
 
+const isSent = skipsUnsent((_object: object, value: unknown) => value !== undefined);
+const isSentNotNull = skipsUnsent((_object: object, value: unknown) => value !== undefined && value !== null);
+
 /**
  * The field may be absent (`undefined`); unlike class-validator's `IsOptional`, `null` is still
  * validated (and refused by the type rule) so a `null` can never slip through as "not sent".
  */
 export function Optional(): PropertyDecorator {
-  return ValidateIf((_object, value) => value !== undefined);
+  return ValidateIf(isSent);
 }
 
 /** The field may be absent or `null` (which clears it): both skip the rules. */
 export function NullableOptional(): PropertyDecorator {
-  return ValidateIf((_object, value) => value !== undefined && value !== null);
+  return ValidateIf(isSentNotNull);
 }
 
 /** The field may be `""` (which clears it): it skips the rules. */
