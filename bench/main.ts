@@ -378,6 +378,8 @@ async function main(): Promise<number> {
     if (process.env.BENCH_ONLY === 'routewebhooks')
       return await runRouteWebhooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'hooks') return await runRestHooksOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
+    if (process.env.BENCH_ONLY === 'hookslag')
+      return await (await import('./hooks-lag')).runHooksLagOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'reports') return await runReportsOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'mixed') return await runMixedOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });
     if (process.env.BENCH_ONLY === 'live') return await runLiveOnly({ api, pool, serverVersion, loadAtStart: LOAD_AT_START, log });

@@ -28,6 +28,8 @@ export class WebhookReceiver {
   private readonly hanging = new Set<ServerResponse>();
   /** path → requests received and not yet answered, now and at most */
   private readonly open = new Map<string, { now: number; max: number }>();
+  /** path → requests received */
+  private readonly counts = new Map<string, number>();
   url = '';
 
   async start(): Promise<this> {
@@ -49,7 +51,9 @@ export class WebhookReceiver {
         open.max = Math.max(open.max, open.now);
         this.open.set(r.path, open);
         res.on('close', () => (open.now -= 1));
-        const answer = this.reply(r, this.received.filter((x) => x.path === r.path).length);
+        const nth = (this.counts.get(r.path) ?? 0) + 1;
+        this.counts.set(r.path, nth);
+        const answer = this.reply(r, nth);
         if (answer === 'hang') {
           this.hanging.add(res);
           return;

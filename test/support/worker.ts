@@ -8,7 +8,7 @@ const WORKER_SCRIPT = 'dist/apps/worker/src/main.js';
 
 /**
  * Starts the BUILT worker (`dist/apps/worker/src/main.js`) as a child process with `env` (and node
- * flags `nodeArgs`, e.g. `--cpu-prof`) and waits until its heartbeat row is written (its processors
+ * flags `nodeArgs`, e.g. `--cpu-prof`; `script` another build's worker, relative to the repository root) and waits until its heartbeat row is written (its processors
  * are then set up).
  * @throws with the worker's output when it exits first or no heartbeat of it shows within 30 s
  *   (the worker is then killed).
@@ -18,10 +18,12 @@ export async function startWorker(
   env: Record<string, string | undefined>,
   query: Query,
   nodeArgs: string[] = [],
+  script = WORKER_SCRIPT,
 ): Promise<Child> {
-  const worker = nodeArgs.length
-    ? new Child(label, process.execPath, [...nodeArgs, resolve(ROOT, WORKER_SCRIPT)], childEnv(env))
-    : spawnNode(label, WORKER_SCRIPT, env);
+  const worker =
+    nodeArgs.length || script !== WORKER_SCRIPT
+      ? new Child(label, process.execPath, [...nodeArgs, resolve(ROOT, script)], childEnv(env))
+      : spawnNode(label, WORKER_SCRIPT, env);
   try {
     await Promise.race([
       waitFor(
