@@ -21,6 +21,7 @@
  * warm-up each: a before/after pair in one run, under the same load. `BENCH_HOOKSLAG_JITTER_MS` (0):
  * receivers answer after a uniformly random 0…jitter ms.
  */
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { connector, createCompany, TestApi, TestCompany } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
@@ -66,6 +67,14 @@ interface Figures {
   /** per receiver and burst: ts → first receipt */
   firstMs: number[];
   duplicates: number;
+  /** per timed burst: the worker's CPU (user + system) ms */
+  cpuMs: number[];
+}
+
+/** A process's CPU time so far (user + system), ms, from /proc (Linux). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
 /** Sends one burst and waits for its deliveries; adds the figures to `f` when `timed`. */
@@ -127,13 +136,15 @@ export async function runHooksLagOnly(opts: {
       const res = await connector(api, 'POST', '/v1/hooks', company.key, { event: 'jobcreated', url: `${r.url}/hook${i}` });
       if (res.http !== 201) throw new Error(`POST /v1/hooks answered ${res.http}`);
     }
-    const figures = new Map(compared.map((w) => [w.label, { lags: [], lastMs: [], burstMs: [], cycleMs: [], firstMs: [], duplicates: 0 } as Figures]));
+    const figures = new Map(compared.map((w) => [w.label, { lags: [], lastMs: [], burstMs: [], cycleMs: [], firstMs: [], duplicates: 0, cpuMs: [] } as Figures]));
     let n = 0;
     for (let round = 0; round < C.rounds; round++) {
       for (const w of compared) {
         worker = await startWorker(`bench hooks-lag worker ${w.label}`, { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params), [], w.script);
         for (let b = 0; b <= C.bursts; b++) {
+          const cpu = cpuMsOf(worker.pid);
           await burst(api, company, receivers, n++, figures.get(w.label)!, b > 0);
+          if (b > 0) figures.get(w.label)!.cpuMs.push(cpuMsOf(worker.pid) - cpu);
           // a fresh database's statistics say the tables are empty: the claims' plans then scan the company's deliveries
           if (b === 0) await pool.query('ANALYZE webhook_deliveries, webhook_attempts, outbox_events, webhook_subscriptions');
           await new Promise((r) => setTimeout(r, C.gapMs));
@@ -164,6 +175,14 @@ export async function runHooksLagOnly(opts: {
       [
         `${label}: ts → a receiver's first receipt p50 ms; cycle mean / p50 ms`,
         `${fmt(percentile(f.firstMs, 50))}; ${fmt(mean(f.cycleMs), 2)} / ${fmt(percentile(f.cycleMs, 50), 2)}`,
+        '—',
+        '—',
+        '—',
+        'info',
+      ],
+      [
+        `${label}: the worker's CPU per burst (${C.jobs * C.subscriptions} deliveries) mean / p50 ms`,
+        `${fmt(mean(f.cpuMs))} / ${fmt(percentile(f.cpuMs, 50))}`,
         '—',
         '—',
         '—',
