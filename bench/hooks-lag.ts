@@ -140,7 +140,7 @@ export async function runHooksLagOnly(opts: {
     let n = 0;
     for (let round = 0; round < C.rounds; round++) {
       for (const w of compared) {
-        worker = await startWorker(`bench hooks-lag worker ${w.label}`, { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params), [], w.script);
+        worker = await startWorker(`bench hooks-lag worker ${w.label}`, { NODE_ENV: 'production' }, (sql, params) => pool.query(sql, params), process.env.BENCH_HOOKSLAG_NODE_ARGS?.split(' ').filter(Boolean) ?? [], w.script);
         for (let b = 0; b <= C.bursts; b++) {
           const cpu = cpuMsOf(worker.pid);
           await burst(api, company, receivers, n++, figures.get(w.label)!, b > 0);
