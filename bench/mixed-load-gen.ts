@@ -37,6 +37,8 @@ export interface GenInit {
   timeoutMs: number;
   /** the dispatchers' routes: both alternating (default), or only one (to see which one costs what) */
   dispatcherRoutes: 'both' | 'locate' | 'getjobs';
+  /** `osmand`: the phones send `/osmand?id=<phoneKeys[n]>&…` (a device id, not a key); counted as pushlocations */
+  phoneRoute: 'pushlocations' | 'osmand';
 }
 
 export interface GenRates {
@@ -101,7 +103,8 @@ function runGenerator(init: GenInit): void {
     if (c.count > maxPerKey.count) maxPerKey = { key: key.slice(0, 12), count: c.count, route };
   };
 
-  const send = (pool: Pool, route: MixedRoute, key: string, body: string, expect: string, onOk?: () => void) => {
+  /** `path` (with its query) replaces `/api/<route>`; then no key nor content type is sent (`/osmand`) */
+  const send = (pool: Pool, route: MixedRoute, key: string, body: string, expect: string, onOk?: () => void, path?: string) => {
     charge(key, route);
     routes[route].sent += 1;
     inFlight += 1;
@@ -114,9 +117,9 @@ function runGenerator(init: GenInit): void {
     };
     pool
       .request({
-        path: `/api/${route}`,
+        path: path ?? `/api/${route}`,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'api-key': key },
+        headers: path ? {} : { 'content-type': 'application/json', 'api-key': key },
         body,
       })
       .then(async (res) => {
@@ -144,8 +147,15 @@ function runGenerator(init: GenInit): void {
     const k = fixCount[p]++;
     const lat = 46.0 + (p % 100) * 0.002 + (k % 50) * 1e-5;
     const lng = 14.4 + Math.floor(p / 100) * 0.002 + (k % 50) * 1e-5;
+    const accepted = () => (fixesAccepted += 1);
+    if (init.phoneRoute === 'osmand') {
+      // Traccar Client's query: speed in knots, here 4 (the route converts), answered 200 with no body
+      const query = `id=${init.phoneKeys[p]}&timestamp=${Date.now()}&lat=${lat.toFixed(6)}&lon=${lng.toFixed(6)}&accuracy=8&bearing=${(k * 7) % 360}&speed=4&altitude=300&batt=${80 - (k % 50)}`;
+      send(phonePool, 'pushlocations', init.phoneKeys[p], '', '', accepted, `/osmand?${query}`);
+      return;
+    }
     const body = `{"data":{"locations":[{"ts":${Date.now()},"lat":${lat.toFixed(6)},"lng":${lng.toFixed(6)},"acc":8,"dir":${(k * 7) % 360},"spd":4,"elv":300,"bat":${80 - (k % 50)}}]}}`;
-    send(phonePool, 'pushlocations', init.phoneKeys[p], body, '{"status":0,"accepted":1', () => (fixesAccepted += 1));
+    send(phonePool, 'pushlocations', init.phoneKeys[p], body, '{"status":0,"accepted":1', accepted);
   };
   let nextDispatch = 0;
   const sendDispatch = () => {

@@ -22,6 +22,7 @@ import { startWorker } from '../test/support/worker';
 import { DB_NAME } from './env';
 import { dayFromToday, makeJob } from './fixtures';
 import type { GenCollected, GenInit, GenRates, MixedRoute, RouteFigures } from './mixed-load-gen';
+import { LoopbackFigures, loopbackRoundTrip } from './loopback';
 import { fmt, markdownTable, percentile, post } from './stats';
 import { cpuSeconds } from './webhooks-worker';
 
@@ -35,9 +36,18 @@ export const MIXED_CONFIG = {
   workers: 2,
   phones: envInt('MIXED_PHONES', 2000),
   dispatchers: 20,
+  /** console streams held open, one per dispatcher from the first (`MIXED_STREAMS`, 0 = none) */
+  streams: Math.min(20, envInt('MIXED_STREAMS', 20)),
+  /**
+   * `MIXED_PHONE_ROUTE=osmand`: the phones report as Traccar-type devices on the lean `/osmand` route
+   * (one fix a request in the query string, the member's device id as the credential: no key, no Nest)
+   * instead of `pushlocations` — to see what the action envelope costs a fix (bench/RESULTS.md "mixed")
+   */
+  phoneRoute: (process.env.MIXED_PHONE_ROUTE === 'osmand' ? 'osmand' : 'pushlocations') as 'osmand' | 'pushlocations',
   receivers: 5,
   fixIntervalMs: 10_000,
-  dispatcherRps: 20,
+  /** `MIXED_DISPATCHER_RPS` (0 = the phones alone, with `MIXED_CREATE_JOBS=0`) */
+  dispatcherRps: envInt('MIXED_DISPATCHER_RPS', 20),
   /** `MIXED_DISPATCHER_ROUTES=locate|getjobs` narrows the dispatchers' polling to one route (to see what each costs) */
   dispatcherRoutes: (['locate', 'getjobs'].includes(process.env.MIXED_DISPATCHER_ROUTES ?? '')
     ? process.env.MIXED_DISPATCHER_ROUTES
@@ -194,6 +204,22 @@ async function seedMembers(
   return out;
 }
 
+/**
+ * `MIXED_PHONE_ROUTE=osmand`: each phone gets a device id (`dev` + its member id, lower case; the
+ * global lookup row too, as the members lib writes it), which replaces its key in `phones` — the
+ * generator sends it as `/osmand`'s `id`.
+ */
+async function giveDeviceIds(pool: pg.Pool, companyId: string, phones: Array<{ username: string; key: string }>): Promise<void> {
+  const { rows } = await pool.query<{ username: string; device_id: string }>(
+    `WITH d AS (INSERT INTO member_device_ids (device_id, company_id, member_id)
+                SELECT 'dev' || lower(id), company_id, id FROM members WHERE company_id = $1 AND role = 'worker')
+     UPDATE members SET device_id = 'dev' || lower(id) WHERE company_id = $1 AND role = 'worker' RETURNING username, device_id`,
+    [companyId],
+  );
+  const byUsername = new Map(rows.map((r) => [r.username, r.device_id]));
+  for (const p of phones) p.key = byUsername.get(p.username) ?? p.key;
+}
+
 /** CPU seconds of a set of processes, by pid; a pid gone since keeps its last reading. */
 class CpuMeter {
   private readonly first = new Map<number, number>();
@@ -276,10 +302,14 @@ export async function runMixedOnly(opts: {
   const C = MIXED_CONFIG;
   const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').trim();
+  // before anything of the part runs: the machine's price of a round trip, for reading the figures against it
+  const loopback = await loopbackRoundTrip();
+  log(`mixed: loopback round trip ${fmt(loopback.wallUs, 1)} µs, ${fmt(loopback.cpuUs, 1)} µs CPU on one side`);
   // set-up through the in-process api (closed before the load: only the measured processes serve)
   const company = await createCompany(api, { name: 'Bench mixed' });
   log(`mixed: seeding ${C.phones} phones and ${C.dispatchers} dispatchers (members by SQL, a key each)`);
   const phones = await seedMembers(api, pool, company, 'phone', C.phones, 'worker');
+  if (C.phoneRoute === 'osmand') await giveDeviceIds(pool, company.companyUid, phones);
   const dispatchers = await seedMembers(api, pool, company, 'dispatcher', C.dispatchers, 'operator');
   const extraPhones: string[] = [];
   if (C.ceiling && C.maxPhones > C.phones) {
@@ -329,13 +359,13 @@ export async function runMixedOnly(opts: {
     });
     if (res.status !== 201) throw new Error(`POST /v1/hooks answered ${res.status}: ${res.text.slice(0, 300)}`);
   }
-  for (const d of dispatchers) {
+  for (const d of dispatchers.slice(0, C.streams)) {
     const s = new StreamReader();
     s.open(url, d.key);
     opened.streams.push(s);
   }
   await waitFor(
-    '20 console streams open',
+    `${C.streams} console streams open`,
     () =>
       opened.streams.every((s) => s.snapshot) ||
       (opened.streams.some((s) => s.ended) ? Promise.reject(new Error('a stream ended')) : false),
@@ -391,6 +421,7 @@ export async function runMixedOnly(opts: {
     days,
     timeoutMs: C.timeoutMs,
     dispatcherRoutes: C.dispatcherRoutes,
+    phoneRoute: C.phoneRoute,
   };
   await startGen();
   const setRates = (r: Omit<GenRates, 'cmd'>) => gen.send({ cmd: 'set', ...r });
@@ -596,7 +627,7 @@ export async function runMixedOnly(opts: {
     await sampler;
     const loadAfter = readFileSync('/proc/loadavg', 'utf8').trim();
     const logs = [...opened.apis.map((a) => a.child), ...opened.workers].map((c) => ({ label: c.label, errors: errorLines(c) }));
-    const report = mixedReport(hold, deliveries.rows, split, steps, { loadBefore, loadAfter, logs, serverVersion: opts.serverVersion });
+    const report = mixedReport(hold, deliveries.rows, split, steps, { loadBefore, loadAfter, logs, serverVersion: opts.serverVersion, loopback });
     process.stdout.write(`\n${report.text}`);
     return report.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {
@@ -633,7 +664,13 @@ function mixedReport(
   deliveries: Array<{ state: string; n: number }>,
   split: Split,
   steps: Array<{ phones: number; w: Window }>,
-  run: { loadBefore: string; loadAfter: string; logs: Array<{ label: string; errors: string[] }>; serverVersion: string },
+  run: {
+    loadBefore: string;
+    loadAfter: string;
+    logs: Array<{ label: string; errors: string[] }>;
+    serverVersion: string;
+    loopback: LoopbackFigures;
+  },
 ): { text: string; failed: number } {
   const C = MIXED_CONFIG;
   let failed = 0;
@@ -689,7 +726,7 @@ function mixedReport(
     'info',
   ]);
   rows.push([
-    `console streams (${C.dispatchers}): job events commit → received p50 / p99 ms; positions received/s; streams ended`,
+    `console streams (${C.streams}): job events commit → received p50 / p99 ms; positions received/s; streams ended`,
     `${fmt(percentile(hold.streamLagMs, 50))} / ${fmt(percentile(hold.streamLagMs, 99))}; ${fmt(hold.streamPositions / hold.seconds, 0)}; ${opened.streams.filter((s) => s.ended).length}`,
     '—',
     'info',
@@ -711,10 +748,12 @@ function mixedReport(
   ]);
   const header =
     `Fieldwork bench (mixed) — ${new Date().toISOString()} — node ${process.version}, PostgreSQL ${run.serverVersion}, ` +
-    `${os.cpus().length} CPUs; /proc/loadavg before: ${run.loadBefore}; after: ${run.loadAfter}`;
+    `${os.cpus().length} CPUs; /proc/loadavg before: ${run.loadBefore}; after: ${run.loadAfter}; ` +
+    `loopback TCP round trip between two node processes (${run.loopback.roundTrips} one at a time, before the part): ` +
+    `${fmt(run.loopback.wallUs, 1)} µs, ${fmt(run.loopback.cpuUs, 1)} µs CPU on one side (${fmt(run.loopback.sysUs, 1)} µs system)`;
   const notes = [
     `Hold: ${fmt(hold.seconds, 0)} s after a ${C.warmupSeconds}-s warm-up; ${C.apis} built apis + ${C.workers} built workers behind haproxy (round robin), the default rate limit, pool ${C.poolSize} each; ` +
-      `${C.phones} phones (pushlocations, 1 fix / ${C.fixIntervalMs / 1000} s each, own key), ${C.dispatchers} dispatchers (operators, own key, console stream open; locate {teams: true} and getjobs {day, worker} alternating, ${C.dispatcherRps} req/s in all), ` +
+      `${C.phones} phones (${C.phoneRoute === 'osmand' ? '/osmand, own device id' : 'pushlocations, own key'}, 1 fix / ${C.fixIntervalMs / 1000} s each), ${C.dispatchers} dispatchers (operators, own key, ${C.streams} of them with a console stream open; locate {teams: true} and getjobs {day, worker} alternating, ${C.dispatcherRps} req/s in all), ` +
       `createjobs of ${C.createJobs} every ${C.createEveryMs / 1000} s (administrator key), ${C.receivers} REST hook subscriptions to jobcreated (one receiver each). Load generator: one child process, open loop, undici.`,
     `Requests without an answer when the hold ended: ${hold.gen.inFlight}. Jobs created in the hold: ${created}; deliveries expected ≈ ${created * C.receivers}, received in the window ${hold.hookReceived}. webhook_deliveries at the end of the hold: ${deliveries.map((d) => `${d.state} ${d.n}`).join(', ')}.`,
     `Most due tasks seen waiting per queue: ${
