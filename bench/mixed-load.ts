@@ -301,6 +301,8 @@ export async function runMixedOnly(opts: {
   const { api, pool, log } = opts;
   const C = MIXED_CONFIG;
   const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
+  // the ceiling's extra phones (other companies) are seeded with keys only: /osmand would refuse them
+  if (C.phoneRoute === 'osmand' && C.ceiling) throw new Error('MIXED_PHONE_ROUTE=osmand needs MIXED_CEILING=0');
   const loadBefore = readFileSync('/proc/loadavg', 'utf8').trim();
   // before anything of the part runs: the machine's price of a round trip, for reading the figures against it
   const loopback = await loopbackRoundTrip();
