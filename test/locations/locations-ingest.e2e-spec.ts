@@ -14,6 +14,8 @@ import { useWorkerStack } from '../support/worker-stack';
 const PREFIX = `fieldwork-ingest-${process.pid}`;
 process.env.QUEUE_PREFIX = PREFIX;
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+// the api's Locations task window: wide enough that the window test's six calls fit in one under load
+process.env.LOCATIONS_TASK_WINDOW_MS = '1000';
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -70,7 +72,7 @@ describe('pushlocations', () => {
       expect(l).toMatchObject({ ts: t + 5 * MIN, lat: 46.06, lng: 14.51, acc: 3, anchor_ts: t + 2 * MIN, source: 'app' });
     });
 
-    it('enqueues one Locations fixes task with the accepted range, which the worker runs (and none when nothing is accepted)', async () => {
+    it('sends the accepted range in a Locations batch task, which the worker runs (and nothing when nothing is accepted)', async () => {
       const events = new QueueEvents(QueueName.Locations, {
         connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
         prefix: PREFIX,
@@ -78,23 +80,24 @@ describe('pushlocations', () => {
       await events.waitUntilReady();
       const done: Array<{ jobId: string; returnvalue: unknown }> = [];
       events.on('completed', (e) => done.push(e));
+      type Ran = { consumers: number; members: Array<{ memberId: string; fromTs: number; toTs: number }> };
       try {
         const t = Date.now() - 40 * MIN;
-        // a member of its own: a member's tasks are coalesced (one waits, one runs), so an earlier
-        // test's task of the same member could absorb this call's
         const m = await createMember(api, c);
-        const mine = () => done.filter((e) => (e.returnvalue as { memberId?: string } | null)?.memberId === m.uid);
+        const mine = () =>
+          done.flatMap((e) => ((e.returnvalue as Ran | null)?.members ?? []).filter((x) => x.memberId === m.uid).map(() => e));
         await push(m.key, {
           locations: [
             { ts: t + 1000, lat: 1, lng: 1 },
             { ts: t, lat: 1, lng: 1 },
           ],
         });
-        await waitFor('the fixes task completed', () => mine().length > 0 || undefined, { timeoutMs: 15_000 });
-        // the processor answers the task's member and range (and how many consumers ran)
-        expect(mine()).toEqual([
-          expect.objectContaining({ returnvalue: { consumers: expect.any(Number), memberId: m.uid, fromTs: t, toTs: t + 1000 } }),
-        ]);
+        await waitFor('the batch task completed', () => mine().length > 0 || undefined, { timeoutMs: 15_000 });
+        // the processor answers the task's members with their ranges (and how many consumers ran)
+        expect(mine()).toHaveLength(1);
+        const ran = mine()[0].returnvalue as Ran;
+        expect(ran.consumers).toBeGreaterThan(0);
+        expect(ran.members).toContainEqual({ memberId: m.uid, fromTs: t, toTs: t + 1000 });
         // a call of duplicates only enqueues nothing
         done.length = 0;
         await push(m.key, { locations: [{ ts: t, lat: 1, lng: 1 }] });
@@ -105,7 +108,7 @@ describe('pushlocations', () => {
       }
     });
 
-    it('coalesces a member’s calls: while its task waits, later calls add none, and that one task evaluates them all', async () => {
+    it('gathers the calls of one window into one batch task, each member once with its calls’ range, and that task evaluates them all', async () => {
       const queue = new Queue(QueueName.Locations, {
         connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
         prefix: PREFIX,
@@ -113,18 +116,28 @@ describe('pushlocations', () => {
       const m = await createMember(api, c);
       const other = await createMember(api, c);
       const t = Date.now() - 30 * MIN;
+      const window = api.app.get(AppConfig).LOCATIONS_TASK_WINDOW_MS;
       await queue.pause();
       try {
-        for (let i = 0; i < 5; i++) await push(m.key, { locations: [{ ts: t + i * 1000, lat: 1, lng: 1 }] });
-        await push(other.key, { locations: [{ ts: t, lat: 1, lng: 1 }] });
-        const waiting = async (memberId: string) =>
-          (await queue.getJobs(['wait', 'prioritized', 'delayed'])).filter((j) => j.name === 'fixes' && j.data.memberId === memberId);
-        // the api sends its tasks within its 20 ms addBulk window
-        await waitFor('the tasks queued', async () => ((await waiting(other.uid)).length ? true : undefined), { timeoutMs: 5_000 });
-        const mine = await waiting(m.uid);
-        expect(mine).toHaveLength(1);
-        expect(mine[0].data).toMatchObject({ memberId: m.uid, fromTs: t, toTs: t }); // the first call's
-        expect(await waiting(other.uid)).toHaveLength(1); // per member
+        // five calls of one member and one of another, within one window (the api's window starts
+        // with the first call; each call here takes a few ms)
+        const sent = Date.now();
+        await Promise.all([
+          ...[0, 1, 2, 3, 4].map((i) => push(m.key, { locations: [{ ts: t + i * 1000, lat: 1, lng: 1 }] })),
+          push(other.key, { locations: [{ ts: t, lat: 1, lng: 1 }] }),
+        ]);
+        expect(Date.now() - sent).toBeLessThan(window); // else the calls could span two windows
+        const holding = async (memberId: string) =>
+          (await queue.getJobs(['wait', 'prioritized', 'delayed'])).filter(
+            (j) => j.name === 'batch' && (j.data.members as Array<{ memberId: string }>).some((x) => x.memberId === memberId),
+          );
+        await waitFor('the batch task queued', async () => ((await holding(other.uid)).length ? true : undefined), { timeoutMs: 5_000 });
+        const tasks = await holding(m.uid);
+        expect(tasks).toHaveLength(1);
+        expect(tasks[0].data.members.filter((x: { memberId: string }) => x.memberId === m.uid)).toEqual([
+          { companyId: c.companyUid, memberId: m.uid, fromTs: t, toTs: t + 4000 }, // the calls' ranges merged
+        ]);
+        expect(tasks[0].id).toBe((await holding(other.uid))[0].id); // the other member rides in the same task
       } finally {
         await queue.resume();
         await queue.close();

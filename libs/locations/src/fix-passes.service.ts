@@ -17,7 +17,7 @@ export class FixPasses {
   private readonly passes: MicroBatcher<FixesTask>;
 
   constructor(
-    private readonly consumers: FixConsumerRegistry,
+    private readonly registry: FixConsumerRegistry,
     config: AppConfig,
   ) {
     this.passes = new MicroBatcher((tasks) => this.pass(tasks), {
@@ -33,12 +33,26 @@ export class FixPasses {
    */
   async run(task: FixesTask): Promise<number> {
     await this.passes.submit(task);
-    return this.consumers.all('fixes').length;
+    return this.registry.all('fixes').length;
+  }
+
+  /**
+   * Runs `tasks` (one api window's members) in passes together: they fill passes before any starts.
+   * @returns each task's outcome, in order, once every one's pass finished (a rejected one: the first
+   * consumer's error of its pass when it failed alone)
+   */
+  runAll(tasks: readonly FixesTask[]): Promise<PromiseSettledResult<void>[]> {
+    return Promise.allSettled(this.passes.submitAll(tasks));
+  }
+
+  /** How many `fixes` consumers a pass runs. */
+  get consumerCount(): number {
+    return this.registry.all('fixes').length;
   }
 
   /** One pass over `tasks`: every `fixes` consumer at once; any failure fails the pass after all finished. */
   private async pass(tasks: FixesTask[]): Promise<void> {
-    const consumers = this.consumers.all('fixes');
+    const consumers = this.registry.all('fixes');
     // independent (own state, own transaction): run at once, so a pass holds its slot for the
     // slowest consumer's round trips, not their sum
     const outcomes = await Promise.allSettled(

@@ -18,7 +18,8 @@ export function locationsTaskConcurrency(config: Pick<AppConfig, 'LOCATIONS_CONC
 }
 
 /**
- * The Locations queue: `fixes` tasks run in the fix consumers' passes ({@link FixPasses}: batched,
+ * The Locations queue: `batch` tasks (one api process's window of members with new fixes) and the
+ * older one-member `fixes` tasks run in the fix consumers' passes ({@link FixPasses}: batched,
  * every consumer at once); `partitions` (hourly, scheduled here) keeps the fix partitions and the
  * history's retention ({@link LocationRetentionService}). Track building runs from the Tracks queue
  * ({@link TracksProcessor}).
@@ -45,7 +46,17 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
 
   async process(task: LocationsTask): Promise<unknown> {
     switch (task.name) {
+      case 'batch': {
+        // each member in the next pass with a free slot (a window's members ride together); the task
+        // fails once every member's pass finished, so its retry never overlaps a pass still running
+        const members = task.data.members;
+        const outcomes = await this.passes.runAll(members);
+        const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+        if (failed) throw failed.reason;
+        return { consumers: this.passes.consumerCount, members: members.map(({ memberId, fromTs, toTs }) => ({ memberId, fromTs, toTs })) };
+      }
       case 'fixes': {
+        // one member's task, as an api before the `batch` tasks sent it (queued across an upgrade)
         const consumers = await this.passes.run(task.data);
         const { memberId, fromTs, toTs } = task.data;
         return { consumers, memberId, fromTs, toTs };

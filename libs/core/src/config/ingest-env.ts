@@ -23,4 +23,24 @@ export class IngestEnv {
   @Min(1)
   @Max(1000)
   PUSH_GROUP_COMMIT_SIZE = 64;
+
+  /**
+   * ms an api process gathers the members whose fixes it stored before sending them to the worker
+   * as ONE Locations `batch` task (docs/locations-ingest.md, *Fixes task*): geofencing and the alert
+   * rules see a fix at most this much later, and the worker evaluates a window's members in one pass
+   * (a pass costs its round trips whatever it holds). A window also ends early at
+   * `LOCATIONS_TASK_MAX_MEMBERS` members.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(5000)
+  LOCATIONS_TASK_WINDOW_MS = 250;
+
+  /** Members one Locations `batch` task holds at most (a fuller window is sent at once). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  LOCATIONS_TASK_MAX_MEMBERS = 200;
 }

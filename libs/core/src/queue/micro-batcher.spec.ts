@@ -48,6 +48,28 @@ describe('MicroBatcher', () => {
     await Promise.all(all);
   });
 
+  it('submitAll queues its items before any pass starts: they fill passes together, not one pass each', async () => {
+    const { batches, finish, pass } = controlledPass();
+    const batcher = new MicroBatcher(pass, { maxSize: 3, maxInFlight: 4 });
+    const all = batcher.submitAll([1, 2, 3, 4, 5]);
+    expect(all).toHaveLength(5);
+    // one by one, four free slots would have started [1], [2], [3], [4]
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    finish[0]();
+    finish[1](new Error('bad')); // a pass over several that fails: each alone
+    await tick();
+    expect(batches.slice(2)).toEqual([[4]]);
+    finish[2]();
+    await tick();
+    expect(batches.slice(3)).toEqual([[5]]);
+    finish[3](new Error('bad 5'));
+    const outcomes = await Promise.allSettled(all);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+  });
+
   it('runs each item of a failed pass alone, so only the bad item fails', async () => {
     const seen: number[][] = [];
     const batcher = new MicroBatcher<number>(

@@ -57,10 +57,18 @@ export class MicroBatcher<T> {
 
   /** Runs `item` in the next pass with a free slot. */
   submit(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
-      this.pump();
-    });
+    return this.submitAll([item])[0];
+  }
+
+  /**
+   * Runs `items` as if submitted one by one, but all queued before any pass starts: they fill passes
+   * of up to `maxSize` together, where one by one the first would start a pass alone in each free
+   * slot. One promise per item, in order, each as {@link submit}'s.
+   */
+  submitAll(items: readonly T[]): Promise<void>[] {
+    const promises = items.map((item) => new Promise<void>((resolve, reject) => this.waiting.push({ item, resolve, reject })));
+    this.pump();
+    return promises;
   }
 
   /** Items waiting for a pass (not counting those running). */

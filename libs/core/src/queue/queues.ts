@@ -56,6 +56,14 @@ export interface TaskPayloads {
      * state, so a task retried or run twice changes nothing.
      */
     fixes: { companyId: string; memberId: string; fromTs: number; toTs: number };
+    /**
+     * the members whose fixes one api process stored within one `LOCATIONS_TASK_WINDOW_MS` (each once,
+     * with the ts range of its calls' accepted fixes, ms): what the api sends since 2026-11-28 (one
+     * task per window instead of one `fixes` task per member; docs/locations-ingest.md, *Fixes
+     * task*). The worker runs each member as a `fixes` task; `fixes` itself is still run for tasks
+     * queued by an older api. Idempotent like `fixes`.
+     */
+    batch: { members: Array<{ companyId: string; memberId: string; fromTs: number; toTs: number }> };
     /** repeatable: create the coming months' `location_fixes` partitions, drop those past the retention */
     partitions: Record<string, never>;
   };

@@ -1,12 +1,8 @@
 import { AppConfig, QueueName, TaskProducer } from '@app/core';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import type { FixesTask } from '../fix-consumers.registry';
+import { FixesTask, tasksByMember } from '../fix-consumers.registry';
 import { TrailingDebounce } from './trailing-debounce';
 
-/** ms the fixes tasks of finished calls wait to be sent to Redis together. */
-export const ENQUEUE_WINDOW_MS = 20;
-/** At most this many fixes tasks in one `addBulk`. */
-export const ENQUEUE_MAX_BATCH = 200;
 /** ms: a `tracks` task rebuilds from the start of this bucket of its first fix, so joined calls' late fixes of the bucket are covered. */
 export const TRACK_BUCKET_MS = 10 * 60_000;
 
@@ -28,15 +24,17 @@ interface TrackBuildTask {
 }
 
 /**
- * The api's producer of the tasks that follow stored fixes: a Locations `fixes` task per call with
- * newly stored fixes, and the member's debounced Tracks `build` task — both sent after commit, in
- * bulk, never awaited by the call.
+ * The api's producer of the tasks that follow stored fixes: the members whose fixes the process
+ * stored within `LOCATIONS_TASK_WINDOW_MS` as ONE Locations `batch` task, and each member's debounced
+ * Tracks `build` task — both sent after commit, never awaited by the call.
  */
 @Injectable()
 export class FixTasksProducer implements OnApplicationShutdown {
   private readonly logger = new Logger('Ingest');
-  /** fixes tasks of calls committed since the last flush */
-  private readonly pending: FixesTask[] = [];
+  /** the members of calls committed since the last flush, one entry per call */
+  private pending: FixesTask[] = [];
+  /** distinct members in {@link pending} */
+  private readonly pendingMembers = new Set<string>();
   private flushTimer?: NodeJS.Timeout;
   /** the debounced track builds: one per member and bucket per {@link trackBuildWindowMs} (a trailing one for the calls in between) */
   private readonly builds: TrailingDebounce<TrackBuildTask>;
@@ -53,27 +51,33 @@ export class FixTasksProducer implements OnApplicationShutdown {
   }
 
   /**
-   * After commit: one Locations `fixes` task for the call's newly stored fixes (none when nothing was
-   * accepted), coalesced per member (BullMQ deduplication with `keepLastIfActive`: at most one task
-   * waiting and one running per member; the consumers read everything newer than their state). Not awaited: tasks are sent to Redis in one `addBulk` per {@link ENQUEUE_WINDOW_MS}
-   * (or per {@link ENQUEUE_MAX_BATCH} tasks), since a BullMQ add per call was the api's largest CPU
-   * cost under load. A Redis failure is logged, never failing the call (its fixes are stored).
+   * After commit: the call's newly stored fixes (none accepted: nothing) join the window's Locations
+   * `batch` task — one task per `LOCATIONS_TASK_WINDOW_MS` (or per `LOCATIONS_TASK_MAX_MEMBERS`
+   * members) holding each member once with the range of its calls (the consumers read everything
+   * newer than their state anyway), so the worker evaluates a window's members in one pass instead of
+   * one pass and three BullMQ round trips per call (docs/locations-ingest.md, *Fixes task*). Not
+   * awaited; a Redis failure is logged, never failing the call (its fixes are stored: the member's
+   * next task covers them).
    */
   enqueue(companyId: string, memberId: string, row: { n: number; lo: number | null; hi: number | null }): void {
     if (!row.n || row.lo === null || row.hi === null) return;
     this.pending.push({ companyId, memberId, fromTs: row.lo, toTs: row.hi });
-    if (this.pending.length >= ENQUEUE_MAX_BATCH) this.flush();
-    else this.flushTimer ??= setTimeout(() => this.flush(), ENQUEUE_WINDOW_MS);
+    this.pendingMembers.add(`${companyId}\u0000${memberId}`);
+    if (this.pendingMembers.size >= this.config.LOCATIONS_TASK_MAX_MEMBERS) this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flush(), this.config.LOCATIONS_TASK_WINDOW_MS);
   }
 
-  /** Sends the pending fixes tasks in one `addBulk`, and their debounced track builds in another. */
+  /** Sends the window's members as one `batch` task, and their debounced track builds. */
   private flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    const tasks = this.pending.splice(0);
-    if (!tasks.length) return;
+    const calls = this.pending;
+    this.pending = [];
+    this.pendingMembers.clear();
+    if (!calls.length) return;
+    const members = tasksByMember(calls);
     this.builds.offer(
-      tasks.map((data) => {
+      members.map((data) => {
         const bucket = Math.floor(data.fromTs / TRACK_BUCKET_MS) * TRACK_BUCKET_MS;
         const id = `tracks:${data.companyId}:${data.memberId}:${bucket}`;
         return {
@@ -88,20 +92,12 @@ export class FixTasksProducer implements OnApplicationShutdown {
         };
       }),
     );
+    // no deduplication: a window's task is its own members; a member in two windows is evaluated by
+    // whichever pass runs first, the other finding nothing newer than the state (passes lock the
+    // member's state rows, so two never evaluate the same fixes)
     this.producer
-      .addBulk(
-        QueueName.Locations,
-        tasks.map((data) => ({
-          name: 'fixes' as const,
-          data,
-          // one waiting task per member: a call while one waits joins it (every consumer evaluates all
-          // the member's fixes newer than its own state, up to when it runs), a call while one runs
-          // leaves one more to run after it — so a backlog holds at most two tasks per member, never
-          // one per call, and an idle worker starts a member's task at once (no delay)
-          opts: { deduplication: { id: `fixes:${data.companyId}:${data.memberId}`, keepLastIfActive: true } },
-        })),
-      )
-      .catch((err: Error) => this.logger.warn(`could not enqueue ${tasks.length} fixes tasks: ${err.message}`));
+      .add(QueueName.Locations, 'batch', { members })
+      .catch((err: Error) => this.logger.warn(`could not enqueue the fixes of ${members.length} members: ${err.message}`));
   }
 
   /** Sends what is pending (and the held track builds) when the app stops. */
