@@ -20,6 +20,9 @@ async function main() {
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger });
   // useProcessExit: exit 0 after the hooks instead of re-raising the signal (which reads as a crash)
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  // the first line of a shutdown: a stop that never finishes shows it began (and the lines after, where it waits)
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => new Logger('Worker').log(`${signal}: stopping (tasks in hand finish, then the connections close)`));
   await app.init();
   new Logger('Worker').log('fieldwork worker started');
 }

@@ -12,6 +12,8 @@ const QUEUE_ROLE = Symbol('QUEUE_ROLE');
 
 /** How long a shutdown waits for Redis to answer the commands in flight and the QUIT (ms). */
 const QUIT_WITHIN_MS = 2_000;
+/** ms between two shutdown lines naming the BullMQ workers still closing. */
+const CLOSE_REPORT_EVERY_MS = 5_000;
 type QueueRole = 'producer' | 'worker';
 
 /**
@@ -78,13 +80,29 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.owned) return;
-    await Promise.all(
-      this.workerHosts().map((host) =>
-        workerOf(host)
-          ?.close()
-          .catch(() => undefined),
-      ),
+    const open = new Set<string>();
+    const closings = this.workerHosts().flatMap((host) => {
+      const worker = workerOf(host);
+      if (!worker) return [];
+      open.add(worker.name);
+      return [
+        worker
+          .close()
+          .catch(() => undefined)
+          .finally(() => open.delete(worker.name)),
+      ];
+    });
+    // a close that waits long (a task in hand, or a Redis command not answered) says which, so a
+    // shutdown that hangs past its grace period leaves a trace of where
+    const report = setInterval(
+      () => this.logger.warn(`shutdown: still closing the BullMQ workers of ${[...open].join(', ')} (tasks in hand finish first)`),
+      CLOSE_REPORT_EVERY_MS,
     );
+    try {
+      await Promise.all(closings);
+    } finally {
+      clearInterval(report);
+    }
     await closeRedis(this.owned, QUIT_WITHIN_MS);
   }
 
