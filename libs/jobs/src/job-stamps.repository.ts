@@ -24,7 +24,9 @@ export class JobStampsRepository implements StampParticipant {
    * `ts_saved` of a job that committed before the statement began. Jobs whose row a writer holds
    * are skipped (`SKIP LOCKED`), never waited for: that writer's update leaves them unstamped again
    * anyway, and its commit is stamped by a later stamping. One statement, served by the partial index
-   * of unstamped jobs. @returns how many jobs it stamped, and the stamp (ms)
+   * of unstamped jobs; the rows it locked are updated through their keys (`company_id`, `id` = ANY of
+   * the locked ids), not joined back by `id` alone: that join hashed the whole `jobs` table of the
+   * database on every stamping (24 ms of a createjobs of 100 in the mixed load, 5 ms now). @returns how many jobs it stamped, and the stamp (ms)
    */
   async stamp(db: EntityManager, companyId: string, floor: number): Promise<{ rows: number; stampedAt: number }> {
     const [row] = await query<{ rows: number; stampedAt: number }>(
@@ -32,8 +34,9 @@ export class JobStampsRepository implements StampParticipant {
       `WITH s AS MATERIALIZED (SELECT greatest($2::bigint, (floor(extract(epoch from clock_timestamp()) * 1000))::bigint) AS v),
        u AS (
          UPDATE jobs j SET saved_stamp = s.v, created_stamp = coalesce(j.created_stamp, s.v)
-           FROM s, (SELECT id FROM jobs WHERE company_id = $1 AND saved_stamp IS NULL FOR UPDATE SKIP LOCKED) t
-          WHERE j.id = t.id
+           FROM s
+          WHERE j.company_id = $1
+            AND j.id = ANY (ARRAY(SELECT id FROM jobs WHERE company_id = $1 AND saved_stamp IS NULL FOR UPDATE SKIP LOCKED))
           RETURNING 1)
        SELECT (SELECT count(*) FROM u)::int AS rows, (SELECT v FROM s)::float8 AS "stampedAt"`,
       [companyId, floor],

@@ -107,7 +107,7 @@ export const BATCH_ON_COMPANY = `CREATE OR REPLACE FUNCTION fieldwork_webhook_ba
            ORDER BY c.next_attempt_at, c.id;
       END $$`;
 
-const HOOKS_CLAIM_ON_COMPANY = `CREATE OR REPLACE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint,
+export const HOOKS_CLAIM_ON_COMPANY = `CREATE OR REPLACE FUNCTION fieldwork_webhook_hooks_claim(p_company varchar, p_now bigint, p_cap integer, p_locked_until bigint,
                                                                 p_worker varchar)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,
                      failing_since bigint, action varchar, form_id varchar, payload text, secret varchar,

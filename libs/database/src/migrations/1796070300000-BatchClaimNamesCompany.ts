@@ -25,7 +25,7 @@ export class BatchClaimNamesCompany1796070300000 implements MigrationInterface {
   }
 }
 
-const BATCH_WITH_COMPANY = `CREATE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
+export const BATCH_WITH_COMPANY = `CREATE FUNCTION fieldwork_webhook_batch(p_endpoint varchar, p_now bigint, p_cap integer, p_locked_until bigint,
                                                            p_record jsonb, p_recorded_lock bigint, p_any_ok boolean,
                                                            p_worker varchar, p_company varchar DEFAULT NULL)
       RETURNS TABLE (id varchar, company_id varchar, event_id varchar, failures integer, url varchar, headers jsonb,

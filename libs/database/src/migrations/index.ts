@@ -31,6 +31,7 @@ import { CompanyLeadsPrimaryKeys1796070200000 } from './1796070200000-CompanyLea
 import { BatchClaimNamesCompany1796070300000 } from './1796070300000-BatchClaimNamesCompany';
 import { CreateGlobalLookups1796071000000 } from './1796071000000-CreateGlobalLookups';
 import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
+import { ClaimsUpdateByKey1796090000000 } from './1796090000000-ClaimsUpdateByKey';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   BatchClaimNamesCompany1796070300000,
   CreateGlobalLookups1796071000000,
   AddRunReadLsn1796080000000,
+  ClaimsUpdateByKey1796090000000,
 ];
