@@ -16,7 +16,7 @@ import { ALL_QUEUES, newId } from '@app/core';
 import { ApiKeysService } from '@app/members';
 import { createCompany, TestApi, TestCompany } from '../test/support/api';
 import { ApiProcess, Child, freePort, getJson, ROOT, startApiProcess, waitFor } from '../test/support/proc-child';
-import { ReverseProxy, startReverseProxy } from '../test/support/reverse-proxy';
+import { Balance, ReverseProxy, startReverseProxy } from '../test/support/reverse-proxy';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
 import { DB_NAME } from './env';
@@ -44,6 +44,12 @@ export const MIXED_CONFIG = {
    * instead of `pushlocations` — to see what the action envelope costs a fix (bench/RESULTS.md "mixed")
    */
   phoneRoute: (process.env.MIXED_PHONE_ROUTE === 'osmand' ? 'osmand' : 'pushlocations') as 'osmand' | 'pushlocations',
+  /**
+   * `MIXED_BALANCE`: haproxy's `balance` over the apis — `roundrobin` (the default) or `leastconn` (the
+   * api with the fewest requests in progress), to see what a long request (createjobs, locate) on one
+   * api costs the short ones queued behind it there (bench/RESULTS.md "mixed")
+   */
+  balance: (process.env.MIXED_BALANCE === 'leastconn' ? 'leastconn' : 'roundrobin') as Balance,
   receivers: 5,
   fixIntervalMs: 10_000,
   /** `MIXED_DISPATCHER_RPS` (0 = the phones alone, with `MIXED_CREATE_JOBS=0`) */
@@ -350,7 +356,7 @@ export async function runMixedOnly(opts: {
   for (let i = 0; i < C.apis; i++) opened.apis.push(await (API_NODE_ARGS.length ? startApiWithArgs(childEnv) : startApiProcess(childEnv)));
   for (let i = 0; i < C.workers; i++)
     opened.workers.push(await startWorker(`worker-mixed-${i}`, childEnv, (sql, params) => pool.query(sql, params), WORKER_NODE_ARGS));
-  const proxy = await startReverseProxy(opened.apis.map((a) => a.url));
+  const proxy = await startReverseProxy(opened.apis.map((a) => a.url), undefined, undefined, C.balance);
   opened.proxy = proxy;
   const url = proxy.url;
 
@@ -754,7 +760,7 @@ function mixedReport(
     `loopback TCP round trip between two node processes (${run.loopback.roundTrips} one at a time, before the part): ` +
     `${fmt(run.loopback.wallUs, 1)} µs, ${fmt(run.loopback.cpuUs, 1)} µs CPU on one side (${fmt(run.loopback.sysUs, 1)} µs system)`;
   const notes = [
-    `Hold: ${fmt(hold.seconds, 0)} s after a ${C.warmupSeconds}-s warm-up; ${C.apis} built apis + ${C.workers} built workers behind haproxy (round robin), the default rate limit, pool ${C.poolSize} each; ` +
+    `Hold: ${fmt(hold.seconds, 0)} s after a ${C.warmupSeconds}-s warm-up; ${C.apis} built apis + ${C.workers} built workers behind haproxy (${C.balance === 'leastconn' ? 'least connections' : 'round robin'}), the default rate limit, pool ${C.poolSize} each; ` +
       `${C.phones} phones (${C.phoneRoute === 'osmand' ? '/osmand, own device id' : 'pushlocations, own key'}, 1 fix / ${C.fixIntervalMs / 1000} s each), ${C.dispatchers} dispatchers (operators, own key, ${C.streams} of them with a console stream open; locate {teams: true} and getjobs {day, worker} alternating, ${C.dispatcherRps} req/s in all), ` +
       `createjobs of ${C.createJobs} every ${C.createEveryMs / 1000} s (administrator key), ${C.receivers} REST hook subscriptions to jobcreated (one receiver each). Load generator: one child process, open loop, undici.`,
     `Requests without an answer when the hold ended: ${hold.gen.inFlight}. Jobs created in the hold: ${created}; deliveries expected ≈ ${created * C.receivers}, received in the window ${hold.hookReceived}. webhook_deliveries at the end of the hold: ${deliveries.map((d) => `${d.state} ${d.n}`).join(', ')}.`,

@@ -43,8 +43,15 @@ export interface HealthCheck {
   timeoutMs?: number;
 }
 
-/** The config: one frontend on `127.0.0.1:port`, one round-robin backend, a stats socket. */
-function haproxyConfig(port: number, backends: string[], statsSocket: string, check?: HealthCheck): string {
+/**
+ * How haproxy picks a backend for each request: `roundrobin` (the tests' default: requests spread
+ * evenly, which the multi-instance tests count on) or `leastconn` (the backend with the fewest
+ * requests in progress: one busy with a long request gets the next ones less).
+ */
+export type Balance = 'roundrobin' | 'leastconn';
+
+/** The config: one frontend on `127.0.0.1:port`, one backend balanced by `balance`, a stats socket. */
+function haproxyConfig(port: number, backends: string[], statsSocket: string, check?: HealthCheck, balance: Balance = 'roundrobin'): string {
   return [
     'global',
     `  stats socket ${statsSocket} mode 600 level admin`,
@@ -62,7 +69,7 @@ function haproxyConfig(port: number, backends: string[], statsSocket: string, ch
     `  bind 127.0.0.1:${port}`,
     '  default_backend apis',
     'backend apis',
-    '  balance roundrobin',
+    `  balance ${balance}`,
     ...(check
       ? [
           '  option httpchk GET /health/ready',
@@ -115,7 +122,12 @@ function accepts(port: number): Promise<boolean> {
  * connections (with `healthCheck`: until every backend is up); retried on a port taken meanwhile.
  * Throws naming `scripts/test-tools.sh` when the binary is missing.
  */
-export async function startReverseProxy(backends: string[], timeoutMs = 10_000, healthCheck?: HealthCheck): Promise<ReverseProxy> {
+export async function startReverseProxy(
+  backends: string[],
+  timeoutMs = 10_000,
+  healthCheck?: HealthCheck,
+  balance: Balance = 'roundrobin',
+): Promise<ReverseProxy> {
   const bin = haproxyBinary();
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -123,7 +135,7 @@ export async function startReverseProxy(backends: string[], timeoutMs = 10_000, 
     const statsSocket = join(dir, 'stats.sock');
     const port = await freePort();
     const cfg = join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, haproxyConfig(port, backends, statsSocket, healthCheck));
+    writeFileSync(cfg, haproxyConfig(port, backends, statsSocket, healthCheck, balance));
     // -db: foreground, not a daemon; a bad config makes it exit with its own message (in the output)
     const child = new Child(`haproxy:${port}`, bin, ['-db', '-f', cfg], childEnv());
     try {
