@@ -33,7 +33,7 @@ export class FixPasses {
    */
   async run(task: FixesTask): Promise<number> {
     await this.passes.submit(task);
-    return this.registry.all('fixes').length;
+    return this.consumerCount;
   }
 
   /**
