@@ -32,6 +32,7 @@ import { BatchClaimNamesCompany1796070300000 } from './1796070300000-BatchClaimN
 import { CreateGlobalLookups1796071000000 } from './1796071000000-CreateGlobalLookups';
 import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
 import { ClaimsUpdateByKey1796090000000 } from './1796090000000-ClaimsUpdateByKey';
+import { JobsCompanyStatsOff1796100000000 } from './1796100000000-JobsCompanyStatsOff';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   CreateGlobalLookups1796071000000,
   AddRunReadLsn1796080000000,
   ClaimsUpdateByKey1796090000000,
+  JobsCompanyStatsOff1796100000000,
 ];
