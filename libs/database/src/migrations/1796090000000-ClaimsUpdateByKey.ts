@@ -15,18 +15,20 @@ const BATCH_JOINED = 'FROM picked WHERE d.company_id = picked.company_id AND d.i
  * REST hooks claim (auto_explain, 2026-11-28). The answer, locks and order are unchanged.
  * Online: `CREATE OR REPLACE` of two functions, in the migration's transaction.
  */
+/** `fieldwork_webhook_batch` as this migration defines it (a later migration edits it further). */
+export const BATCH_BY_KEY = (): string =>
+  replaced(
+    BATCH_WITH_COMPANY.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'),
+    BATCH_JOINED,
+    'WHERE d.company_id = ep.company_id AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))',
+  );
+
 export class ClaimsUpdateByKey1796090000000 implements MigrationInterface {
   name = 'ClaimsUpdateByKey1796090000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(replaced(HOOKS_CLAIM_ON_COMPANY, HOOKS_JOINED, 'WHERE d.company_id = p_company AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))'));
-    await q.query(
-      replaced(
-        BATCH_WITH_COMPANY.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'),
-        BATCH_JOINED,
-        'WHERE d.company_id = ep.company_id AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))',
-      ),
-    );
+    await q.query(BATCH_BY_KEY());
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -36,8 +38,8 @@ export class ClaimsUpdateByKey1796090000000 implements MigrationInterface {
 }
 
 /** `sql` with its one occurrence of `from` replaced. @throws Error when `from` is not found exactly once */
-function replaced(sql: string, from: string, to: string): string {
+export function replaced(sql: string, from: string, to: string): string {
   const parts = sql.split(from);
-  if (parts.length !== 2) throw new Error(`ClaimsUpdateByKey: expected one "${from}" in the function, found ${parts.length - 1}`);
+  if (parts.length !== 2) throw new Error(`expected one "${from}" in the function, found ${parts.length - 1}`);
   return parts.join(to);
 }

@@ -33,6 +33,7 @@ import { CreateGlobalLookups1796071000000 } from './1796071000000-CreateGlobalLo
 import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
 import { ClaimsUpdateByKey1796090000000 } from './1796090000000-ClaimsUpdateByKey';
 import { JobsCompanyStatsOff1796100000000 } from './1796100000000-JobsCompanyStatsOff';
+import { BatchClaimByRow1796110000000 } from './1796110000000-BatchClaimByRow';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   AddRunReadLsn1796080000000,
   ClaimsUpdateByKey1796090000000,
   JobsCompanyStatsOff1796100000000,
+  BatchClaimByRow1796110000000,
 ];
