@@ -7,8 +7,9 @@
  * files: a platform-wide statement (retention, sweeps) is checked by what it must and must not return
  * of the spec's own rows, never by equality with all it returns.
  */
-import { loadConfig, newId } from '@app/core';
+import { AppConfig, ensureDatabase, loadConfig, newId } from '@app/core';
 import { dataSourceOptions } from '@app/database';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 
 /** A data source on the run's database with the app's one options object (entities, pool); `destroy()` it in `afterAll`. */
@@ -16,6 +17,42 @@ export async function openIntegrationDb(): Promise<DataSource> {
   const ds = new DataSource(dataSourceOptions(loadConfig()));
   await ds.initialize();
   return ds;
+}
+
+/** A database of a spec's own on the run's server (for migrations and planner state the shared one cannot have). */
+export interface ScratchDatabase {
+  /** its name: `fw_<prefix>_<fresh id>` */
+  name: string;
+  /** the run's config with `DATABASE_URL` pointing at it */
+  config: AppConfig;
+  /** creates it (empty, unmigrated) if it does not exist */
+  create(): Promise<void>;
+  /** drops it (`WITH (FORCE)`); safe when it was never created */
+  drop(): Promise<void>;
+}
+
+/** A scratch database named `fw_<prefix>_<fresh id>`; call `drop()` in `afterAll`. */
+export function scratchDatabase(prefix: string): ScratchDatabase {
+  const base = loadConfig();
+  const name = `fw_${prefix}_${newId().toLowerCase()}`;
+  const at = (db: string) => Object.assign(new URL(base.DATABASE_URL), { pathname: `/${db}` }).toString();
+  const config = { ...base, DATABASE_URL: at(name) };
+  return {
+    name,
+    config,
+    create: async () => {
+      await ensureDatabase(config.DATABASE_URL);
+    },
+    drop: async () => {
+      const admin = new Client({ connectionString: at('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
 }
 
 /** A company of the test's own: its id, its owner (an admin) and that member's username. */

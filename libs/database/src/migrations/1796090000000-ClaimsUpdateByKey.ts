@@ -6,6 +6,14 @@ import { BATCH_WITH_COMPANY } from './1796070300000-BatchClaimNamesCompany';
 const HOOKS_JOINED = 'FROM picked WHERE d.company_id = p_company AND d.id = picked.id';
 const BATCH_JOINED = 'FROM picked WHERE d.company_id = picked.company_id AND d.id = picked.id';
 
+/** `fieldwork_webhook_batch` as this migration defines it (a later migration edits it further). */
+export const BATCH_BY_KEY = (): string =>
+  replaced(
+    BATCH_WITH_COMPANY.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'),
+    BATCH_JOINED,
+    'WHERE d.company_id = ep.company_id AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))',
+  );
+
 /**
  * The webhook claims update the rows they picked (and locked) through their keys — `company_id = …
  * AND id = ANY (ARRAY(SELECT id FROM picked))`, index probes on the primary key — instead of joining
@@ -15,14 +23,6 @@ const BATCH_JOINED = 'FROM picked WHERE d.company_id = picked.company_id AND d.i
  * REST hooks claim (auto_explain, 2026-11-28). The answer, locks and order are unchanged.
  * Online: `CREATE OR REPLACE` of two functions, in the migration's transaction.
  */
-/** `fieldwork_webhook_batch` as this migration defines it (a later migration edits it further). */
-export const BATCH_BY_KEY = (): string =>
-  replaced(
-    BATCH_WITH_COMPANY.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION'),
-    BATCH_JOINED,
-    'WHERE d.company_id = ep.company_id AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))',
-  );
-
 export class ClaimsUpdateByKey1796090000000 implements MigrationInterface {
   name = 'ClaimsUpdateByKey1796090000000';
 

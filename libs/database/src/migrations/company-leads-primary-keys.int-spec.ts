@@ -1,5 +1,5 @@
-import { ensureDatabase, loadConfig, newId } from '@app/core';
-import { Client } from 'pg';
+import { newId } from '@app/core';
+import { scratchDatabase } from '@test/support/integration';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../data-source-options';
 import { checkDistribution, TABLE_KINDS } from '../table-kinds';
@@ -18,24 +18,15 @@ const ROWS = 400;
  * writer was never refused.
  */
 describe('CompanyLeadsPrimaryKeys on a populated database', () => {
-  const base = loadConfig();
-  const url = new URL(base.DATABASE_URL);
-  const name = `fw_mig_${newId().toLowerCase()}`;
-  url.pathname = `/${name}`;
-  const config = { ...base, DATABASE_URL: url.toString() };
+  const db = scratchDatabase('mig');
+  const config = db.config;
   const at = MIGRATIONS.indexOf(CompanyLeadsPrimaryKeys1796070200000);
 
-  afterAll(async () => {
-    url.pathname = '/postgres';
-    const admin = new Client({ connectionString: url.toString() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => db.drop());
 
   it('keeps every row and swaps each key online', async () => {
     expect(at).toBeGreaterThan(0);
-    await ensureDatabase(config.DATABASE_URL);
+    await db.create();
     const before = await new DataSource({ ...dataSourceOptions(config), migrations: MIGRATIONS.slice(0, at) }).initialize();
     const companies = Array.from({ length: COMPANIES }, () => newId());
     try {

@@ -1,5 +1,5 @@
-import { ensureDatabase, loadConfig, newId } from '@app/core';
-import { Client } from 'pg';
+import { newId } from '@app/core';
+import { scratchDatabase } from '@test/support/integration';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../data-source-options';
 import { JobsCompanyStatsOff1796100000000 } from './1796100000000-JobsCompanyStatsOff';
@@ -37,28 +37,20 @@ function nodes(n: PlanNode): PlanNode[] {
  * (the migration's `down`) the same state gives that whole-company read, which is what it prevents.
  */
 describe('JobsCompanyStatsOff: a company outside the last ANALYZE', () => {
-  const base = loadConfig();
-  const url = new URL(base.DATABASE_URL);
-  const name = `fw_stats_${newId().toLowerCase()}`;
-  url.pathname = `/${name}`;
-  const config = { ...base, DATABASE_URL: url.toString() };
+  const db = scratchDatabase('stats');
   let ds: DataSource;
   const a = newId();
   const b = newId();
 
   beforeAll(async () => {
-    await ensureDatabase(config.DATABASE_URL);
-    ds = await new DataSource(dataSourceOptions(config)).initialize();
+    await db.create();
+    ds = await new DataSource(dataSourceOptions(db.config)).initialize();
     await ds.runMigrations({ transaction: 'each' });
   });
 
   afterAll(async () => {
     await ds?.destroy();
-    url.pathname = '/postgres';
-    const admin = new Client({ connectionString: url.toString() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await db.drop();
   });
 
   /** WORKERS × DAYS × PER_DAY jobs of `company`, numbered per worker-day. */
