@@ -25,7 +25,29 @@ export interface StampResult {
   stampedAt: number;
   /** participants' rows stamped */
   rows: number;
+  /**
+   * true when the stamping was asked not to wait ({@link StampOptions.wait} false) and another
+   * stamping of the company held its lock: nothing was done (the other counts, see
+   * {@link OutboxRepository.stamp}); `stamped`, `rows` 0, `lastSeq` and `stampedAt` -1.
+   */
+  busy: boolean;
 }
+
+/** How a stamping meets another stamping of the same company ({@link OutboxRepository.stamp}). */
+export interface StampOptions {
+  /**
+   * true (default): wait until the other commits, then stamp (a read that needs its own writes
+   * stamped). false: do nothing and answer `busy` (a wake-up after a commit, which the other stamping,
+   * or one after it, covers).
+   */
+  wait?: boolean;
+}
+
+/**
+ * SQL, `$1` the company: the advisory lock key of the company's stamping (`pg_advisory_xact_lock`
+ * space; `hashtextextended` as the route numbers' lock, with its own prefix).
+ */
+const STAMP_LOCK_KEY = `hashtextextended('outbox.stamp:' || $1, 0)`;
 
 /** A polling trigger's read of stamped events ({@link OutboxRepository.stampedEventsPage}). */
 export interface StampedEventsQuery {
@@ -148,16 +170,27 @@ export class OutboxRepository {
    * An event whose transaction has not committed is invisible to all of them, so it is numbered by a
    * later stamping, after every number already given: seqs (and stamps) are handed out in commit
    * order, and a reader never sees seq n+1 committed before seq n.
+   *
+   * Step 1 first takes the company's stamping lock (`pg_advisory_xact_lock` on {@link STAMP_LOCK_KEY},
+   * the same statement, before the row lock). With `wait: false` it only tries it
+   * (`pg_try_advisory_xact_lock`): when another stamping holds it, this one answers `busy` at once,
+   * having written nothing — no connection held waiting, as every api process's wake-up after every
+   * commit did before (docs/live.md, "One stamper at a time"). The holder, or a stamping after it,
+   * numbers what the skipped one would have: see {@link OutboxStamping}.
+   * @throws what PostgreSQL throws (the transaction is rolled back: nothing is stamped)
    */
-  async stamp(companyId: string, participants: readonly StampParticipant[] = []): Promise<StampResult> {
+  async stamp(companyId: string, participants: readonly StampParticipant[] = [], options: StampOptions = {}): Promise<StampResult> {
+    const wait = options.wait ?? true;
     return this.dataSource.transaction('READ COMMITTED', async (m) => {
       const [locked] = await query<{ lastSeq: number; stampedAt: number }>(
         m,
-        `INSERT INTO outbox_sequences (company_id, last_seq, stamped_at) VALUES ($1, 0, ${SQL_CLOCK_MS})
+        `WITH l AS (${wait ? `SELECT true AS got FROM pg_advisory_xact_lock(${STAMP_LOCK_KEY})` : `SELECT pg_try_advisory_xact_lock(${STAMP_LOCK_KEY}) AS got`})
+         INSERT INTO outbox_sequences (company_id, last_seq, stamped_at) SELECT $1, 0, ${SQL_CLOCK_MS} WHERE (SELECT got FROM l)
          ON CONFLICT (company_id) DO UPDATE SET stamped_at = greatest(outbox_sequences.stamped_at, ${SQL_CLOCK_MS})
          RETURNING last_seq::float8 AS "lastSeq", stamped_at::float8 AS "stampedAt"`,
         [companyId],
       );
+      if (!locked) return { stamped: 0, lastSeq: -1, stampedAt: -1, rows: 0, busy: true };
       const [done] = await query<{ stamped: number; lastSeq: number }>(
         m,
         `WITH todo AS (
@@ -181,7 +214,7 @@ export class OutboxRepository {
       // the company's stamp moves to the highest given (a participant's clock ran on), so none goes back
       if (top > locked.stampedAt)
         await query(m, `UPDATE outbox_sequences SET stamped_at = greatest(stamped_at, $2) WHERE company_id = $1`, [companyId, top]);
-      return { stamped: done.stamped, lastSeq: done.lastSeq, stampedAt: locked.stampedAt, rows };
+      return { stamped: done.stamped, lastSeq: done.lastSeq, stampedAt: locked.stampedAt, rows, busy: false };
     });
   }
 

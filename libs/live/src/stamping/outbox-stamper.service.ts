@@ -8,7 +8,7 @@ import { LiveListener } from '../live-listener.service';
  * `STREAM_SAFETY_MS` by a pass over the companies with unstamped events or stamped tables' rows (a
  * lost notification, a process that died between commit and stamping, a write without an event).
  * The stamping itself — once at a time per company in a process, serialised across processes by the
- * company's sequence row — is core's {@link OutboxStamping}.
+ * company's stamping lock, a wake-up skipping when another process holds it — is core's {@link OutboxStamping}.
  */
 @Injectable()
 export class OutboxStamper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -26,7 +26,7 @@ export class OutboxStamper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    this.listener.subscribe(OUTBOX_CHANNEL, { notified: (company) => company && this.kick(company), connected: () => void this.sweep() });
+    this.listener.subscribe(OUTBOX_CHANNEL, { notified: (company) => company && this.nudge(company), connected: () => void this.sweep() });
     this.timer = setInterval(() => void this.sweep(), this.config.STREAM_SAFETY_MS);
     this.timer.unref();
   }
@@ -34,6 +34,11 @@ export class OutboxStamper implements OnApplicationBootstrap, OnModuleDestroy {
   /** Stamps `companyId` now, or once more after the stamping running ({@link OutboxStamping.kick}). */
   kick(companyId: string): Promise<void> {
     return this.stamping.kick(companyId);
+  }
+
+  /** A commit's wake-up: as {@link kick}, skipping when another process is stamping the company ({@link OutboxStamping.nudge}). */
+  nudge(companyId: string): Promise<void> {
+    return this.stamping.nudge(companyId);
   }
 
   /** Stamps every company with anything unstamped (the safety pass). */
