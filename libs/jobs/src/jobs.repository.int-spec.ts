@@ -63,6 +63,26 @@ describe('JobsRepository (PostgreSQL)', () => {
     expect(await repo.insertMany(ds, [])).toEqual(new Map());
   });
 
+  it('insertMany writes each job as given, whichever properties the batch shares (sent once) and which differ (sent per job)', async () => {
+    const worker = await createIntMember(ds, a, { name: 'Bo' });
+    // shared by all three: company, creator, zeros…; differing: some in one job only (the others at the default)
+    const batch = [
+      job(a, { destinationName: 'A', customFields: [{ label: 'x', value: '1' }] as Job['customFields'], extra: { extra_text_note: 'n' } }),
+      job(a, { destinationName: 'B', workerId: worker, priority: 3, destinationLat: 46.05, destinationLng: 14.5 }),
+      job(a, { destinationName: 'C', tsDoneSuccess: 1_700_000_000_000, orderId: 42, textDispatcher: 'call first' }),
+    ];
+    await repo.insertMany(ds, batch);
+    const back = await repo.lockByIds(ds, a, batch.map((j) => j.id));
+    for (const j of batch) {
+      const { tsSaved: _s, createdAt: _c, createdStamp: _cs, savedStamp: _ss, ...row } = back.find((r) => r.id === j.id)! as Job & Record<string, unknown>;
+      const { tsSaved: _s2, createdAt: _c2, createdStamp: _cs2, savedStamp: _ss2, ...sent } = j as Job & Record<string, unknown>;
+      expect(row).toEqual(sent);
+    }
+    // one job alone: every property is "shared"
+    const [one] = await insert(job(a, { destinationName: 'D', workerId: worker }));
+    expect((await repo.lockByIds(ds, a, [one.id]))[0]).toMatchObject({ destinationName: 'D', workerId: worker, companyId: a });
+  });
+
   it('rowsByIds, lockByIds and lockByUidSecondary answer the company’s own jobs only', async () => {
     const [mine, tpl] = await insert(job(a, { uidSecondary: 'lock-1' }), job(a, { isTemplate: true }));
     const [theirs] = await insert(job(b, { uidSecondary: 'lock-1' }));
