@@ -67,7 +67,7 @@ describe('JobsRepository (PostgreSQL)', () => {
     const worker = await createIntMember(ds, a, { name: 'Bo' });
     // shared by all three: company, creator, zeros…; differing: some in one job only (the others at the default)
     const batch = [
-      job(a, { destinationName: 'A', customFields: [{ label: 'x', value: '1' }] as Job['customFields'], extra: { extra_text_note: 'n' } }),
+      job(a, { destinationName: 'A', customFields: [{ key: 'x', val: '1' }], extra: { extra_text_note: 'n' } }),
       job(a, { destinationName: 'B', workerId: worker, priority: 3, destinationLat: 46.05, destinationLng: 14.5 }),
       job(a, { destinationName: 'C', tsDoneSuccess: 1_700_000_000_000, orderId: 42, textDispatcher: 'call first' }),
     ];
