@@ -83,6 +83,39 @@ describe('JobsRepository (PostgreSQL)', () => {
     expect((await repo.lockByIds(ds, a, [one.id]))[0]).toMatchObject({ destinationName: 'D', workerId: worker, companyId: a });
   });
 
+  it('insertMany answers each view row exactly as JOB_SELECT_SQL reads it back: assignee, dispatcher, place, zones, company', async () => {
+    const c = (await createIntCompany(ds, { timezone: 'America/Chicago' })).companyId;
+    const worker = await createIntMember(ds, c, { name: 'Wu' });
+    const dispatcher = await createIntMember(ds, c, { name: 'Di' });
+    const place = newId();
+    await ds.query(
+      `INSERT INTO places (id, company_id, name, location, radius, created_at) VALUES ($1, $2, 'Depot', ST_SetSRID(ST_MakePoint(14.002, 46.002), 4326)::geography, 75, 0)`,
+      [place, c],
+    );
+    const square = (id: string, lng: number, lat: number, deleted: number | null) =>
+      ds.query(
+        `INSERT INTO zones (id, company_id, name, polygon, danger, teams, color, created_at, deleted_at)
+         VALUES ($1, $2, 'Z', ST_GeomFromGeoJSON($3)::geography, false, '[]', '', 1, $4)`,
+        [id, c, JSON.stringify({ type: 'Polygon', coordinates: [[[lng, lat], [lng + 0.01, lat], [lng + 0.01, lat + 0.01], [lng, lat + 0.01], [lng, lat]]] }), deleted],
+      );
+    const [z1, z2, gone] = [newId(), newId(), newId()].sort();
+    await square(z1, 14, 46, null);
+    await square(z2, 14.005, 46.005, null); // overlaps z1 around (46.007, 14.007)
+    await square(gone, 14, 46, 5); // deleted: never linked
+    const batch = [
+      job(c, { destinationName: 'both zones', destinationLat: 46.007, destinationLng: 14.007, workerId: worker }),
+      job(c, { destinationName: 'z1 by its place', placeUid: place, dispatcherUid: dispatcher }),
+      job(c, { destinationName: 'outside', destinationLat: 45, destinationLng: 13, workerId: worker, dispatcherUid: dispatcher }),
+      job(c, { destinationName: 'nowhere' }),
+    ];
+    const rows = await repo.insertMany(ds, batch);
+    const back = new Map((await repo.rowsByIds(ds, c, batch.map((j) => j.id))).map((r) => [r.id, r]));
+    for (const j of batch) expect(rows.get(j.id)).toEqual(back.get(j.id));
+    expect(batch.map((j) => rows.get(j.id)!.linkedZones)).toEqual([`${z1},${z2}`, z1, '', '']);
+    expect(rows.get(batch[1].id)).toMatchObject({ placeName: 'Depot', placeRadius: 75, dispatcherName: 'Di', workerName: null });
+    expect(rows.get(batch[0].id)).toMatchObject({ workerName: 'Wu', timezone: 'America/Chicago', dispatcherName: null, placeName: null });
+  });
+
   it('rowsByIds, lockByIds and lockByUidSecondary answer the company’s own jobs only', async () => {
     const [mine, tpl] = await insert(job(a, { uidSecondary: 'lock-1' }), job(a, { isTemplate: true }));
     const [theirs] = await insert(job(b, { uidSecondary: 'lock-1' }));

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SORT_FIELDS } from './dto/get-jobs.dto';
 import { Job } from './entities/job.entity';
 import { JobRow, JobRowJoined, jobRowOf } from './job-view';
-import { JOB_SELECT_SQL, jobSelectSql, memberIdByUsernameSql } from './places-job-view.read';
+import { INSERTED_JOB_REFS_COLUMNS, InsertedJobRefs, insertedJobRefsSql, JOB_SELECT_SQL, memberIdByUsernameSql } from './places-job-view.read';
 import { Progress, PROGRESS_SQL, progressIndex } from './progress';
 import { WorkerDay, workerDayKey } from './route-numbers';
 
@@ -34,23 +34,6 @@ interface ColumnMap {
 }
 
 /** The fields of a {@link JobRow} that are not the job's own columns, and the database clock's: what an insert answers. */
-const JOINED_FIELDS = [
-  'id',
-  'tsSaved',
-  'createdAt',
-  'workerUsername',
-  'workerName',
-  'workerEmail',
-  'workerPhone',
-  'dispatcherName',
-  'placeName',
-  'placeRadius',
-  'defaultRadius',
-  'timezone',
-  'linkedZones',
-  'extraLabels',
-] as const satisfies ReadonlyArray<keyof JobRowJoined | 'id'>;
-
 /** Builds `WHERE` clauses with numbered parameters (over {@link JOB_SELECT_SQL}'s aliases, `j` the job). */
 /** Whether every job holds the same value of `property` (json-equal for objects). */
 function sameInAll(jobs: readonly Job[], property: keyof Job): boolean {
@@ -65,6 +48,39 @@ function pick(job: Job, columns: readonly ColumnMap[]): Record<string, unknown> 
   const out: Record<string, unknown> = {};
   for (const c of columns) out[c.property] = job[c.property] ?? null;
   return out;
+}
+
+/**
+ * Each inserted job's joined fields, from {@link InsertedJobRefs} (one read for the batch) and the
+ * statement's clock `now` (ms: `ts_saved` and `created_at` of every row), as {@link JOB_SELECT_SQL}'s
+ * joins give them: null where the job names no member or place (or one not found), `linkedZones` ''
+ * unless the refs list the job.
+ */
+function joinedOfInserted(refs: InsertedJobRefs, now: number): (job: Job) => JobRowJoined {
+  const members = new Map((refs.members ?? []).map((m) => [m[0], m]));
+  const places = new Map((refs.places ?? []).map((p) => [p[0], p]));
+  const zones = new Map(refs.zones ?? []);
+  const [defaultRadius, timezone, extraLabels] = refs.company;
+  return (job) => {
+    const w = job.workerId === null ? undefined : members.get(job.workerId);
+    const d = members.get(job.dispatcherUid);
+    const p = places.get(job.placeUid);
+    return {
+      tsSaved: now,
+      createdAt: now,
+      workerUsername: w ? w[1] : null,
+      workerName: w ? w[2] : null,
+      workerEmail: w ? w[3] : null,
+      workerPhone: w ? w[4] : null,
+      dispatcherName: d ? d[2] : null,
+      placeName: p ? p[1] : null,
+      placeRadius: p ? p[2] : null,
+      defaultRadius,
+      timezone,
+      linkedZones: zones.get(job.id) ?? '',
+      extraLabels,
+    };
+  };
 }
 
 class Where {
@@ -175,20 +191,34 @@ export class JobsRepository {
    */
   async insertMany(db: Queryable, jobs: Job[]): Promise<Map<string, JobRow>> {
     if (!jobs.length) return new Map();
+    const companyId = jobs[0].companyId;
+    if (jobs.some((j) => j.companyId !== companyId)) {
+      // one statement per company (createjobs' batches are one company's; tests mix them)
+      const out = new Map<string, JobRow>();
+      for (const company of new Set(jobs.map((j) => j.companyId)))
+        for (const [id, row] of await this.insertMany(db, jobs.filter((j) => j.companyId === company))) out.set(id, row);
+      return out;
+    }
     const perRow: ColumnMap[] = [];
     const shared: ColumnMap[] = [];
     for (const c of this.columns) (c.property !== 'id' && sameInAll(jobs, c.property) ? shared : perRow).push(c);
     const rows = JSON.stringify(jobs.map((j) => pick(j, perRow)));
-    const joined = await query<JobRowJoined & { id: string }>(db, this.insertViewsSql(perRow, shared), [rows, JSON.stringify(pick(jobs[0], shared))]);
-    const byId = new Map(jobs.map((j) => [j.id, j]));
-    return new Map(joined.map((r) => [r.id, jobRowOf(byId.get(r.id)!, r)]));
+    const [refs] = await query<InsertedJobRefs & { now: number }>(db, this.insertViewsSql(perRow, shared), [
+      rows,
+      JSON.stringify(pick(jobs[0], shared)),
+      companyId,
+    ]);
+    const inserted = new Set(refs.ids ?? []);
+    const joined = joinedOfInserted(refs, refs.now);
+    return new Map(jobs.filter((j) => inserted.has(j.id)).map((j) => [j.id, jobRowOf(j, joined(j))]));
   }
 
   /**
    * The insert of {@link insertMany}: `perRow` columns from `$1` (records keyed by property name),
-   * `shared` from `$2` (one record), `created_at` and `ts_saved` from the database clock; it answers
-   * only what the job view joins (assignee, dispatcher, place, company) and the clock columns: the
-   * rest of each row is the Job just written.
+   * `shared` from `$2` (one record), `created_at` and `ts_saved` from the database clock (`now()`, the
+   * transaction's: one value, answered as `now`); it answers one row, what the job views read from
+   * other tables for the batch (`insertedJobRefsSql`, `$3` the company): the rest of each row is the
+   * Job just written.
    */
   private insertViewsSql(perRow: ColumnMap[], shared: ColumnMap[]): string {
     const key = perRow.map((c) => c.property).join(',');
@@ -201,8 +231,8 @@ export class JobsRepository {
       SELECT ${this.columns.map((c) => `${sharedSet.has(c) ? 'k' : 'x'}."${String(c.property)}"`).join(', ')}, ${SQL_NOW_MS}, ${SQL_NOW_MS}
         FROM json_to_recordset($1::json) AS x(${defs(perRow)})${shared.length ? ` CROSS JOIN json_to_record($2::json) AS k(${defs(shared)})` : ''}
       ON CONFLICT (company_id, uid_secondary) WHERE is_template = false AND uid_secondary IS NOT NULL DO NOTHING
-      RETURNING *)
-    SELECT ${JOINED_FIELDS.map((f) => `v."${f}"`).join(', ')} FROM (${jobSelectSql('inserted')}) v`;
+      RETURNING ${INSERTED_JOB_REFS_COLUMNS})
+    SELECT r.*, ${SQL_NOW_MS}::float8 AS "now" FROM (${insertedJobRefsSql('inserted', '$3')}) r`;
     if (this.insertViewsStatements.size >= 64) this.insertViewsStatements.clear();
     this.insertViewsStatements.set(key, sql);
     return sql;
