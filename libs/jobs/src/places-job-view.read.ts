@@ -80,7 +80,7 @@ export interface InsertedJobRefs {
  * {@link LINKED_ZONES_SQL} per job only when the company has a live zone. `source` is a CTE of
  * `INSERT … RETURNING` {@link INSERTED_JOB_REFS_COLUMNS}, `company` the placeholder of its company.
  * At 1,000 jobs it reads in ~77 ms (insert included) what the per-row joins read in ~93
- * (EXPLAIN ANALYZE, bench/RESULTS.md "createjobs", 2026-11-28 16:00). `JobsRepository` rebuilds each
+ * (EXPLAIN ANALYZE, bench/RESULTS.md "createjobs", 2026-11-28 15:55). `JobsRepository` rebuilds each
  * view's joined fields from it exactly as the joins would give them (`joinedOfInserted`).
  */
 export function insertedJobRefsSql(source: string, company: string): string {
