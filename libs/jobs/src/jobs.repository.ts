@@ -33,8 +33,6 @@ interface ColumnMap {
   type: string;
 }
 
-/** The fields of a {@link JobRow} that are not the job's own columns, and the database clock's: what an insert answers. */
-/** Builds `WHERE` clauses with numbered parameters (over {@link JOB_SELECT_SQL}'s aliases, `j` the job). */
 /** Whether every job holds the same value of `property` (json-equal for objects). */
 function sameInAll(jobs: readonly Job[], property: keyof Job): boolean {
   const first = jobs[0][property];
@@ -83,6 +81,7 @@ function joinedOfInserted(refs: InsertedJobRefs, now: number): (job: Job) => Job
   };
 }
 
+/** Builds `WHERE` clauses with numbered parameters (over {@link JOB_SELECT_SQL}'s aliases, `j` the job). */
 class Where {
   readonly clauses: string[] = [];
   readonly params: unknown[] = [];
