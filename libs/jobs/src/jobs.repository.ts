@@ -144,9 +144,9 @@ export interface ConnectorJobSearch {
 
 /**
  * Every SQL statement on the `jobs` table, one method per purpose, over the caller's transaction
- * (`db`, an EntityManager) or the pool. Statements are built from the entity's metadata (once, or
- * once per shape): an insert is one statement over `json_to_recordset` and `json_to_record` (two bind
- * parameters whatever the batch size, so PostgreSQL's 65,535-parameter limit never applies);
+ * (`db`, an EntityManager) or the pool. Statements are built from the entity's metadata: an insert is
+ * one statement over `json_to_recordset` and `json_to_record` (three bind parameters whatever the batch
+ * size, so PostgreSQL's 65,535-parameter limit never applies);
  * `created_at` and `ts_saved` come from the database clock. Reads answer {@link JobRow}s (the job
  * view's read model, joining assignee, dispatcher, place and company) or {@link Job} states.
  */
@@ -154,8 +154,6 @@ export interface ConnectorJobSearch {
 export class JobsRepository {
   private readonly columns: ColumnMap[];
   private readonly byProperty: Map<keyof Job, ColumnMap>;
-  /** {@link insertViewsSql}'s statements, by the batch's per-row properties (a few shapes in practice; bounded) */
-  private readonly insertViewsStatements = new Map<string, string>();
   /** The job's own columns as the entity's properties (bigint as numbers). */
   private readonly stateColumns: string;
 
@@ -220,21 +218,15 @@ export class JobsRepository {
    * Job just written.
    */
   private insertViewsSql(perRow: ColumnMap[], shared: ColumnMap[]): string {
-    const key = perRow.map((c) => c.property).join(',');
-    let sql = this.insertViewsStatements.get(key);
-    if (sql) return sql;
     const sharedSet = new Set(shared);
     const defs = (cs: ColumnMap[]) => cs.map((c) => `"${String(c.property)}" ${c.type}`).join(', ');
-    sql = `WITH inserted AS (
+    return `WITH inserted AS (
       INSERT INTO jobs (${this.columns.map((c) => c.column).join(', ')}, ts_saved, created_at)
       SELECT ${this.columns.map((c) => `${sharedSet.has(c) ? 'k' : 'x'}."${String(c.property)}"`).join(', ')}, ${SQL_NOW_MS}, ${SQL_NOW_MS}
         FROM json_to_recordset($1::json) AS x(${defs(perRow)})${shared.length ? ` CROSS JOIN json_to_record($2::json) AS k(${defs(shared)})` : ''}
       ON CONFLICT (company_id, uid_secondary) WHERE is_template = false AND uid_secondary IS NOT NULL DO NOTHING
       RETURNING ${INSERTED_JOB_REFS_COLUMNS})
     SELECT r.*, ${SQL_NOW_MS}::float8 AS "now" FROM (${insertedJobRefsSql('inserted', '$3')}) r`;
-    if (this.insertViewsStatements.size >= 64) this.insertViewsStatements.clear();
-    this.insertViewsStatements.set(key, sql);
-    return sql;
   }
 
   /** Writes the `changed` properties of one job, stamping ts_saved and bumping version. */

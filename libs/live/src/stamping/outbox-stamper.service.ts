@@ -31,12 +31,7 @@ export class OutboxStamper implements OnApplicationBootstrap, OnModuleDestroy {
     this.timer.unref();
   }
 
-  /** Stamps `companyId` now, or once more after the stamping running ({@link OutboxStamping.kick}). */
-  kick(companyId: string): Promise<void> {
-    return this.stamping.kick(companyId);
-  }
-
-  /** A commit's wake-up: as {@link kick}, skipping when another process is stamping the company ({@link OutboxStamping.nudge}). */
+  /** A commit's wake-up: stamps `companyId`, skipping when another process is stamping it ({@link OutboxStamping.nudge}). */
   nudge(companyId: string): Promise<void> {
     return this.stamping.nudge(companyId);
   }
