@@ -30,6 +30,8 @@ export interface BaselineResult {
   elapsedMs: number;
   p50: number;
   p99: number;
+  /** s, the loop process's own CPU (user + system) over its requests */
+  cpuS: number;
 }
 
 /** The same pool settings as the worker's WebhookSender (64 connections per origin). */
@@ -62,6 +64,7 @@ async function runBaseline(cfg: BaselineConfig): Promise<BaselineResult> {
   let errors = 0;
   let firstError: string | undefined;
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: cfg.concurrency }, async () => {
@@ -83,10 +86,11 @@ async function runBaseline(cfg: BaselineConfig): Promise<BaselineResult> {
     }),
   );
   const elapsedMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   await agent.close();
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
-  return { requests: latencies.length, errors, firstError, elapsedMs, p50: at(50), p99: at(99) };
+  return { requests: latencies.length, errors, firstError, elapsedMs, p50: at(50), p99: at(99), cpuS: (cpu.user + cpu.system) / 1e6 };
 }
 
 if (require.main === module && process.send) {

@@ -370,7 +370,9 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
         secret: x.company,
         body: x.body!,
       }));
+      const benchCpu0 = process.cpuUsage();
       const res = await runBaselineChild({ requests, secrets: companies.map((c) => c.secret), concurrency: cfg.baselineConcurrency });
+      const benchCpu = process.cpuUsage(benchCpu0); // the receivers (the in-process api is idle meanwhile)
       if (res.errors) throw new Error(`webhook baseline: ${res.errors} failed requests (first: ${res.firstError})`);
       await receipts.waitForJobs(
         'base',
@@ -380,7 +382,8 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
       );
       const out = { ...res, rps: (res.requests / res.elapsedMs) * 1000 };
       log(
-        `webhooks baseline: ${res.requests} POSTs in ${(res.elapsedMs / 1000).toFixed(2)} s = ${fmt(out.rps, 0)}/s (c=${cfg.baselineConcurrency})`,
+        `webhooks baseline: ${res.requests} POSTs in ${(res.elapsedMs / 1000).toFixed(2)} s = ${fmt(out.rps, 0)}/s (c=${cfg.baselineConcurrency}); ` +
+          `CPU s per 1,000: the loop ${fmt((res.cpuS / res.requests) * 1000, 2)}, bench process (receivers) ${fmt(((benchCpu.user + benchCpu.system) / 1e6 / res.requests) * 1000, 2)}`,
       );
       return out;
     };
