@@ -1,5 +1,5 @@
 import { AppConfig } from '@app/core';
-import { Injectable, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { CLAIM_MARGIN_MS } from './drain-rules';
 import { WebhookSender } from './webhook-sender.client';
 
@@ -50,6 +50,10 @@ export class WebhookHttp implements OnModuleDestroy, OnApplicationShutdown {
   /** The last shutdown hook: closes the HTTP agent once the tracked work has recorded. */
   async onApplicationShutdown(): Promise<void> {
     if (this.active) {
+      // a shutdown that hangs past its grace period leaves a trace of where
+      new Logger('WebhookDelivery').log(
+        `shutdown: waiting for ${this.active} drain(s) to record their attempts (at most ${this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS} ms)`,
+      );
       await Promise.race([
         new Promise<void>((resolve) => this.idle.push(resolve)),
         new Promise((resolve) => setTimeout(resolve, this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS).unref()),

@@ -1,4 +1,4 @@
-import { AppConfig, loadConfig, QueueName, RunExecutor, TaskPayloads } from '@app/core';
+import { AppConfig, closeWorkers, loadConfig, QueueName, RunExecutor, TaskPayloads } from '@app/core';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
@@ -50,7 +50,7 @@ export class DispatchRunsProcessor extends WorkerHost implements OnApplicationBo
   /** Closes this queue's worker first (its in-flight runs finish), so the CPU pool closes after them. */
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await this.worker.close();
+    await closeWorkers([this.worker], this.logger);
   }
 
   async process(task: RunTask<typeof QueueName.Dispatch>): Promise<unknown> {
@@ -64,13 +64,15 @@ export class DispatchRunsProcessor extends WorkerHost implements OnApplicationBo
 /** Report runs: the same executor on the reports queue (its own concurrency, so long reports never hold dispatch back). */
 @Processor(QueueName.Reports, runWorkerOptions())
 export class ReportRunsProcessor extends WorkerHost implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Runs');
+
   constructor(private readonly executor: RunExecutor) {
     super();
   }
 
   /** Closes this queue's worker first (its in-flight runs finish), so the CPU pool closes after them. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.close();
+    await closeWorkers([this.worker], this.logger);
   }
 
   async process(task: RunTask<typeof QueueName.Reports>): Promise<unknown> {

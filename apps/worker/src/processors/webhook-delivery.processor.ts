@@ -53,7 +53,9 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     clearInterval(this.sweepTimer);
-    await Promise.allSettled([this.ticking, this.sweeping]);
+    // a pass that waits long (a Redis or PostgreSQL command not answered) leaves a trace of it
+    const report = setInterval(() => this.logger.warn('shutdown: still waiting for a reconcile or dead-worker pass'), 5_000);
+    await Promise.allSettled([this.ticking, this.sweeping]).finally(() => clearInterval(report));
   }
 
   private sweep(): Promise<void> {

@@ -1,7 +1,7 @@
 import { BullModule, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
-import type { ConnectionOptions } from 'bullmq';
+import type { ConnectionOptions, Worker } from 'bullmq';
 import { AppConfig } from '../config/env';
 import { closeRedis, createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
 import { queuePrefix } from './queue-prefix';
@@ -80,29 +80,10 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.owned) return;
-    const open = new Set<string>();
-    const closings = this.workerHosts().flatMap((host) => {
-      const worker = workerOf(host);
-      if (!worker) return [];
-      open.add(worker.name);
-      return [
-        worker
-          .close()
-          .catch(() => undefined)
-          .finally(() => open.delete(worker.name)),
-      ];
-    });
-    // a close that waits long (a task in hand, or a Redis command not answered) says which, so a
-    // shutdown that hangs past its grace period leaves a trace of where
-    const report = setInterval(
-      () => this.logger.warn(`shutdown: still closing the BullMQ workers of ${[...open].join(', ')} (tasks in hand finish first)`),
-      CLOSE_REPORT_EVERY_MS,
+    await closeWorkers(
+      this.workerHosts().flatMap((host) => workerOf(host) ?? []),
+      this.logger,
     );
-    try {
-      await Promise.all(closings);
-    } finally {
-      clearInterval(report);
-    }
     await closeRedis(this.owned, QUIT_WITHIN_MS);
   }
 
@@ -111,6 +92,32 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
       .getProviders()
       .map((wrapper) => wrapper.instance as unknown)
       .filter((instance): instance is WorkerHost => instance instanceof WorkerHost);
+  }
+}
+
+/**
+ * Closes BullMQ workers (`Worker.close`: the tasks in hand finish first; idempotent) and resolves when
+ * all have closed, whatever their errors. A close that waits long — a task in hand, or a Redis
+ * command not answered — is named every {@link CLOSE_REPORT_EVERY_MS} ms on `logger`, so a shutdown
+ * that hangs past its grace period leaves a trace of where.
+ */
+export async function closeWorkers(workers: Array<Pick<Worker, 'name' | 'close'>>, logger: Pick<Logger, 'warn'>): Promise<void> {
+  const open = new Set(workers.map((w) => w.name));
+  const report = setInterval(
+    () => logger.warn(`shutdown: still closing the BullMQ workers of ${[...open].join(', ')} (tasks in hand finish first)`),
+    CLOSE_REPORT_EVERY_MS,
+  );
+  try {
+    await Promise.all(
+      workers.map((w) =>
+        w
+          .close()
+          .catch(() => undefined)
+          .finally(() => open.delete(w.name)),
+      ),
+    );
+  } finally {
+    clearInterval(report);
   }
 }
 
