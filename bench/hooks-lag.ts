@@ -22,13 +22,13 @@
  * receivers answer after a uniformly random 0…jitter ms.
  */
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { connector, createCompany, TestApi, TestCompany } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
 import { dayFromToday, makeJob } from './fixtures';
 import { fmt, mean, percentile, printPart } from './stats';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -116,13 +116,7 @@ async function burst(
 }
 
 /** `BENCH_ONLY=hookslag`: this part alone with the run's header. @returns the exit code */
-export async function runHooksLagOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runHooksLagOnly(opts: PartContext): Promise<number> {
   const { api, pool, log } = opts;
   const compared = workersCompared();
   const receivers: WebhookReceiver[] = [];

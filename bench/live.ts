@@ -22,9 +22,10 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig, OutboxEventInput, OutboxRepository, OutboxService } from '@app/core';
 import { dataSourceOptions } from '@app/database';
-import { createCompany, createMember, TestApi } from '../test/support/api';
+import { createCompany, createMember } from '../test/support/api';
 import { ApiProcess, Child, childEnv, freePort, startApiProcess, waitFor } from '../test/support/proc-child';
 import { fmt, markdownTable, percentile } from './stats';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -177,13 +178,7 @@ interface LatencyFigures {
 const figures = (xs: number[]): LatencyFigures => ({ p50: percentile(xs, 50), p99: percentile(xs, 99), samples: xs.length });
 
 /** Runs the part and prints its table. @returns the process exit code (1 only with BENCH_STRICT=1 and a missed target). */
-export async function runLiveOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runLiveOnly(opts: PartContext): Promise<number> {
   const { api, pool, log } = opts;
   try {
     // set-up through the in-process api, which is then closed: only the measured processes stamp and stream

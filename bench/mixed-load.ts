@@ -25,6 +25,7 @@ import type { GenCollected, GenInit, GenRates, MixedRoute, RouteFigures } from '
 import { LoopbackFigures, loopbackRoundTrip } from './loopback';
 import { fmt, markdownTable, percentile, post } from './stats';
 import { cpuSeconds } from './webhooks-worker';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -297,13 +298,7 @@ interface Window {
 }
 
 /** Runs the part and prints its tables. @returns the exit code (1 only with BENCH_STRICT=1 and a missed target). */
-export async function runMixedOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runMixedOnly(opts: PartContext): Promise<number> {
   const { api, pool, log } = opts;
   const C = MIXED_CONFIG;
   const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
@@ -356,7 +351,7 @@ export async function runMixedOnly(opts: {
   for (let i = 0; i < C.apis; i++) opened.apis.push(await (API_NODE_ARGS.length ? startApiWithArgs(childEnv) : startApiProcess(childEnv)));
   for (let i = 0; i < C.workers; i++)
     opened.workers.push(await startWorker(`worker-mixed-${i}`, childEnv, (sql, params) => pool.query(sql, params), WORKER_NODE_ARGS));
-  const proxy = await startReverseProxy(opened.apis.map((a) => a.url), undefined, undefined, C.balance);
+  const proxy = await startReverseProxy(opened.apis.map((a) => a.url), { balance: C.balance });
   opened.proxy = proxy;
   const url = proxy.url;
 

@@ -13,6 +13,7 @@ import { createCompany, createMember, TestApi } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
 import { startWorker } from '../test/support/worker';
 import { fmt, percentile, printPart, post } from './stats';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -202,13 +203,7 @@ export function optimizeRouteReport(f: OptimizeRouteFigures): { rows: string[][]
  * one line `bench/main.ts` calls). Stops its worker whatever happens.
  * @returns the process exit code (1 only with `BENCH_STRICT=1` and a missed target).
  */
-export async function runOptimizeRouteOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runOptimizeRouteOnly(opts: PartContext): Promise<number> {
   try {
     return printPart('optimizeroute', optimizeRouteReport(await benchOptimizeRoute(opts)), opts);
   } finally {

@@ -18,6 +18,7 @@ import { action, createCompany, createMember, TestApi } from '../test/support/ap
 import { waitFor } from '../test/support/proc-child';
 import { makeJob, dayFromToday } from './fixtures';
 import { fmt, get, median, percentile, printPart } from './stats';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -243,13 +244,7 @@ async function stampingCost(api: TestApi, log: (line: string) => void) {
 }
 
 /** `BENCH_ONLY=polling`: seeds, measures, prints the table. @returns the exit code (1 on a missed target with BENCH_STRICT=1) */
-export async function runPollingOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runPollingOnly(opts: PartContext): Promise<number> {
   const { api, pool, log } = opts;
   const s = await seed(api, pool, log);
   const baseline = await startBaseline(pool, s.companyId);

@@ -13,6 +13,7 @@ import { dayFromToday, makeJob } from './fixtures';
 import { fmt, PartReport, percentile, post, printPart } from './stats';
 import { BenchReceiver, ReceiptLog } from './webhooks-receiver';
 import { cpuSeconds, startBenchWorker } from './webhooks-worker';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -306,13 +307,7 @@ export function clusterReport(rounds: ClusterRound[]): PartReport {
 }
 
 /** `BENCH_ONLY=cluster`: runs the part, prints its table. */
-export async function runClusterOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runClusterOnly(opts: PartContext): Promise<number> {
   try {
     return printPart('cluster', clusterReport(await benchCluster(opts)), opts);
   } finally {

@@ -39,6 +39,7 @@ import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
 import { fmt, printPart, PartReport } from './stats';
 import { webhookProbe } from './webhook-probe';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -466,7 +467,7 @@ export function reportsReport(f: ReportFigures): PartReport {
 }
 
 /** `BENCH_ONLY=reports`: this part alone with the run's header. @returns the exit code */
-export async function runReportsOnly(opts: { api: TestApi; pool: pg.Pool; serverVersion: string; loadAtStart: string; log: (line: string) => void }): Promise<number> {
+export async function runReportsOnly(opts: PartContext): Promise<number> {
   try {
     return printPart('reports', reportsReport(await benchReports(opts)), opts);
   } finally {

@@ -14,6 +14,7 @@ import { Child } from '../test/support/proc-child';
 import { verifySignature } from '../test/support/webhook-receiver';
 import { startWorker } from '../test/support/worker';
 import { fmt, percentile, printPart } from './stats';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -381,13 +382,7 @@ export function restHooksReport(f: RestHookFigures): { rows: string[][]; notes: 
 }
 
 /** `BENCH_ONLY=hooks`: this part alone with the run's header. @returns the exit code */
-export async function runRestHooksOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runRestHooksOnly(opts: PartContext): Promise<number> {
   try {
     return printPart('hooks', restHooksReport(await benchRestHooks(opts)), opts);
   } finally {

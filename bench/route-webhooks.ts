@@ -13,6 +13,7 @@ import { startWorker } from '../test/support/worker';
 import { optimizeRouteCall, seedRouteDays } from './optimize-route';
 import { fmt, percentile, printPart } from './stats';
 import { webhookProbe } from './webhook-probe';
+import { PartContext } from './part';
 
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
@@ -111,13 +112,7 @@ export function routeWebhooksReport(f: RouteWebhookFigures): { rows: string[][];
 }
 
 /** `BENCH_ONLY=routewebhooks`: this part alone with the run's header. @returns the exit code */
-export async function runRouteWebhooksOnly(opts: {
-  api: TestApi;
-  pool: pg.Pool;
-  serverVersion: string;
-  loadAtStart: string;
-  log: (line: string) => void;
-}): Promise<number> {
+export async function runRouteWebhooksOnly(opts: PartContext): Promise<number> {
   try {
     return printPart('routewebhooks', routeWebhooksReport(await benchRouteWebhooks(opts)), opts);
   } finally {

@@ -142,8 +142,7 @@ describe('SIGTERM of one of three api instances holding live streams (haproxy)',
     // the load balancer takes a draining instance (readiness 503) out of the rotation, as in production
     proxy = await startReverseProxy(
       procs.map((p) => p.url),
-      10_000,
-      { intervalMs: 250 },
+      { healthCheck: { intervalMs: 250 } },
     );
   }, 90_000);
 

@@ -124,9 +124,7 @@ function accepts(port: number): Promise<boolean> {
  */
 export async function startReverseProxy(
   backends: string[],
-  timeoutMs = 10_000,
-  healthCheck?: HealthCheck,
-  balance: Balance = 'roundrobin',
+  { timeoutMs = 10_000, healthCheck, balance = 'roundrobin' }: { timeoutMs?: number; healthCheck?: HealthCheck; balance?: Balance } = {},
 ): Promise<ReverseProxy> {
   const bin = haproxyBinary();
   let lastError = '';
