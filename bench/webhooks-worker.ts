@@ -10,6 +10,8 @@ import { startWorker } from '../test/support/worker';
 export interface WorkerSettings {
   concurrency: number;
   maxInFlightPerEndpoint: number;
+  /** the worker's `WEBHOOK_CLAIM_ROUNDS` (unset: the app's default) */
+  claimRounds?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function startBenchWorker(
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_CONCURRENCY: String(settings.concurrency),
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(settings.maxInFlightPerEndpoint),
+    ...(settings.claimRounds ? { WEBHOOK_CLAIM_ROUNDS: String(settings.claimRounds) } : {}),
     // the worker's pool: the app's default (10), unless a BENCH_WEBHOOK_WORKER_POOL_SIZE experiment says otherwise
     DATABASE_POOL_SIZE: process.env.BENCH_WEBHOOK_WORKER_POOL_SIZE ?? '10',
     ...extraEnv,

@@ -34,6 +34,7 @@ export const WEBHOOK_CONFIG = {
   /** the worker's settings: its defaults */
   workerConcurrency: envInt('BENCH_WEBHOOK_CONCURRENCY', 32),
   maxInFlightPerEndpoint: envInt('BENCH_WEBHOOK_MAX_IN_FLIGHT', 4),
+  claimRounds: envInt('BENCH_WEBHOOK_CLAIM_ROUNDS', 4),
   /** the baseline's concurrency: the worker's */
   baselineConcurrency: envInt('BENCH_WEBHOOK_CONCURRENCY', 32),
   roundTimeoutMs: 180_000,
@@ -261,7 +262,11 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
     }
     const slow = companies[companies.length - 1];
 
-    const worker = await startBenchWorker(pool, { concurrency: cfg.workerConcurrency, maxInFlightPerEndpoint: cfg.maxInFlightPerEndpoint });
+    const worker = await startBenchWorker(pool, {
+      concurrency: cfg.workerConcurrency,
+      maxInFlightPerEndpoint: cfg.maxInFlightPerEndpoint,
+      claimRounds: cfg.claimRounds,
+    });
     opened.worker = worker;
     log(`webhooks: worker pid ${worker.pid}, ${cfg.companies} companies with receivers`);
 
@@ -576,7 +581,7 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
   };
   const notes = [
     `webhooks: ${WEBHOOK_CONFIG.jobs} jobs per round in createjobs calls of ${WEBHOOK_CONFIG.batch} rotating over ${n} companies, each with job_created and job_updated on its own node:http receiver; ` +
-      `ONE built worker (WEBHOOK_CONCURRENCY=${WEBHOOK_CONFIG.workerConcurrency}, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT=${WEBHOOK_CONFIG.maxInFlightPerEndpoint}); ` +
+      `ONE built worker (WEBHOOK_CONCURRENCY=${WEBHOOK_CONFIG.workerConcurrency}, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT=${WEBHOOK_CONFIG.maxInFlightPerEndpoint}, WEBHOOK_CLAIM_ROUNDS=${WEBHOOK_CONFIG.claimRounds}); ` +
       `a ${WEBHOOK_CONFIG.warmupJobs}-job warm-up and a live round (timed from the first createjobs call to the receipt of the last distinct webhook-id: bounded by createjobs), ` +
       `then 2 backlog rounds (jobs created while the worker's queue is paused, timed from its resume to the last receipt), ` +
       `each followed by its baseline (the same bodies re-signed per request, same receivers, child process). Duplicates: ${f.duplicates}; signatures verified: ${f.signaturesChecked}.`,

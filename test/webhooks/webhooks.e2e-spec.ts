@@ -315,6 +315,33 @@ describe('webhooks', () => {
       }
     });
 
+    it('a 410 in the middle of a claim: no request after it but those already in flight; the rest of the claim is abandoned with the key', async () => {
+      const c = await createCompany(api);
+      const gone = `/${c.companyUid}/gone-mid`;
+      await configure(c.key, { job_created: { url: `${receiver.url}${gone}` } });
+      receiver.reply = (req) => (req.path === gone ? { status: 410 } : { status: 200 });
+      try {
+        const jobs = Array.from({ length: 20 }, (_, i) => ({ destinationName: `Gone mid ${i}` }));
+        await action(api, 'createjobs', { jobs }, { key: c.key });
+        const open = async () =>
+          (
+            await db.query(
+              `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.company_id = d.company_id AND e.id = d.endpoint_id
+                WHERE e.url = $1 AND d.state IN ('pending', 'in_flight')`,
+              [`${receiver.url}${gone}`],
+            )
+          )[0].n as number;
+        await waitFor('every delivery of the key closed', async () => ((await open()) === 0 ? true : undefined), { timeoutMs: 10_000 });
+        await new Promise((r) => setTimeout(r, 500));
+        // a claim holds up to WEBHOOK_CLAIM_ROUNDS × cap (16); the cap's 4 slots each sent one, and none more after the 410
+        expect(receiver.at(gone)).toHaveLength(4);
+        const hooks = (await action<any>(api, 'getwebhooks', {}, { key: c.key })).body.webhooks;
+        expect(hooks.job_created).toMatchObject({ disabled: true, disabledReason: '410 Gone' });
+      } finally {
+        receiver.reply = () => ({ status: 200 });
+      }
+    });
+
     it('a 3xx is a failure and is not followed; a hanging receiver times out; both retry then are abandoned', async () => {
       const c4 = await createCompany(api);
       const redirect = `/${c4.companyUid}/redirect`;

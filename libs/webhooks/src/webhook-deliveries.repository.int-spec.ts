@@ -127,6 +127,29 @@ describe('WebhookDeliveriesRepository (PostgreSQL)', () => {
     expect(await repo.attemptsOf(other, deliveryIds)).toEqual([]);
   });
 
+  it('claims only while nothing of the endpoint is in flight (one holder), and puts unsent claims back as they were', async () => {
+    const { companyId, endpointId } = await endpoint();
+    const { deliveryIds } = await events(companyId, 4);
+    const now = Date.now() + 1000;
+    const args = { endpointId, companyId, now, record: null, recordedLock: null, anyDelivered: false };
+    const first = await repo.recordAndClaim({ ...args, cap: 1, lockedUntil: now + 30_000 });
+    expect(first.map((c) => c.id)).toEqual([deliveryIds[0]]);
+    // one of the endpoint's in flight: no claim, whatever the room a cap of 3 would leave
+    expect(await repo.recordAndClaim({ ...args, cap: 3, lockedUntil: now + 30_001 })).toEqual([]);
+    // a release names the claim: another token puts nothing back
+    expect(await repo.releaseUnattempted(companyId, [deliveryIds[0]], now + 1)).toBe(0);
+    expect(await repo.releaseUnattempted(companyId, [deliveryIds[0]], now + 30_000)).toBe(1);
+    const row = (await ds.query(`SELECT state, attempts, locked_until FROM webhook_deliveries WHERE id = $1`, [deliveryIds[0]]))[0];
+    expect(row).toEqual({ state: 'pending', attempts: 0, locked_until: null });
+    // free again: the whole claim, the released delivery first (still the oldest due)
+    const all = await repo.recordAndClaim({ ...args, cap: 3, lockedUntil: now + 30_002 });
+    expect(all.map((c) => c.id)).toEqual(deliveryIds.slice(0, 3));
+    // an expired claim holds nothing back
+    expect((await repo.recordAndClaim({ ...args, now: now + 30_003, cap: 3, lockedUntil: now + 60_000 })).map((c) => c.id)).toEqual([
+      deliveryIds[3],
+    ]);
+  });
+
   it('finds due endpoints and drain points, releases lost claims, abandons pruned and open deliveries', async () => {
     const { companyId, endpointId } = await endpoint();
     const { eventIds, deliveryIds } = await events(companyId, 3);

@@ -230,6 +230,25 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
+   * Puts claimed deliveries that were never attempted back to `pending` (due as they were, no attempt
+   * counted), if still `in_flight` under the claim `lockedUntil`: what a drain that stopped sending
+   * part-way through its claim (the process stopping, an answer disabling the endpoint) did not send.
+   * @returns how many.
+   */
+  async releaseUnattempted(companyId: string, ids: string[], lockedUntil: number): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      this.dataSource,
+      `WITH r AS (
+         UPDATE webhook_deliveries d SET state = 'pending', locked_until = NULL
+          WHERE d.company_id = $1 AND d.id = ANY($2::text[]) AND d.state = 'in_flight' AND d.locked_until = $3
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM r`,
+      [companyId, ids, lockedUntil],
+    );
+    return row?.n ?? 0;
+  }
+
+  /**
    * Abandons an endpoint's open (pending or in-flight) deliveries, in the caller's transaction
    * when given one (the endpoint's row lock taken first, as the batch claim does).
    * @returns how many.

@@ -26,14 +26,19 @@ interface SentBatch {
   /** the batch's claim (recording checks the claim is still this one) */
   lockedUntil: number;
   decided: DecidedAttempt[];
+  /** claimed but not sent: the process began stopping, or an answer disabled the endpoint */
+  unsent: ClaimedDelivery[];
 }
 
 /**
- * Delivers one endpoint's due deliveries (CONTRACTS.md "Delivery"; docs/decisions.md "Webhooks").
- * A drain claims the endpoint's oldest due deliveries up to its free in-flight slots
- * (`WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, across all workers: the claim locks the endpoint row),
- * POSTs them concurrently, then records them and claims the next batch in the same round trip
- * (`fieldwork_webhook_batch`), until nothing is due. A claim is `in_flight` until `locked_until`.
+ * Delivers one endpoint's due deliveries (CONTRACTS.md "Delivery"; docs/decisions.md "Webhooks";
+ * docs/webhooks-internals.md "A claim larger than the cap"). A drain claims the endpoint's oldest due
+ * deliveries — up to `WEBHOOK_CLAIM_ROUNDS` × `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`, and only when
+ * nothing of the endpoint is in flight (one holder per endpoint across all workers: the claim locks
+ * the endpoint row) — POSTs them `cap` at a time, each slot taking the next delivery as its request
+ * ends, then records them and claims the next batch in the same round trip (`fieldwork_webhook_batch`),
+ * until nothing is due. A claim is `in_flight` until `locked_until` (its rounds of the timeout);
+ * what a stopping process or a disabling answer left unsent goes back to `pending`.
  * Shutdown and the HTTP client: {@link WebhookHttp}. (A company's REST hook subscriptions have a
  * drain of their own: `WebhookHooksDrain`.)
  */
@@ -75,7 +80,9 @@ export class WebhookDrain {
       const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
       const outOfTime = this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
       if (!sent && outOfTime) return handOn(); // stopping before the first claim
-      const next = await this.step(endpointId, companyId, sent, disable || outOfTime ? 0 : this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+      if (sent?.unsent.length) await this.deliveries.releaseUnattempted(sent.unsent[0].companyId, sent.unsent.map((d) => d.id), sent.lockedUntil);
+      const claimSize = this.config.WEBHOOK_CLAIM_ROUNDS * this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT;
+      const next = await this.step(endpointId, companyId, sent, disable || outOfTime ? 0 : claimSize);
       companyId ??= next.batch[0]?.companyId ?? null;
       if (sent) {
         countAttempts(result, sent.decided);
@@ -97,7 +104,9 @@ export class WebhookDrain {
 
   /**
    * One round trip: records the batch just sent (if any), then claims up to `cap` of the
-   * endpoint's oldest due deliveries (none when `cap` is 0); abandons claimed ones whose event was pruned.
+   * endpoint's oldest due deliveries (none when `cap` is 0, or while any of the endpoint's is in
+   * flight), for as many rounds of the HTTP timeout as it takes to send them `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`
+   * at a time; abandons claimed ones whose event was pruned.
    */
   private async step(
     endpointId: string,
@@ -106,8 +115,9 @@ export class WebhookDrain {
     cap: number,
   ): Promise<{ batch: ClaimedDelivery[]; lockedUntil: number }> {
     const now = Date.now();
-    // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
-    const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
+    // each round of attempts ends within the timeout; past this margin the claim is taken as lost (the worker died)
+    const rounds = Math.ceil(Math.max(cap, 1) / this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+    const lockedUntil = now + rounds * this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
     const rows = await this.deliveries.recordAndClaim({
       endpointId,
       companyId,
@@ -124,22 +134,27 @@ export class WebhookDrain {
   }
 
   /**
-   * POSTs a claimed batch concurrently, each signed as it goes ({@link WebhookSigner}), and decides
-   * what each answer means ({@link attemptOutcome}).
+   * POSTs a claimed batch in order, `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` at a time (each slot takes
+   * the next delivery as its request ends), each signed as it goes ({@link WebhookSigner}), and decides
+   * what each answer means ({@link attemptOutcome}). Stops taking more once the process is stopping or
+   * an answer disables the endpoint: those are `unsent`.
    */
   private async send(batch: ClaimedDelivery[], lockedUntil: number): Promise<SentBatch> {
-    const results = await Promise.all(
-      batch.map(async (d) => {
+    const decided: DecidedAttempt[] = [];
+    let next = 0;
+    let disabled = false;
+    const slot = async (): Promise<void> => {
+      while (next < batch.length && !disabled && !this.http.stopping) {
+        const d = batch[next++];
         const request = await this.signer.sign(d, Date.now());
         const startedAt = Date.now();
-        return { d, startedAt, result: await this.http.client.post(d.url, request.headers, request.body, request.contentType) };
-      }),
-    );
-    const now = Date.now();
-    return {
-      now,
-      lockedUntil,
-      decided: results.map((x) => ({ ...x, decision: attemptOutcome(x.result, x.d.failures, x.d.failingSince, now, this.rules) })),
+        const result = await this.http.client.post(d.url, request.headers, request.body, request.contentType);
+        const decision = attemptOutcome(result, d.failures, d.failingSince, Date.now(), this.rules);
+        decided.push({ d, startedAt, result, decision });
+        if (decision.disable) disabled = true;
+      }
     };
+    await Promise.all(Array.from({ length: Math.min(this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, batch.length) }, slot));
+    return { now: Date.now(), lockedUntil, decided, unsent: batch.slice(next) };
   }
 }

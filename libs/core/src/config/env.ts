@@ -146,6 +146,17 @@ export class AppConfig extends ConsoleEnv {
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 
   /**
+   * Rounds of `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` requests one claim of an endpoint's deliveries
+   * holds: a drain claims up to rounds × cap at once and sends them cap at a time, so the database's
+   * cost per call is shared by more deliveries. 1 claims only the cap.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  WEBHOOK_CLAIM_ROUNDS = 4;
+
+  /**
    * Endpoints a worker process delivers to at once (`drain` tasks); each has up to
    * `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` requests in flight.
    */

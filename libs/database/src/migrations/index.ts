@@ -34,6 +34,7 @@ import { AddRunReadLsn1796080000000 } from './1796080000000-AddRunReadLsn';
 import { ClaimsUpdateByKey1796090000000 } from './1796090000000-ClaimsUpdateByKey';
 import { JobsCompanyStatsOff1796100000000 } from './1796100000000-JobsCompanyStatsOff';
 import { BatchClaimByRow1796110000000 } from './1796110000000-BatchClaimByRow';
+import { ClaimOnlyWhenFree1796120000000 } from './1796120000000-ClaimOnlyWhenFree';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   ClaimsUpdateByKey1796090000000,
   JobsCompanyStatsOff1796100000000,
   BatchClaimByRow1796110000000,
+  ClaimOnlyWhenFree1796120000000,
 ];
