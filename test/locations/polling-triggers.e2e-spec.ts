@@ -265,7 +265,12 @@ describe('connector polling triggers', () => {
         },
       ]);
       expect(items[0].createdAt).toBeGreaterThanOrEqual(items[1].createdAt);
-      expect((await get(`/v1/clock-events?createdSince=${items[0].createdAt}`, c.key)).map((i) => i.kind)).toEqual(['clockout']);
+      // createdSince is inclusive: the clockout, and the clockin too when both were stamped in the same ms
+      const since = items[0].createdAt;
+      expect((await get(`/v1/clock-events?createdSince=${since}`, c.key)).map((i) => i.kind)).toEqual(
+        items.filter((i) => i.createdAt >= since).map((i) => i.kind),
+      );
+      expect(await get(`/v1/clock-events?createdSince=${since + 1}`, c.key)).toEqual([]);
     });
 
     it('GET /v1/alert-firings: the firing with its rule, member, place, message and ts', async () => {
