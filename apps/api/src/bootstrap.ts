@@ -1,4 +1,4 @@
-import { AppConfig, loadConfig, ProcessNestLogger, trustProxySetting } from '@app/core';
+import { AppConfig, loadConfig, ProcessNestLogger, trustProxySetting, watchShutdown } from '@app/core';
 import { StreamHub } from '@app/live';
 import { INestApplication, Logger as NestLogger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -77,8 +77,11 @@ export function drainOnSignals(app: INestApplication): void {
     // live streams end now, each with a retry: spread over a few seconds, so their clients reconnect
     // to other instances while this one drains (docs/live.md, "Shutdown")
     app.get(StreamHub).closeAll();
-    new NestLogger('Api').log(`${signal}: draining for ${config.SHUTDOWN_DRAIN_MS} ms`);
+    const logger = new NestLogger('Api');
+    logger.log(`${signal}: draining for ${config.SHUTDOWN_DRAIN_MS} ms`);
     await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
+    // a close that outlives the grace period says every 5 s how long and what is still open
+    watchShutdown(logger);
     await app.close();
     process.exit(0);
   };

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, createProcessLogger, loadConfig, PINO_LEVELS, ProcessNestLogger } from '@app/core';
+import { ConfigError, createProcessLogger, loadConfig, PINO_LEVELS, ProcessNestLogger, watchShutdown } from '@app/core';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
@@ -20,9 +20,14 @@ async function main() {
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger });
   // useProcessExit: exit 0 after the hooks instead of re-raising the signal (which reads as a crash)
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
-  // the first line of a shutdown: a stop that never finishes shows it began (and the lines after, where it waits)
+  // the first line of a shutdown: a stop that never finishes shows it began (and the lines after, where it
+  // waits: the named waits' own traces, and every 5 s how long and what is still open)
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
-    process.once(signal, () => new Logger('Worker').log(`${signal}: stopping (tasks in hand finish, then the connections close)`));
+    process.once(signal, () => {
+      const logger = new Logger('Worker');
+      logger.log(`${signal}: stopping (tasks in hand finish, then the connections close)`);
+      watchShutdown(logger);
+    });
   await app.init();
   new Logger('Worker').log('fieldwork worker started');
 }
