@@ -1,4 +1,4 @@
-import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
+import { AppConfig, loadConfig, QueueName, SHUTDOWN_TRACE_EVERY_MS, TaskPayloads, TaskProducer } from '@app/core';
 import { WebhookDeliveryService } from '@app/webhooks';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -54,7 +54,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     clearInterval(this.timer);
     clearInterval(this.sweepTimer);
     // a pass that waits long (a Redis or PostgreSQL command not answered) leaves a trace of it
-    const report = setInterval(() => this.logger.warn('shutdown: still waiting for a reconcile or dead-worker pass'), 5_000);
+    const report = setInterval(() => this.logger.warn('shutdown: still waiting for a reconcile or dead-worker pass'), SHUTDOWN_TRACE_EVERY_MS);
     await Promise.allSettled([this.ticking, this.sweeping]).finally(() => clearInterval(report));
   }
 

@@ -1,12 +1,13 @@
 /**
- * A trace for a stop that outlives its grace period (docs/decisions.md, "Operations", "Shutdown trace"). The waits
- * the code knows of name themselves while they last (`closeWorkers`, the webhook processor's passes,
- * `WebhookHttp`'s drains); this one speaks whatever the process waits for, so a stop where none of
- * them speaks still shows how long it has been stopping and what holds its event loop open.
+ * A trace for a stop that outlives its grace period (docs/decisions.md, "Operations", "Shutdown
+ * trace"). The waits the code knows of name themselves while they last (`closeWorkers`, the webhook
+ * processor's passes, `WebhookHttp`'s drains); this one speaks whatever the process waits for, so a
+ * stop where none of them speaks still shows how long it has been stopping and what holds its event
+ * loop open.
  */
 
-/** ms between two lines of {@link watchShutdown}: as `closeWorkers`' trace. */
-export const SHUTDOWN_WATCH_EVERY_MS = 5_000;
+/** ms between two lines of any shutdown trace: {@link watchShutdown}'s and the named waits'. */
+export const SHUTDOWN_TRACE_EVERY_MS = 5_000;
 
 /**
  * What holds the event loop open, counted by kind, most first: `process.getActiveResourcesInfo()`
@@ -32,7 +33,7 @@ export function describeActiveResources(kinds: readonly string[]): string {
  */
 export function watchShutdown(
   logger: { warn(message: string): void },
-  everyMs = SHUTDOWN_WATCH_EVERY_MS,
+  everyMs = SHUTDOWN_TRACE_EVERY_MS,
   resources: () => string[] = () => process.getActiveResourcesInfo(),
 ): () => void {
   const since = Date.now();

@@ -3,6 +3,7 @@ import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstr
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { ConnectionOptions, Worker } from 'bullmq';
 import { AppConfig } from '../config/env';
+import { SHUTDOWN_TRACE_EVERY_MS } from '../logging/shutdown-watch';
 import { closeRedis, createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
 import { queuePrefix } from './queue-prefix';
 import { ALL_QUEUES, TASK_OPTIONS } from './queues';
@@ -13,7 +14,6 @@ const QUEUE_ROLE = Symbol('QUEUE_ROLE');
 /** How long a shutdown waits for Redis to answer the commands in flight and the QUIT (ms). */
 const QUIT_WITHIN_MS = 2_000;
 /** ms between two shutdown lines naming the BullMQ workers still closing. */
-const CLOSE_REPORT_EVERY_MS = 5_000;
 type QueueRole = 'producer' | 'worker';
 
 /**
@@ -98,14 +98,14 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
 /**
  * Closes BullMQ workers (`Worker.close`: the tasks in hand finish first; idempotent) and resolves when
  * all have closed, whatever their errors. A close that waits long — a task in hand, or a Redis
- * command not answered — is named every {@link CLOSE_REPORT_EVERY_MS} ms on `logger`, so a shutdown
+ * command not answered — is named every {@link SHUTDOWN_TRACE_EVERY_MS} ms on `logger`, so a shutdown
  * that hangs past its grace period leaves a trace of where.
  */
 export async function closeWorkers(workers: Array<Pick<Worker, 'name' | 'close'>>, logger: Pick<Logger, 'warn'>): Promise<void> {
   const open = new Set(workers.map((w) => w.name));
   const report = setInterval(
     () => logger.warn(`shutdown: still closing the BullMQ workers of ${[...open].join(', ')} (tasks in hand finish first)`),
-    CLOSE_REPORT_EVERY_MS,
+    SHUTDOWN_TRACE_EVERY_MS,
   );
   try {
     await Promise.all(
