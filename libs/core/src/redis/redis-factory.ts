@@ -1,5 +1,6 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/env';
+import { ClosableCluster } from './closable-cluster';
 import { parseRedisClusterNodes, RedisNode } from './redis-nodes';
 
 /** A connection to Redis: one server (`REDIS_URL`) or a Redis Cluster (`REDIS_CLUSTER_NODES`). */
@@ -92,13 +93,14 @@ export function redisClusterOptions(config: Pick<AppConfig, 'REDIS_URL'>, purpos
 
 /**
  * THE way this codebase connects to Redis: one server from `REDIS_URL`, or — with
- * `REDIS_CLUSTER_NODES` — an ioredis {@link Cluster} over those seed nodes, with `purpose`'s settings
+ * `REDIS_CLUSTER_NODES` — an ioredis {@link Cluster} ({@link ClosableCluster}: its `disconnect()` always
+ * ends) over those seed nodes, with `purpose`'s settings
  * either way. Without `REDIS_CLUSTER_NODES` the result is exactly what each user built before
  * (same options, same key names). The caller owns it (`disconnect()`/`quit()` at shutdown) and must
  * add an `error` listener.
  */
 export function createRedis(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>, purpose: RedisPurpose): RedisClient {
-  if (usesRedisCluster(config)) return new Cluster(redisClusterNodes(config), redisClusterOptions(config, purpose));
+  if (usesRedisCluster(config)) return new ClosableCluster(redisClusterNodes(config), redisClusterOptions(config, purpose));
   return new Redis({ ...redisConnectionOptions(config.REDIS_URL), ...PURPOSE_OPTIONS[purpose] });
 }
 

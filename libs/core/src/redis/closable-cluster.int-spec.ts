@@ -1,0 +1,130 @@
+import { RedisClusterProcess } from '@test/support/redis-cluster';
+import { Worker } from 'bullmq';
+import { Cluster, ClusterOptions } from 'ioredis';
+import { ClosableCluster } from './closable-cluster';
+import { redisClusterOptions } from './redis-factory';
+
+/** Resolves true when `promise` settles within `ms`, false otherwise. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves once `cluster` reports `status`, or rejects after `ms`. */
+async function statusReached(cluster: Cluster, status: string, ms = 5_000): Promise<void> {
+  const started = Date.now();
+  while (cluster.status !== status) {
+    if (Date.now() - started > ms) throw new Error(`status ${cluster.status}, not ${status}, after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Port 1 on loopback: nothing listens there, so a cluster seeded with it never gets a node. */
+const NOWHERE = [{ host: '127.0.0.1', port: 1 }];
+const RETRY: ClusterOptions = { clusterRetryStrategy: () => 100, lazyConnect: false };
+
+describe('ClosableCluster: a disconnect always ends (redis/ioredis#352)', () => {
+  it("ioredis' own Cluster, reconnecting with no node, never ends after disconnect() (the behaviour worked around: when this fails, ioredis fixed it)", async () => {
+    const plain = new Cluster(NOWHERE, RETRY);
+    plain.on('error', () => undefined);
+    await statusReached(plain, 'reconnecting');
+    expect(plain.nodes('all')).toHaveLength(0);
+    const ended = new Promise((resolve) => plain.once('end', resolve));
+    plain.disconnect(); // also cancels its reconnection timer: nothing is left running
+    expect(await settlesWithin(ended, 1_000)).toBe(false);
+    expect(plain.status).toBe('disconnecting');
+  });
+
+  it('reconnecting with no node: disconnect() ends it (status end, the end event) and it stays ended', async () => {
+    const cluster = new ClosableCluster(NOWHERE, RETRY);
+    cluster.on('error', () => undefined);
+    await statusReached(cluster, 'reconnecting');
+    const ended = new Promise((resolve) => cluster.once('end', resolve));
+    cluster.disconnect();
+    expect(await settlesWithin(ended, 1_000)).toBe(true);
+    expect(cluster.status).toBe('end');
+    await new Promise((r) => setTimeout(r, 300)); // longer than the retry delay: no reconnection follows
+    expect(cluster.status).toBe('end');
+  });
+
+  it('a command waiting in the offline queue is failed by the disconnect, not left pending', async () => {
+    const cluster = new ClosableCluster(NOWHERE, RETRY);
+    cluster.on('error', () => undefined);
+    await statusReached(cluster, 'reconnecting');
+    const queued = cluster.get('k').then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    cluster.disconnect();
+    expect(await queued).toMatch(/None of startup nodes is available|Connection is closed/);
+  });
+
+  it('disconnect(true) with no node reconnects (ioredis’ close handling), and a later disconnect() ends it', async () => {
+    const cluster = new ClosableCluster(NOWHERE, RETRY);
+    cluster.on('error', () => undefined);
+    await statusReached(cluster, 'reconnecting');
+    cluster.disconnect(true);
+    await statusReached(cluster, 'reconnecting', 1_000);
+    const ended = new Promise((resolve) => cluster.once('end', resolve));
+    cluster.disconnect();
+    expect(await settlesWithin(ended, 1_000)).toBe(true);
+  });
+
+  it('duplicate() gives a ClosableCluster with the same startup nodes and options, overrides laid over them', async () => {
+    const cluster = new ClosableCluster(NOWHERE, { ...RETRY, lazyConnect: true, slotsRefreshTimeout: 1234 });
+    const copy = cluster.duplicate(undefined, { redisOptions: { connectionName: 'copy' } });
+    try {
+      expect(copy).toBeInstanceOf(ClosableCluster);
+      expect(copy.options.slotsRefreshTimeout).toBe(1234);
+      expect(copy.options.redisOptions?.connectionName).toBe('copy');
+      expect((copy as unknown as { startupNodes: unknown }).startupNodes).toEqual(NOWHERE);
+    } finally {
+      cluster.disconnect();
+      copy.disconnect();
+    }
+  });
+
+  describe('on a real 3-master cluster', () => {
+    let redis: RedisClusterProcess;
+    beforeAll(async () => {
+      redis = await RedisClusterProcess.start();
+    }, 60_000);
+    afterAll(async () => redis?.stop());
+
+    const options = () => redisClusterOptions({ REDIS_URL: 'redis://127.0.0.1:6379' }, 'queue-worker');
+    const seeds = () => redis.ports.map((port) => ({ host: '127.0.0.1', port }));
+
+    it('connected: disconnect() ends it the usual way (its nodes end, then the cluster)', async () => {
+      const cluster = new ClosableCluster(seeds(), options());
+      cluster.on('error', () => undefined);
+      await cluster.set('closable-cluster-spec', '1');
+      const ended = new Promise((resolve) => cluster.once('end', resolve));
+      cluster.disconnect();
+      expect(await settlesWithin(ended, 2_000)).toBe(true);
+      expect(cluster.status).toBe('end');
+    });
+
+    it('BullMQ Worker.close() finishes after the master of its queue restarted (it waited for ever: the blocking connection stopped at `close`)', async () => {
+      for (const downMs of [300, 1_500]) {
+        const connection = new ClosableCluster(seeds(), options());
+        connection.on('error', () => undefined);
+        const worker = new Worker('{closable-cluster-spec}', async () => undefined, { connection, prefix: '{closable-cluster-spec}' });
+        worker.on('error', () => undefined);
+        try {
+          await worker.waitUntilReady();
+          await new Promise((r) => setTimeout(r, 300)); // the worker blocks on its own duplicate
+          await redis.restart(await redis.masterOf('{closable-cluster-spec}'), downMs);
+          expect(await settlesWithin(worker.close(), 5_000)).toBe(true);
+        } finally {
+          connection.disconnect();
+        }
+        await statusReached(connection, 'end');
+      }
+    }, 60_000);
+  });
+});

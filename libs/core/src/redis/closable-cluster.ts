@@ -1,0 +1,76 @@
+import { EventEmitter } from 'node:events';
+import { Cluster, ClusterNode, ClusterOptions } from 'ioredis';
+
+/** The members of ioredis' Cluster (5.x, 6.0) that {@link ClosableCluster} reaches; private in its typings. */
+interface ClusterInternals {
+  startupNodes: ClusterNode[];
+  connectionPool: EventEmitter;
+  setStatus(status: string): void;
+  handleCloseEvent(reason?: Error): void;
+}
+
+/**
+ * An ioredis {@link Cluster} whose `disconnect()` always ends: status `end` and the `end` event,
+ * whatever state it is called in.
+ *
+ * ioredis' own `disconnect()` (5.11 and 6.0) sets `disconnecting`, disconnects every node of its pool
+ * and empties it. What follows rests on two links, and each can be missing:
+ * - the pool's `drain`, emitted when one of those nodes ends, sets `close`. But a node that is itself
+ *   waiting to reconnect (`reconnecting`: its master restarting or gone) never ends on `disconnect()`
+ *   (redis/ioredis#1247: its socket is already closed), and an empty pool has no node to end
+ *   (redis/ioredis#352): with no node that can end, the cluster stays `disconnecting`;
+ * - the `close` event runs ioredis' close handling (`end` after a manual disconnect, a reconnection
+ *   otherwise) only through a one-shot listener each `connect()` adds. A reconnection that overlaps
+ *   the previous close — BullMQ's own recovery calls `disconnect(false)` and `connect()` back to back
+ *   after a failed blocking read — lets the old close use up the new listener, and the next
+ *   disconnect stops at `close`.
+ * Either way the cluster never emits `end`. BullMQ's `Worker.close()` waits for exactly that `end` on
+ * its blocking connection (a duplicate of the connection it was given), so a worker closed after a
+ * master had restarted never finished closing, and the process hung until SIGKILL (docs/decisions.md
+ * "Redis Cluster: a disconnect that ends").
+ *
+ * Here: when no node of the pool can end (each `reconnecting`, `close` or `end`, or none at all), the
+ * `close` the drain would have set is set at once; and after every `close`, once ioredis' own
+ * listeners have had their turn, a cluster still at `close` gets ioredis' close handling
+ * (`handleCloseEvent`). Nothing else changes. `duplicate()` returns a ClosableCluster, so BullMQ's
+ * blocking connections get the same.
+ *
+ * Not covered: a node still resolving its host name (no socket yet) counts as one that ends, as
+ * ioredis' own code assumes (redis/ioredis#2169 is the upstream fix of both node cases).
+ */
+export class ClosableCluster extends Cluster {
+  constructor(startupNodes: ClusterNode[], options: ClusterOptions = {}) {
+    super(startupNodes, options);
+    // registered after ioredis' own drain listener, which sets `close` and queues the `close` event
+    (this as unknown as ClusterInternals).connectionPool.on('drain', () => this.closeIfStuck());
+  }
+
+  override disconnect(reconnect = false): void {
+    const status = this.status;
+    const anyNodeEnds = this.nodes('all').some((node) => NODE_STATES_THAT_END.has(node.status));
+    super.disconnect(reconnect);
+    // `wait`: ioredis closes a cluster that never connected itself
+    if (status === 'wait' || anyNodeEnds) return;
+    (this as unknown as ClusterInternals).setStatus('close');
+    this.closeIfStuck();
+  }
+
+  /** Like ioredis' `duplicate` (same startup nodes and options unless overridden), as a ClosableCluster. */
+  override duplicate(overrideStartupNodes: ClusterNode[] = [], overrideOptions: ClusterOptions = {}): ClosableCluster {
+    const startupNodes = overrideStartupNodes.length > 0 ? overrideStartupNodes : (this as unknown as ClusterInternals).startupNodes.slice(0);
+    return new ClosableCluster(startupNodes, { ...this.options, ...overrideOptions });
+  }
+
+  /**
+   * Runs ioredis' close handling if the cluster is still at `close` once the `close` event queued
+   * before this call has been emitted (process.nextTick is FIFO): no listener of ioredis' took it on.
+   */
+  private closeIfStuck(): void {
+    process.nextTick(() => {
+      if (this.status === 'close') (this as unknown as ClusterInternals).handleCloseEvent();
+    });
+  }
+}
+
+/** Node states in which `disconnect()` leads to the node's `end`: it has a socket to close, or never opened one. */
+const NODE_STATES_THAT_END = new Set(['wait', 'connecting', 'connect', 'ready', 'monitoring']);
