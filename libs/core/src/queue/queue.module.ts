@@ -4,6 +4,7 @@ import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { ConnectionOptions, Worker } from 'bullmq';
 import { AppConfig } from '../config/env';
 import { SHUTDOWN_TRACE_EVERY_MS } from '../logging/shutdown-watch';
+import { buildBullMqClientsClosable } from './bullmq-clients';
 import { closeRedis, createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
 import { queuePrefix } from './queue-prefix';
 import { ALL_QUEUES, TASK_OPTIONS } from './queues';
@@ -21,7 +22,7 @@ type QueueRole = 'producer' | 'worker';
  * - api (`producer`): ONE client ({@link createRedis} `queue-producer`: no offline queue, one retry,
  *   so an add fails at once while Redis is down) shared by all its queues (a producer needs no more);
  * - worker, one Redis server: the options (BullMQ opens and closes the connections of each queue and
- *   worker itself, as it always did);
+ *   worker itself, as it always did, as {@link ClosableRedis}: {@link buildBullMqClientsClosable});
  * - worker, Redis Cluster: ONE {@link Cluster} (`queue-worker`) shared by the queues and workers, each
  *   BullMQ worker duplicating it for its blocking reads (BullMQ can't build a Cluster from options).
  *
@@ -47,6 +48,7 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
     private readonly discovery: DiscoveryService,
   ) {
     if (role === 'worker' && !usesRedisCluster(config)) {
+      buildBullMqClientsClosable();
       this.connection = redisConnectionOptions(config.REDIS_URL);
       return;
     }

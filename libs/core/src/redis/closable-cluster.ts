@@ -27,7 +27,7 @@ interface ClusterInternals {
  * Either way the cluster never emits `end`. BullMQ's `Worker.close()` waits for exactly that `end` on
  * its blocking connection (a duplicate of the connection it was given), so a worker closed after a
  * master had restarted never finished closing, and the process hung until SIGKILL (docs/decisions.md
- * "Redis Cluster: a disconnect that ends").
+ * "Redis: a disconnect that ends").
  *
  * Here: when no node of the pool can end (each `reconnecting`, `close` or `end`, or none at all), the
  * `close` the drain would have set is set at once; and after every `close`, once ioredis' own

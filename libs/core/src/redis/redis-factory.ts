@@ -1,6 +1,7 @@
 import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
 import { AppConfig } from '../config/env';
 import { ClosableCluster } from './closable-cluster';
+import { ClosableRedis } from './closable-redis';
 import { parseRedisClusterNodes, RedisNode } from './redis-nodes';
 
 /** A connection to Redis: one server (`REDIS_URL`) or a Redis Cluster (`REDIS_CLUSTER_NODES`). */
@@ -92,7 +93,8 @@ export function redisClusterOptions(config: Pick<AppConfig, 'REDIS_URL'>, purpos
 }
 
 /**
- * THE way this codebase connects to Redis: one server from `REDIS_URL`, or — with
+ * THE way this codebase connects to Redis: one server from `REDIS_URL` ({@link ClosableRedis}: its
+ * `disconnect()` ends it also while it waits to reconnect), or — with
  * `REDIS_CLUSTER_NODES` — an ioredis {@link Cluster} ({@link ClosableCluster}: its `disconnect()` always
  * ends) over those seed nodes, with `purpose`'s settings
  * either way. Without `REDIS_CLUSTER_NODES` the result is exactly what each user built before
@@ -101,7 +103,7 @@ export function redisClusterOptions(config: Pick<AppConfig, 'REDIS_URL'>, purpos
  */
 export function createRedis(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>, purpose: RedisPurpose): RedisClient {
   if (usesRedisCluster(config)) return new ClosableCluster(redisClusterNodes(config), redisClusterOptions(config, purpose));
-  return new Redis({ ...redisConnectionOptions(config.REDIS_URL), ...PURPOSE_OPTIONS[purpose] });
+  return new ClosableRedis({ ...redisConnectionOptions(config.REDIS_URL), ...PURPOSE_OPTIONS[purpose] });
 }
 
 /**
