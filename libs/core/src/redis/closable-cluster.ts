@@ -29,30 +29,43 @@ interface ClusterInternals {
  * master had restarted never finished closing, and the process hung until SIGKILL (docs/decisions.md
  * "Redis: a disconnect that ends").
  *
- * Here: when no node of the pool can end (each `reconnecting`, `close` or `end`, or none at all), the
- * `close` the drain would have set is set at once; and after every `close`, once ioredis' own
- * listeners have had their turn, a cluster still at `close` gets ioredis' close handling
- * (`handleCloseEvent`). Nothing else changes. `duplicate()` returns a ClosableCluster, so BullMQ's
- * blocking connections get the same.
+ * Here, for a manual `disconnect()` only (never `disconnect(true)`): when no node of the pool can end
+ * (each `reconnecting`, `close` or `end`, or none at all), the `close` the drain would have set is set
+ * at once; and after a `close`, once ioredis' own listeners have had their turn, a cluster still at
+ * `close` gets ioredis' close handling (`handleCloseEvent`: `end`). A `connect()` after the disconnect
+ * cancels both — BullMQ's recovery connects again at once, and a drain of the old nodes during that
+ * connect must leave ioredis and BullMQ to handle it as they do (ending the cluster then would stop
+ * BullMQ's recovery for good: it never reconnects a cluster at `end`). `duplicate()` returns a
+ * ClosableCluster, so BullMQ's blocking connections get the same.
  *
  * Not covered: a node still resolving its host name (no socket yet) counts as one that ends, as
  * ioredis' own code assumes (redis/ioredis#2169 is the upstream fix of both node cases).
  */
 export class ClosableCluster extends Cluster {
+  /** A manual `disconnect()` was called and no `connect()` since: the cluster is to reach `end`. */
+  private closingManually = false;
+
   constructor(startupNodes: ClusterNode[], options: ClusterOptions = {}) {
     super(startupNodes, options);
     // registered after ioredis' own drain listener, which sets `close` and queues the `close` event
-    (this as unknown as ClusterInternals).connectionPool.on('drain', () => this.closeIfStuck());
+    (this as unknown as ClusterInternals).connectionPool.on('drain', () => this.endIfStuck());
+  }
+
+  override connect(): Promise<void> {
+    this.closingManually = false;
+    return super.connect();
   }
 
   override disconnect(reconnect = false): void {
     const status = this.status;
     const anyNodeEnds = this.nodes('all').some((node) => NODE_STATES_THAT_END.has(node.status));
     super.disconnect(reconnect);
+    if (reconnect) return;
+    this.closingManually = true;
     // `wait`: ioredis closes a cluster that never connected itself
     if (status === 'wait' || anyNodeEnds) return;
     (this as unknown as ClusterInternals).setStatus('close');
-    this.closeIfStuck();
+    this.endIfStuck();
   }
 
   /** Like ioredis' `duplicate` (same startup nodes and options unless overridden), as a ClosableCluster. */
@@ -62,12 +75,13 @@ export class ClosableCluster extends Cluster {
   }
 
   /**
-   * Runs ioredis' close handling if the cluster is still at `close` once the `close` event queued
-   * before this call has been emitted (process.nextTick is FIFO): no listener of ioredis' took it on.
+   * During a manual close: runs ioredis' close handling if the cluster is still at `close` once the
+   * `close` event queued before this call has been emitted (process.nextTick is FIFO), i.e. no
+   * listener of ioredis' took it on.
    */
-  private closeIfStuck(): void {
+  private endIfStuck(): void {
     process.nextTick(() => {
-      if (this.status === 'close') (this as unknown as ClusterInternals).handleCloseEvent();
+      if (this.closingManually && this.status === 'close') (this as unknown as ClusterInternals).handleCloseEvent();
     });
   }
 }
