@@ -1,28 +1,9 @@
 import { RedisClusterProcess } from '@test/support/redis-cluster';
+import { settlesWithin, statusReached } from '@test/support/settles';
 import { Worker } from 'bullmq';
 import { Cluster, ClusterOptions } from 'ioredis';
 import { ClosableCluster } from './closable-cluster';
 import { redisClusterOptions } from './redis-factory';
-
-/** Resolves true when `promise` settles within `ms`, false otherwise. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true, () => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Resolves once `cluster` reports `status`, or rejects after `ms`. */
-async function statusReached(cluster: Cluster, status: string, ms = 5_000): Promise<void> {
-  const started = Date.now();
-  while (cluster.status !== status) {
-    if (Date.now() - started > ms) throw new Error(`status ${cluster.status}, not ${status}, after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Port 1 on loopback: nothing listens there, so a cluster seeded with it never gets a node. */
 const NOWHERE = [{ host: '127.0.0.1', port: 1 }];

@@ -70,7 +70,8 @@ export class ClosableCluster extends Cluster {
 
   /** Like ioredis' `duplicate` (same startup nodes and options unless overridden), as a ClosableCluster. */
   override duplicate(overrideStartupNodes: ClusterNode[] = [], overrideOptions: ClusterOptions = {}): ClosableCluster {
-    const startupNodes = overrideStartupNodes.length > 0 ? overrideStartupNodes : (this as unknown as ClusterInternals).startupNodes.slice(0);
+    const startupNodes =
+      overrideStartupNodes.length > 0 ? overrideStartupNodes : (this as unknown as ClusterInternals).startupNodes.slice(0);
     return new ClosableCluster(startupNodes, { ...this.options, ...overrideOptions });
   }
 

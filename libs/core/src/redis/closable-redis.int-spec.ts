@@ -1,29 +1,10 @@
 import { RedisProcess, startRedisServer } from '@test/support/proc-child';
+import { settlesWithin, statusReached } from '@test/support/settles';
 import { RedisConnection, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { buildBullMqClientsClosable } from '../queue/bullmq-clients';
 import { ClosableRedis } from './closable-redis';
 import { redisConnectionOptions } from './redis-factory';
-
-/** Resolves true when `promise` settles within `ms`, false otherwise. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true, () => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Resolves once `client` reports `status`, or rejects after `ms`. */
-async function statusReached(client: Redis, status: string, ms = 5_000): Promise<void> {
-  const started = Date.now();
-  while (client.status !== status) {
-    if (Date.now() - started > ms) throw new Error(`status ${client.status}, not ${status}, after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Port 1 on loopback: nothing listens there, so the client only ever waits to reconnect. */
 const NOWHERE = { host: '127.0.0.1', port: 1, retryStrategy: () => 100 };
