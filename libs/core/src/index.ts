@@ -5,6 +5,7 @@ export * from './config/config.module';
 export * from './logging/process-logger';
 export * from './logging/pretty-line';
 export * from './logging/shutdown-watch';
+export * from './logging/phase-watch';
 export * from './errors/domain-error';
 export * from './ids';
 export * from './time';

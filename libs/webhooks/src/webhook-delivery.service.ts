@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { PhaseWatch } from '@app/core';
+import { Injectable, Logger } from '@nestjs/common';
 import { DrainOutcome } from './drain-rules';
 import { WebhookHooksDrain } from './subscriptions/webhook-hooks-drain.service';
 import { WebhookDrain } from './webhook-drain.service';
@@ -14,8 +15,13 @@ import { WebhookReconciler } from './webhook-reconciler.service';
  * claims, lost tasks) and {@link WebhookPruner} (retention). PostgreSQL holds the truth: a delivery
  * row per (event, endpoint or REST hook subscription); BullMQ tasks only wake workers.
  */
+/** ms a drain's hand-on enqueue may take before {@link PhaseWatch} names it: a Redis add takes ms, or a reconnection's few seconds. */
+const HAND_ON_WATCH_MS = 15_000;
+
 @Injectable()
 export class WebhookDeliveryService {
+  private readonly logger = new Logger('WebhookDelivery');
+
   constructor(
     private readonly drains: WebhookDrainProducer,
     private readonly drainer: WebhookDrain,
@@ -37,7 +43,13 @@ export class WebhookDeliveryService {
     const outcome = await this.drainer.drain(endpointId, companyId);
     if (outcome.more) {
       const next = Date.now() + (outcome.moreAfterMs ?? 0);
-      await this.drains.enqueue([{ endpointId, companyId, target: 'endpoint', next, tag: '-more' }]);
+      const watch = new PhaseWatch(this.logger, `drain of endpoint ${endpointId}`, HAND_ON_WATCH_MS);
+      watch.enter('enqueueing its hand-on (Redis)');
+      try {
+        await this.drains.enqueue([{ endpointId, companyId, target: 'endpoint', next, tag: '-more' }]);
+      } finally {
+        watch.end();
+      }
     }
     return outcome;
   }

@@ -1,4 +1,4 @@
-import { AppConfig } from '@app/core';
+import { AppConfig, PhaseWatch } from '@app/core';
 import { Injectable, Logger } from '@nestjs/common';
 import { attemptOutcome, AttemptRules } from './attempt-outcome';
 import {
@@ -66,10 +66,21 @@ export class WebhookDrain {
    * are enqueued for their time. Safe to call for any endpoint at any time.
    */
   async drain(endpointId: string, companyId: string | null): Promise<DrainOutcome> {
-    return this.http.track(() => this.drainLoop(endpointId, companyId));
+    // past its budget and one claim's rounds of timeouts, a drain names the await it is stuck in
+    const rounds = this.config.WEBHOOK_CLAIM_ROUNDS;
+    const watch = new PhaseWatch(
+      this.logger,
+      `drain of endpoint ${endpointId}`,
+      DRAIN_BUDGET_MS + rounds * this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS,
+    );
+    try {
+      return await this.http.track(() => this.drainLoop(endpointId, companyId, watch));
+    } finally {
+      watch.end();
+    }
   }
 
-  private async drainLoop(endpointId: string, known: string | null): Promise<DrainOutcome> {
+  private async drainLoop(endpointId: string, known: string | null, watch: PhaseWatch): Promise<DrainOutcome> {
     // the endpoint's company: given by the drain point, else learnt from the first claimed delivery
     let companyId = known;
     const started = Date.now();
@@ -80,24 +91,34 @@ export class WebhookDrain {
       const disable = sent?.decided.find((x) => x.decision.disable)?.decision.disable;
       const outOfTime = this.http.stopping || Date.now() - started >= DRAIN_BUDGET_MS;
       if (!sent && outOfTime) return handOn(); // stopping before the first claim
-      if (sent?.unsent.length) await this.deliveries.releaseUnattempted(sent.unsent[0].companyId, sent.unsent.map((d) => d.id), sent.lockedUntil);
+      watch.enter('releasing the unsent deliveries (PostgreSQL)');
+      if (sent?.unsent.length)
+        await this.deliveries.releaseUnattempted(
+          sent.unsent[0].companyId,
+          sent.unsent.map((d) => d.id),
+          sent.lockedUntil,
+        );
       const claimSize = this.config.WEBHOOK_CLAIM_ROUNDS * this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT;
+      watch.enter('recording and claiming (PostgreSQL)');
       const next = await this.step(endpointId, companyId, sent, disable || outOfTime ? 0 : claimSize);
       companyId ??= next.batch[0]?.companyId ?? null;
       if (sent) {
         countAttempts(result, sent.decided);
         if (disable) {
+          watch.enter('disabling the endpoint (PostgreSQL)');
           const abandoned = await this.endpoints.disable(endpointId, disable, sent.now);
           this.logger.warn(`endpoint ${endpointId} disabled (${disable}); ${abandoned} deliveries abandoned`);
           return result;
         }
         const retries = [...new Set(sent.decided.map((x) => x.decision.nextAttemptAt).filter((t): t is number => t !== undefined))];
+        watch.enter('enqueueing its retries (Redis)');
         await this.drains.enqueue(retries.map((at) => ({ endpointId, companyId, target: 'endpoint' as const, next: at })));
         if (outOfTime) return handOn();
       }
       if (!next.batch.length) return result;
       result.outcome = 'drained';
       result.batches += 1;
+      watch.enter(`sending ${next.batch.length} deliveries (HTTP)`);
       sent = await this.send(next.batch, next.lockedUntil);
     }
   }
