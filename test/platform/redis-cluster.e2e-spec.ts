@@ -179,7 +179,8 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
       expect(keySlots.size).toBe(1);
       slots.add([...keySlots][0]);
     }
-    expect(slots.size).toBe(used.length);
+    // spread, not one slot for all; two queues' tags may share a slot by chance (the prefix holds the pid: ~0.13 % of runs for 7 queues)
+    expect(slots.size).toBeGreaterThan(1);
     const masters = new Set(await Promise.all(used.map((tag) => cluster.masterOf(tag))));
     console.log(`redis cluster e2e: ${used.length} queues with keys on ${masters.size} of 3 masters (slots ${[...slots].join(', ')})`);
     // the shared Redis saw nothing of this prefix (queues, counters, tokens)

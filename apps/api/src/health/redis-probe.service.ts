@@ -1,6 +1,6 @@
 import { AppConfig, clusterState, ClusterState, createRedis, RedisClient } from '@app/core';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Cluster } from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 
 /** ms a probe may take before Redis is reported down. */
 const PROBE_TIMEOUT_MS = 1000;
@@ -32,7 +32,7 @@ export class RedisProbe implements OnModuleDestroy {
         await within(this.client.ping());
         return { status: 'up', pingMs: Date.now() - start };
       }
-      const node = this.client.nodes('master').find((n) => n.status === 'ready');
+      const node = await readyMaster(this.client);
       if (!node) return { status: 'down', error: `no master reachable (cluster client ${this.client.status})` };
       const [, info, nodes] = await within(Promise.all([node.ping(), node.cluster('INFO'), node.cluster('NODES')]));
       const cluster = clusterState(String(info), String(nodes));
@@ -46,6 +46,23 @@ export class RedisProbe implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.client.disconnect();
+  }
+}
+
+/** Cluster client states on the way to `ready` (connected to a node, slots or ready check pending). */
+const CONNECTING = new Set(['connecting', 'connect']);
+
+/**
+ * A master node `client` is connected to; while the client is still connecting (just started, or
+ * reconnected) waits for one, polling every 20 ms, up to {@link PROBE_TIMEOUT_MS}: a probe at that
+ * moment reported Redis down for a cluster that was fine. Undefined when there is none.
+ */
+export async function readyMaster(client: Cluster, timeoutMs = PROBE_TIMEOUT_MS): Promise<Redis | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const node = client.nodes('master').find((n) => n.status === 'ready');
+    if (node || !CONNECTING.has(client.status) || Date.now() >= deadline) return node;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
