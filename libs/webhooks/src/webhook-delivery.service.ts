@@ -7,6 +7,9 @@ import { WebhookDrainProducer } from './webhook-drain-producer.service';
 import { WebhookPruner } from './webhook-pruner.service';
 import { WebhookReconciler } from './webhook-reconciler.service';
 
+/** ms a drain's hand-on enqueue may take before {@link PhaseWatch} names it: a Redis add takes ms, or a reconnection's few seconds. */
+const HAND_ON_WATCH_MS = 15_000;
+
 /**
  * At-least-once webhook delivery as the worker's `webhook-delivery` queue sees it: one method per
  * task, each handing over to the class that does that job — {@link WebhookDrainProducer} (wake-ups,
@@ -15,9 +18,6 @@ import { WebhookReconciler } from './webhook-reconciler.service';
  * claims, lost tasks) and {@link WebhookPruner} (retention). PostgreSQL holds the truth: a delivery
  * row per (event, endpoint or REST hook subscription); BullMQ tasks only wake workers.
  */
-/** ms a drain's hand-on enqueue may take before {@link PhaseWatch} names it: a Redis add takes ms, or a reconnection's few seconds. */
-const HAND_ON_WATCH_MS = 15_000;
-
 @Injectable()
 export class WebhookDeliveryService {
   private readonly logger = new Logger('WebhookDelivery');

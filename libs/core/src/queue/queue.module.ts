@@ -14,7 +14,6 @@ const QUEUE_ROLE = Symbol('QUEUE_ROLE');
 
 /** How long a shutdown waits for Redis to answer the commands in flight and the QUIT (ms). */
 const QUIT_WITHIN_MS = 2_000;
-/** ms between two shutdown lines naming the BullMQ workers still closing. */
 type QueueRole = 'producer' | 'worker';
 
 /**
