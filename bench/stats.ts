@@ -30,8 +30,13 @@ export function markdownTable(header: string[], rows: string[][]): string {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
-/** POST over node:http (keep-alive) to 127.0.0.1. @returns the status and the whole body as text. */
-export function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+/**
+ * POST over node:http (keep-alive) to 127.0.0.1. `body` as text, or as its UTF-8 bytes: a caller
+ * timing a large request encodes it once beforehand, since Node writes a long string to a socket
+ * far slower than the same bytes (apps/api/src/envelope/json-answer.ts, `ENCODE_FIRST_CHARS`).
+ * @returns the status and the whole body as text.
+ */
+export function post(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(

@@ -48,13 +48,31 @@ export function sendsJsonWithoutEtag(res: ServerResponse & { req: { method?: str
 }
 
 /**
+ * Answers of at least this many UTF-16 code units (≥ as many UTF-8 bytes) are encoded to a Buffer
+ * before the write; shorter ones are written as text. Node 20 writes a long string to a socket far
+ * slower than the same bytes as a Buffer, and a short one faster (one packet with the headers).
+ * Measured on loopback, bare `node:http`, p50 of a keep-alive POST: 2 MB (a 1,000-job createjobs
+ * answer) 23–37 ms as text, 13–15 ms encoded first; 1 MB 11 / 6 ms; 520 kB 7–8 / 3.2 ms; 260 kB
+ * 3.3–3.5 / 2.1–2.4 ms; 130 kB 0.34–0.36 / 0.28–0.33 ms; 60 kB 0.18 as text against 0.30–0.37 encoded.
+ * (Express's `res.send`, which these answers bypass, encodes every string of 1,000 chars or more.)
+ */
+export const ENCODE_FIRST_CHARS = 128 * 1024;
+
+/**
  * Sends `json` (JSON text) as Express's `res.json` would, with no ETag: `statusCode` when given,
  * `Content-Type: application/json; charset=utf-8` unless a Content-Type was set already,
- * `Content-Length`, the text as UTF-8 (no body for HEAD, as Node does).
+ * `Content-Length` (bytes), the text as UTF-8 (no body for HEAD, as Node does) — encoded to a
+ * Buffer first when it is long ({@link ENCODE_FIRST_CHARS}).
  */
 export function sendJsonText(res: ServerResponse, json: string, statusCode?: number): void {
   if (statusCode) res.statusCode = statusCode;
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(json);
+  if (json.length < ENCODE_FIRST_CHARS) {
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
+    return;
+  }
+  const body = Buffer.from(json, 'utf8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
 }
