@@ -7,7 +7,9 @@ describe('isClosedConnectionError', () => {
   });
 
   it('does not take other errors for it', () => {
-    expect(isClosedConnectionError(new Error('Too many Cluster redirections. Last error: ReplyError: MOVED 3112 127.0.0.1:12244'))).toBe(false);
+    expect(isClosedConnectionError(new Error('Too many Cluster redirections. Last error: ReplyError: MOVED 3112 127.0.0.1:12244'))).toBe(
+      false,
+    );
     expect(isClosedConnectionError(new Error('NOSCRIPT No matching script. Please use EVAL.'))).toBe(false);
     expect(isClosedConnectionError(new Error('connect ECONNREFUSED 127.0.0.1:6379'))).toBe(false);
   });
@@ -33,6 +35,8 @@ describe('closeWorkers', () => {
     expect(warn).not.toHaveBeenCalled();
     await jest.advanceTimersByTimeAsync(1);
     expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('BullMQ workers of dispatch, reports'));
+    // with what each waits on (workerCloseState: a stand-in has none of BullMQ's fields)
+    expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('dispatch [loop: ? in hand; blocking: none; main: none]'));
     a.settle(true);
     await jest.advanceTimersByTimeAsync(5_000);
     expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('BullMQ workers of reports (tasks'));

@@ -5,6 +5,7 @@ import type { ConnectionOptions, Worker } from 'bullmq';
 import { AppConfig } from '../config/env';
 import { SHUTDOWN_TRACE_EVERY_MS } from '../logging/shutdown-watch';
 import { buildBullMqClientsClosable } from './bullmq-clients';
+import { workerCloseState } from './worker-close-state';
 import { closeRedis, createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
 import { queuePrefix } from './queue-prefix';
 import { ALL_QUEUES, TASK_OPTIONS } from './queues';
@@ -99,22 +100,24 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
 /**
  * Closes BullMQ workers (`Worker.close`: the tasks in hand finish first; idempotent) and resolves when
  * all have closed, whatever their errors. A close that waits long — a task in hand, or a Redis
- * command not answered — is named every {@link SHUTDOWN_TRACE_EVERY_MS} ms on `logger`, so a shutdown
+ * command not answered — is named every {@link SHUTDOWN_TRACE_EVERY_MS} ms on `logger`, with what
+ * each such worker waits on ({@link workerCloseState}: its loop, its connections), so a shutdown
  * that hangs past its grace period leaves a trace of where.
  */
 export async function closeWorkers(workers: Array<Pick<Worker, 'name' | 'close'>>, logger: Pick<Logger, 'warn'>): Promise<void> {
-  const open = new Set(workers.map((w) => w.name));
-  const report = setInterval(
-    () => logger.warn(`shutdown: still closing the BullMQ workers of ${[...open].join(', ')} (tasks in hand finish first)`),
-    SHUTDOWN_TRACE_EVERY_MS,
-  );
+  const open = new Set(workers);
+  const report = setInterval(() => {
+    const names = [...open].map((w) => w.name).join(', ');
+    const states = [...open].map((w) => `${w.name} [${workerCloseState(w)}]`).join(', ');
+    logger.warn(`shutdown: still closing the BullMQ workers of ${names} (tasks in hand finish first): ${states}`);
+  }, SHUTDOWN_TRACE_EVERY_MS);
   try {
     await Promise.all(
       workers.map((w) =>
         w
           .close()
           .catch(() => undefined)
-          .finally(() => open.delete(w.name)),
+          .finally(() => open.delete(w)),
       ),
     );
   } finally {
