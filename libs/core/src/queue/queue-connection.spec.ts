@@ -36,7 +36,7 @@ describe('closeWorkers', () => {
     await jest.advanceTimersByTimeAsync(1);
     expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('BullMQ workers of dispatch, reports'));
     // with what each waits on (workerCloseState: a stand-in has none of BullMQ's fields)
-    expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('dispatch [loop: ? in hand; blocking: none; main: none]'));
+    expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('dispatch [loop: ? pending; blocking: none; main: none]'));
     a.settle(true);
     await jest.advanceTimersByTimeAsync(5_000);
     expect(warn).toHaveBeenLastCalledWith(expect.stringContaining('BullMQ workers of reports (tasks'));

@@ -37,13 +37,13 @@ describe('workerCloseState: what a closing BullMQ worker waits on, read from Bul
       await worker.waitUntilReady();
       await queue.add('t', {});
       await running;
-      expect(workerCloseState(worker)).toBe('loop: 1 in hand; blocking: ready (ioredis ready); main: ready (ioredis ready)');
+      expect(workerCloseState(worker)).toBe('loop: 1 pending; blocking: ready (ioredis ready); main: ready (ioredis ready)');
 
       const closing = worker.close();
       await new Promise((r) => setTimeout(r, 200));
       // the blocking connection was cut (its fetch interrupted); the task still holds the loop
       expect(workerCloseState(worker)).toMatch(
-        /^loop: 1 in hand; blocking: ready \(ioredis (end|close|reconnecting)\); main: ready \(ioredis ready\)$/,
+        /^loop: 1 pending; blocking: ready \(ioredis (end|close|reconnecting)\); main: ready \(ioredis ready\)$/,
       );
 
       release();
@@ -57,7 +57,7 @@ describe('workerCloseState: what a closing BullMQ worker waits on, read from Bul
   });
 
   it('anything but a BullMQ worker reads as unknown, never throws', () => {
-    expect(workerCloseState({})).toBe('loop: ? in hand; blocking: none; main: none');
+    expect(workerCloseState({})).toBe('loop: ? pending; blocking: none; main: none');
     const hostile = new Proxy(
       {},
       {
@@ -66,6 +66,6 @@ describe('workerCloseState: what a closing BullMQ worker waits on, read from Bul
         },
       },
     );
-    expect(workerCloseState(hostile)).toBe('loop: ? in hand; blocking: none; main: none');
+    expect(workerCloseState(hostile)).toBe('loop: ? pending; blocking: none; main: none');
   });
 });

@@ -3,7 +3,8 @@
  * (`closeWorkers`): its main loop (tasks in hand, a blocking fetch pending), then its blocking and
  * main connections — BullMQ's own state of each (`initializing`, `ready`, `closing`, `closed`), the
  * ioredis client's status and, for a Cluster, its nodes' statuses by count. For example:
- * `loop: 1 in hand, fetch pending; blocking: closing (ioredis disconnecting; nodes ready ×2, reconnecting ×1); main: ready (ioredis ready)`.
+ * `loop: 1 pending, a fetch among them; blocking: ready (ioredis end; nodes none); main: ready (ioredis ready; nodes ready ×3)`
+ * — a fetch that never returned although its connection ended (as seen before `ClosableCluster.connect`).
  *
  * Read from BullMQ 6's (6.7) and ioredis 5's own fields, none of them public API: `mainLoopQueue`,
  * `waiting`, `closed`, `backend.blockingConnection` / `backend.connection` (a `RedisConnection`:
@@ -25,8 +26,9 @@ function loopState(w: Record<string, unknown>): string {
   const queue = field(w, 'mainLoopQueue');
   if (queue === null) return 'ended';
   const numTotal = field(queue, 'numTotal');
-  const inHand = typeof numTotal === 'function' ? String(numTotal.call(queue)) : '?';
-  return `${inHand} in hand${field(w, 'waiting') ? ', fetch pending' : ''}`;
+  // the loop's queue holds the tasks in hand and the fetches not yet taken up
+  const pending = typeof numTotal === 'function' ? String(numTotal.call(queue)) : '?';
+  return `${pending} pending${field(w, 'waiting') ? ', a fetch among them' : ''}`;
 }
 
 function connectionState(connection: unknown): string {

@@ -101,6 +101,64 @@ describe('ClosableCluster: a disconnect always ends (redis/ioredis#352)', () => 
     const options = () => redisClusterOptions({ REDIS_URL: 'redis://127.0.0.1:6379' }, 'queue-worker');
     const seeds = () => redis.ports.map((port) => ({ host: '127.0.0.1', port }));
 
+    /**
+     * Makes the cluster's ready checks report what a master restarted less than 2 s ago reports
+     * (`cluster_state:fail`, Redis' CLUSTER_WRITABLE_DELAY): the next one only, or every one.
+     */
+    function failReadyChecks(cluster: Cluster, every = false): void {
+      type ReadyCheck = (callback: (err?: Error, fail?: string) => void) => void;
+      const internals = cluster as unknown as { readyCheck: ReadyCheck };
+      const own = internals.readyCheck.bind(cluster);
+      let failed = false;
+      internals.readyCheck = (callback) => {
+        if (failed && !every) return own(callback);
+        failed = true;
+        callback(undefined, 'fail');
+      };
+    }
+
+    it("ioredis' own Cluster: a connect() whose ready check fails never settles, though the cluster is ready soon after (redis/ioredis#741: when this fails, ioredis fixed it)", async () => {
+      const plain = new Cluster(seeds(), { ...options(), lazyConnect: true });
+      plain.on('error', () => undefined);
+      failReadyChecks(plain);
+      const connecting = plain.connect();
+      try {
+        await statusReached(plain, 'ready', 10_000); // its own reconnection, under another promise
+        expect(await settlesWithin(connecting, 1_000)).toBe(false);
+      } finally {
+        plain.disconnect();
+      }
+    });
+
+    it('a connect() whose ready check fails resolves once the cluster is ready (its own reconnection)', async () => {
+      const cluster = new ClosableCluster(seeds(), { ...options(), lazyConnect: true });
+      cluster.on('error', () => undefined);
+      failReadyChecks(cluster);
+      try {
+        expect(await settlesWithin(cluster.connect(), 10_000)).toBe(true);
+        expect(cluster.status).toBe('ready');
+        expect(await cluster.set('closable-cluster-spec', '2')).toBe('OK');
+      } finally {
+        cluster.disconnect();
+      }
+    });
+
+    it('a connect() that never gets ready is rejected by a disconnect() (Connection is closed.), not left pending', async () => {
+      const cluster = new ClosableCluster(seeds(), { ...options(), lazyConnect: true });
+      cluster.on('error', () => undefined);
+      failReadyChecks(cluster, true);
+      const connecting = cluster.connect().then(
+        () => 'resolved',
+        (err: Error) => err.message,
+      );
+      await new Promise((r) => setTimeout(r, 500)); // a ready check or two have failed
+      expect(await settlesWithin(connecting, 0)).toBe(false);
+      cluster.disconnect();
+      expect(await settlesWithin(connecting, 2_000)).toBe(true);
+      expect(await connecting).toBe('Connection is closed.');
+      await statusReached(cluster, 'end');
+    });
+
     it('connected: disconnect() ends it the usual way (its nodes end, then the cluster)', async () => {
       const cluster = new ClosableCluster(seeds(), options());
       cluster.on('error', () => undefined);

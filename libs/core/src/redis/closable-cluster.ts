@@ -51,9 +51,39 @@ export class ClosableCluster extends Cluster {
     (this as unknown as ClusterInternals).connectionPool.on('drain', () => this.endIfStuck());
   }
 
+  /**
+   * ioredis' `connect()`, whose promise also settles when ioredis abandons it: resolved with the
+   * attempt, or else at the cluster's next `ready`; rejected with the attempt's error, or at the
+   * cluster's `end` ("Connection is closed.").
+   *
+   * ioredis' own promise (5.11, 6.0) never settles once its attempt has refreshed the slots but the
+   * ready check that follows fails (a master restarted moments ago answers `cluster_state:fail` for
+   * its first 2 s, Redis' CLUSTER_WRITABLE_DELAY) or the cluster is disconnected during that check:
+   * ioredis drops the attempt's close listener at the refresh and reconnects (or closes) under a
+   * new promise (redis/ioredis#741, open). BullMQ's recovery of a blocking connection awaits this
+   * promise (`RedisConnection.reconnect` after its watchdog cut a stuck BZPOPMIN), so the worker's
+   * fetch loop stopped for good — no task of that queue taken any more, and a `Worker.close()` that
+   * waited for the loop for ever.
+   */
   override connect(): Promise<void> {
     this.closingManually = false;
-    return super.connect();
+    const attempt = super.connect();
+    return new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error) => {
+        this.off('ready', onReady);
+        this.off('end', onEnd);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = () => settle();
+      const onEnd = () => settle(new Error('Connection is closed.'));
+      this.once('ready', onReady);
+      this.once('end', onEnd);
+      attempt.then(
+        () => settle(),
+        (err: Error) => settle(err),
+      );
+    });
   }
 
   override disconnect(reconnect = false): void {
