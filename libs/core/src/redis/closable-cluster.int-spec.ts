@@ -151,9 +151,15 @@ describe('ClosableCluster: a disconnect always ends (redis/ioredis#352)', () => 
         () => 'resolved',
         (err: Error) => err.message,
       );
-      await new Promise((r) => setTimeout(r, 500)); // a ready check or two have failed
-      expect(await settlesWithin(connecting, 0)).toBe(false);
-      cluster.disconnect();
+      const listeners = cluster.listenerCount('ready') + cluster.listenerCount('end');
+      try {
+        await new Promise((r) => setTimeout(r, 1_500)); // ready checks failed, ioredis reconnecting each time
+        expect(await settlesWithin(connecting, 0)).toBe(false);
+        // every reconnection's connect() waits too, without a listener of its own
+        expect(cluster.listenerCount('ready') + cluster.listenerCount('end')).toBe(listeners);
+      } finally {
+        cluster.disconnect();
+      }
       expect(await settlesWithin(connecting, 2_000)).toBe(true);
       expect(await connecting).toBe('Connection is closed.');
       await statusReached(cluster, 'end');

@@ -49,6 +49,10 @@ export class ClosableCluster extends Cluster {
     super(startupNodes, options);
     // registered after ioredis' own drain listener, which sets `close` and queues the `close` event
     (this as unknown as ClusterInternals).connectionPool.on('drain', () => this.endIfStuck());
+    // one listener each for every connect() waiting (a cluster failing its ready checks for minutes
+    // reconnects every few seconds: a listener per attempt would pile up)
+    this.on('ready', () => settleWaiters(this));
+    this.on('end', () => settleWaiters(this, new Error('Connection is closed.')));
   }
 
   /**
@@ -69,16 +73,15 @@ export class ClosableCluster extends Cluster {
     this.closingManually = false;
     const attempt = super.connect();
     return new Promise<void>((resolve, reject) => {
+      // (a WeakMap, not a field: ioredis' constructor calls connect() before this class' fields exist)
+      let waiting = waitersOf.get(this);
+      if (!waiting) waitersOf.set(this, (waiting = new Set()));
       const settle = (err?: Error) => {
-        this.off('ready', onReady);
-        this.off('end', onEnd);
+        waiting.delete(settle);
         if (err) reject(err);
         else resolve();
       };
-      const onReady = () => settle();
-      const onEnd = () => settle(new Error('Connection is closed.'));
-      this.once('ready', onReady);
-      this.once('end', onEnd);
+      waiting.add(settle);
       attempt.then(
         () => settle(),
         (err: Error) => settle(err),
@@ -115,6 +118,13 @@ export class ClosableCluster extends Cluster {
       if (this.closingManually && this.status === 'close') (this as unknown as ClusterInternals).handleCloseEvent();
     });
   }
+}
+
+/** Each cluster's `connect()` promises not settled yet: settled by its `ready` (resolved) or `end` (rejected) if ioredis drops them. */
+const waitersOf = new WeakMap<ClosableCluster, Set<(err?: Error) => void>>();
+
+function settleWaiters(cluster: ClosableCluster, err?: Error): void {
+  for (const settle of [...(waitersOf.get(cluster) ?? [])]) settle(err);
 }
 
 /** Node states in which `disconnect()` leads to the node's `end`: it has a socket to close, or never opened one. */
