@@ -1,4 +1,4 @@
-import { AuthContext, newEventId, newId, OUTBOX_CHANNEL, SQL_NOW_MS } from '@app/core';
+import { AuthContext, jsonListUtf8, newEventId, newId, OUTBOX_CHANNEL, SQL_NOW_MS } from '@app/core';
 import { JOB_EVENT_KEYS, JOB_SELECT_SQL, JobRow, JobsService, parseJobWrites, toJobView } from '@app/jobs';
 import { ApiKeysService } from '@app/members';
 import { INestApplication } from '@nestjs/common';
@@ -397,10 +397,10 @@ async function breakdown(
     }
     sql.push(record(log, perStatement));
 
-    // the answer as the controller makes it: the views' texts (the service's, as its events carry them) joined
-    const r = await timed(() => `{"status":0,"jobs":[${result.jobsJson.join(',')}]}`);
+    // the answer as the controller makes it: the views' UTF-8 bytes (the service's, inside those its events carry) put together
+    const r = await timed(() => jsonListUtf8('{"status":0,"jobs":[', result.jobsUtf8, ']}'));
     response.push(r.ms);
-    responseBytes = Buffer.byteLength(r.value);
+    responseBytes = r.value.length;
 
     // two pieces of the service's own JS, timed on the same data: the view mapping and the payloads
     const rows: JobRow[] = await dataSource.query(`${JOB_SELECT_SQL} WHERE j.company_id = $1 AND j.id = ANY($2::text[])`, [

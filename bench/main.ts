@@ -239,7 +239,7 @@ function report(
         'incl.',
       ],
       [
-        `serialisation: the response (${mb(b.responseBytes)}) joined from the views' texts`,
+        `serialisation: the response (${mb(b.responseBytes)}) put together from the views' UTF-8 bytes`,
         fmt(b.responseStringify),
         pct(b.responseStringify),
         '—',

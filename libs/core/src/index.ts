@@ -26,6 +26,7 @@ export * from './validation/named-targets';
 export * from './validation/dto-markers';
 export * from './outbox/outbox-event.entity';
 export * from './outbox/outbox-sequence.entity';
+export * from './json/json-utf8';
 export * from './outbox/outbox-events';
 export * from './outbox/outbox.repository';
 export * from './outbox/outbox.service';

@@ -12,6 +12,7 @@ import {
   OutboxEventInput,
   outboxEvent,
   OutboxService,
+  wrappedJsonUtf8,
 } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
@@ -87,8 +88,9 @@ export class JobsService {
   /**
    * createjobs. A job whose `uidSecondary` matches a non-template job of the company updates it
    * (only the fields sent, like editjobs; also when archived, which it stays) — also when calls race.
-   * @returns one job per input, in input order, with each one's JSON text (`JSON.stringify(job)`, byte
-   *   for byte: what its events carry), and whether each was created (false = deduped).
+   * @returns one job per input, in input order, with each one's JSON as UTF-8 bytes
+   *   (`JSON.stringify(job)` byte for byte, inside the bytes its events carry as their payload
+   *   `[job]`: one encoding serves both), and whether each was created (false = deduped).
    * @throws DomainError invalid naming `<write.path>.<field>` (a reference, a window, a
    *   uidSecondary held twice in the call, `autoassign`); exists for a uidSecondary another job
    *   took meanwhile.
@@ -101,7 +103,7 @@ export class JobsService {
     input: CreateJobsInput,
     via: JobSurface,
     tx?: JobsTransaction,
-  ): Promise<{ jobs: JobView[]; jobsJson: string[]; created: boolean[] }> {
+  ): Promise<{ jobs: JobView[]; jobsUtf8: Buffer[]; created: boolean[] }> {
     if (input.autoassign) throw invalid('data.autoassign', 'autoassign is computed by dispatch (createjobs routes it there)');
     if (input.jobs.length > MAX_JOBS_PER_CALL) throw invalid('data.jobs', `at most ${MAX_JOBS_PER_CALL} jobs per call`);
     const isTemplate = input.isTemplate ?? false;
@@ -175,21 +177,21 @@ export class JobsService {
       );
       for (const row of merged) rows.set(row.id, row);
 
-      // each view serialised once: its text is both its events' payload and its part of the answer
-      const views = new Map<string, { view: JobView; json: string }>();
+      // each view serialised and encoded once: `[view]` is its events' payload, `view` inside it its part of the answer
+      const views = new Map<string, { view: JobView; utf8: { wrapped: Buffer; inner: Buffer } }>();
       for (const [id, row] of rows) {
         const view = toJobView(row);
-        views.set(id, { view, json: JSON.stringify(view) });
+        views.set(id, { view, utf8: wrappedJsonUtf8(JSON.stringify(view)) });
       }
       if (!isTemplate) {
         const events: OutboxEventInput[] = [];
         ids.forEach((id, i) => {
-          const { view, json } = views.get(id)!;
-          if (created[i]) events.push(jobEvent(ctx.companyId, 'jobcreated', view, undefined, json));
+          const { view, utf8 } = views.get(id)!;
+          if (created[i]) events.push(jobEvent(ctx.companyId, 'jobcreated', view, undefined, utf8.wrapped));
         });
         for (const { before, after } of changes) {
-          const { view, json } = views.get(after.id)!;
-          for (const action of editEvents(before, after)) events.push(jobEvent(ctx.companyId, action, view, before, json));
+          const { view, utf8 } = views.get(after.id)!;
+          for (const action of editEvents(before, after)) events.push(jobEvent(ctx.companyId, action, view, before, utf8.wrapped));
         }
         published.push(...(await this.outbox.appendMany(db, events)));
       }
@@ -200,7 +202,7 @@ export class JobsService {
         for (const { before, after } of assigned) await this.routeChanged(db, ctx, before, after, today);
       }
       const answered = ids.map((id) => views.get(id)!);
-      return { jobs: answered.map((v) => v.view), jobsJson: answered.map((v) => v.json), created };
+      return { jobs: answered.map((v) => v.view), jobsUtf8: answered.map((v) => v.utf8.inner), created };
     });
   }
 
@@ -450,14 +452,14 @@ export class JobsService {
  * A job event: the job's view as its payload, seen on the live stream by staff and by the job's
  * assignee before and after the change (a job reassigned away still reaches its old worker).
  * @param before the job before the change, when it changed
- * @param viewJson `JSON.stringify(view)` when the caller has it (the payload is then written from it)
+ * @param payloadUtf8 `JSON.stringify([view])` as UTF-8 bytes when the caller has them (the payload is then written from them)
  */
-function jobEvent(companyId: string, action: JobAction, view: JobView, before?: Job, viewJson?: string): OutboxEventInput<JobAction> {
+function jobEvent(companyId: string, action: JobAction, view: JobView, before?: Job, payloadUtf8?: Buffer): OutboxEventInput<JobAction> {
   return outboxEvent(JOB_EVENT_KEYS, action, {
     companyId,
     formId: view.id,
     data: [view],
-    dataJson: viewJson === undefined ? undefined : `[${viewJson}]`,
+    dataUtf8: payloadUtf8,
     audience: { members: [before?.workerId, view.receiverUid] },
   });
 }

@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { ENCODE_FIRST_CHARS, sendJsonText } from './json-answer';
 
 /** A real `node:http` server answering every request with `sendJsonText(res, json, status)`. */
-async function serve(json: string, status?: number): Promise<Server> {
+async function serve(json: string | Buffer, status?: number): Promise<Server> {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => sendJsonText(res, json, status));
@@ -54,6 +54,19 @@ describe('sendJsonText', () => {
     expect(Number(res.headers['content-length'])).toBeGreaterThan(chars);
     expect(res.body.equals(Buffer.from(json, 'utf8'))).toBe(true);
     expect(JSON.parse(res.body.toString('utf8'))).toEqual({ status: 0, text: expect.stringContaining('🚚') });
+  });
+
+  it.each([
+    ['short', 200],
+    ['2 MB', 2_000_000],
+  ])('%s UTF-8 bytes: written as they are, with their length', async (_label, chars) => {
+    const bytes = Buffer.from(answer(chars), 'utf8');
+    server = await serve(bytes);
+    const res = await call(server, 'POST');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(bytes.length);
+    expect(res.body.equals(bytes)).toBe(true);
   });
 
   it('answers HEAD with the length and no body, long or short', async () => {

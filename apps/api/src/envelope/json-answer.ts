@@ -1,24 +1,25 @@
 import { ServerResponse } from 'node:http';
 
 /**
- * An answer already serialized as JSON text, sent as it is by {@link sendJsonText} (the api's
- * Express adapter recognises it): with `Content-Type: application/json; charset=utf-8` and its
- * `Content-Length`, never parsed, stringified, copied or hashed again. `T` is the answer's shape:
- * the response-schema generator documents a handler answering `JsonAnswer<T>` as answering `T`.
- * The caller guarantees `json` is `T`'s JSON.
+ * An answer already serialized as JSON text, or as that text's UTF-8 bytes, sent as it is by
+ * {@link sendJsonText} (the api's Express adapter recognises it): with `Content-Type:
+ * application/json; charset=utf-8` and its `Content-Length`, never parsed, stringified, copied or
+ * hashed again. `T` is the answer's shape: the response-schema generator documents a handler
+ * answering `JsonAnswer<T>` as answering `T`. The caller guarantees `json` is `T`'s JSON (bytes:
+ * UTF-8, e.g. put together with `jsonListUtf8` from parts encoded once for several uses).
  */
 export class JsonAnswer<T> {
   /** `T`, for the type checker and the schema generator only (never set). */
   declare readonly shape?: T;
 
-  constructor(readonly json: string) {}
+  constructor(readonly json: string | Buffer) {}
 
   /**
    * The answer itself, for a server without the api's adapter (a test module booted with Nest's
    * own): `res.json` then serializes it back to the same text. Never called by the api.
    */
   toJSON(): T {
-    return JSON.parse(this.json) as T;
+    return JSON.parse(typeof this.json === 'string' ? this.json : this.json.toString('utf8')) as T;
   }
 }
 
@@ -59,14 +60,19 @@ export function sendsJsonWithoutEtag(res: ServerResponse & { req: { method?: str
 export const ENCODE_FIRST_CHARS = 128 * 1024;
 
 /**
- * Sends `json` (JSON text) as Express's `res.json` would, with no ETag: `statusCode` when given,
- * `Content-Type: application/json; charset=utf-8` unless a Content-Type was set already,
- * `Content-Length` (bytes), the text as UTF-8 (no body for HEAD, as Node does) — encoded to a
- * Buffer first when it is long ({@link ENCODE_FIRST_CHARS}).
+ * Sends `json` (JSON text, or its UTF-8 bytes, written as they are) as Express's `res.json` would,
+ * with no ETag: `statusCode` when given, `Content-Type: application/json; charset=utf-8` unless a
+ * Content-Type was set already, `Content-Length` (bytes), the text as UTF-8 (no body for HEAD, as
+ * Node does) — encoded to a Buffer first when it is long ({@link ENCODE_FIRST_CHARS}).
  */
-export function sendJsonText(res: ServerResponse, json: string, statusCode?: number): void {
+export function sendJsonText(res: ServerResponse, json: string | Buffer, statusCode?: number): void {
   if (statusCode) res.statusCode = statusCode;
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (typeof json !== 'string') {
+    res.setHeader('Content-Length', json.length);
+    res.end(json);
+    return;
+  }
   if (json.length < ENCODE_FIRST_CHARS) {
     res.setHeader('Content-Length', Buffer.byteLength(json));
     res.end(json);

@@ -1,4 +1,4 @@
-import { AuthContext, invalid } from '@app/core';
+import { AuthContext, invalid, jsonListUtf8 } from '@app/core';
 import { AutoassignService } from '@app/dispatch';
 import { CompactJobView, CreateJobsDto, EditJobsDto, GetJobsDto, JobIdsDto, JobsQueryService, JobsService, JobView } from '@app/jobs';
 import { Controller } from '@nestjs/common';
@@ -61,13 +61,13 @@ export class JobsActionsController {
       });
       return answerJson({ status: 0, jobs: answer.jobs, unassignedJobs: answer.unassignedJobs, reasons: answer.reasons });
     }
-    const { jobsJson } = await this.jobs.createJobs(
+    const { jobsUtf8 } = await this.jobs.createJobs(
       ctx,
       { jobs: dto.writes, sendRouteChange: dto.sendRouteChange, isTemplate: dto.isTemplate },
       'api',
     );
-    // JSON.stringify({ status: 0, jobs }) byte for byte, from the texts the jobs' events carry
-    return new JsonAnswer<CreateJobsAnswer>(`{"status":0,"jobs":[${jobsJson.join(',')}]}`);
+    // JSON.stringify({ status: 0, jobs }) as UTF-8, byte for byte, from the bytes the jobs' events carry
+    return new JsonAnswer<CreateJobsAnswer>(jsonListUtf8('{"status":0,"jobs":[', jobsUtf8, ']}'));
   }
 
   @Action('editjobs')

@@ -90,10 +90,11 @@ export interface OutboxEventOf<A extends OutboxAction> {
   /** form field `data`, serialised by the outbox with `JSON.stringify` */
   data: (OutboxEvents[A] & OutboxEventSpec)['data'];
   /**
-   * `JSON.stringify(data)`, byte for byte, when the caller has that text already (createjobs answers
-   * the same job views): the outbox writes it instead of serialising `data` again.
+   * `JSON.stringify(data)` as UTF-8 bytes, byte for byte, when the caller has them already
+   * (createjobs answers the same job views, encoded once: {@link wrappedJsonUtf8}): the outbox
+   * writes them instead of serialising and encoding `data` again.
    */
-  dataJson?: string;
+  dataUtf8?: Buffer;
   /** who sees it on the live stream; default: staff only */
   audience?: EventAudience;
 }
@@ -121,7 +122,7 @@ export function outboxEvent<A extends OutboxAction>(
     companyId: string;
     formId: OutboxEventOf<A>['formId'];
     data: OutboxEventOf<A>['data'];
-    dataJson?: string;
+    dataUtf8?: Buffer;
     audience?: EventAudience;
   },
 ): OutboxEventInput<A> {
@@ -133,7 +134,7 @@ export function outboxEvent<A extends OutboxAction>(
     data: event.data,
     audience: event.audience,
   };
-  if (event.dataJson !== undefined) input.dataJson = event.dataJson;
+  if (event.dataUtf8 !== undefined) input.dataUtf8 = event.dataUtf8;
   // for a union A the compiler can't pair each action with its own key (a correlated union); the key
   // table's type pairs them, so this is the one place the pairing is asserted
   return input as unknown as OutboxEventInput<A>;

@@ -47,6 +47,15 @@ describe('OutboxRepository (PostgreSQL)', () => {
     expect(rows[0].createdAt).toBeGreaterThanOrEqual(before - 1000);
   });
 
+  it("writes an event's payload bytes (dataUtf8) as they are, beside events serialised from data", async () => {
+    const ids = [newEventId(), newEventId(), newEventId()];
+    // key order and spacing JSON.stringify(data) would not give: the bytes are what is stored
+    const text = '[{"name": "Potočnik — 🚚",  "n":1.50}]';
+    const withBytes = { ...event(a, 'F9', [{ name: 'ignored' }]), dataUtf8: Buffer.from(text) } as OutboxEventInput;
+    await ds.transaction((m) => repo.insertMany(m, ids, [event(a, 'F10', { k: 'Kovač' }), withBytes, event(a, 'F11', [1])]));
+    expect((await rowsOf(ids)).map((r: { payload: string }) => r.payload)).toEqual([JSON.stringify({ k: 'Kovač' }), text, '[1]']);
+  });
+
   it('writes nothing when the transaction rolls back', async () => {
     const ids = [newEventId()];
     await expect(

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { query } from '../database/query';
+import { jsonListUtf8 } from '../json/json-utf8';
 import { SQL_NOW_MS } from '../time';
 import { StampParticipant } from './stamp-participants';
 import { audienceMembers, OutboxAction, OutboxEventInput } from './outbox-events';
@@ -119,8 +120,10 @@ export class OutboxRepository {
   /**
    * Inserts `events` with their `ids` (same order) in the caller's transaction, in one statement:
    * the payloads travel as one json array whose elements `json_array_elements` hands back verbatim
-   * (`JSON.stringify(e.data)` byte for byte, or the event's `dataJson` when it has it), instead of as
-   * strings escaped a second time; each
+   * (`JSON.stringify(e.data)` byte for byte, or the event's `dataUtf8` when it has it), instead of as
+   * strings escaped a second time. That array is sent as UTF-8 bytes (a binary `json` parameter,
+   * which PostgreSQL's `json_recv` reads as the text itself): events that carry their payload's
+   * bytes are copied, not encoded again ({@link jsonListUtf8}). Each
    * event's audience (staff flag, member ids) is written with it. `created_at` is the database's
    * clock; `seq` stays null until the stamper numbers the events after commit. The same statement
    * `pg_notify`s {@link OUTBOX_CHANNEL} once per company written (payload: the company id), which
@@ -144,7 +147,11 @@ export class OutboxRepository {
         events.map((e) => e.eventKey),
         events.map((e) => e.action),
         events.map((e) => e.formId),
-        `[${events.map((e) => e.dataJson ?? JSON.stringify(e.data)).join(',')}]`,
+        jsonListUtf8(
+          '[',
+          events.map((e) => e.dataUtf8 ?? Buffer.from(JSON.stringify(e.data))),
+          ']',
+        ),
         events.map((e) => e.audience?.staff ?? true),
         JSON.stringify(events.map((e) => audienceMembers(e.audience))),
       ],

@@ -1,0 +1,49 @@
+/**
+ * JSON held as UTF-8 bytes: for a large document put together from texts that are also sent
+ * elsewhere (createjobs' 1,000 job views are both the answer's `jobs` and their events' payloads).
+ * Encoding each part once and copying bytes is cheaper than joining the texts into a new string
+ * for each use and encoding each of those again: Node then scans the joined text for its UTF-8
+ * length and writes it out, per use (docs/jobs-writes.md, "One encoding of the views").
+ */
+
+const COMMA = Buffer.from(',');
+
+/**
+ * The UTF-8 bytes of `open + parts.join(',') + close`, where each part is the UTF-8 bytes of a JSON
+ * value: e.g. `jsonListUtf8('[', parts, ']')` is a JSON array of the parts, byte for byte what
+ * `Buffer.from('[' + texts.join(',') + ']')` gives for the texts the parts encode. The parts are
+ * copied, not kept.
+ * @param open ASCII or any text written before the first part (e.g. `{"status":0,"jobs":[`)
+ * @param parts each a UTF-8 encoded JSON value
+ * @param close text written after the last part (e.g. `]}`)
+ */
+export function jsonListUtf8(open: string, parts: readonly Buffer[], close: string): Buffer {
+  const list: Buffer[] = new Array<Buffer>(parts.length * 2 + 1);
+  let size = 0;
+  list[0] = Buffer.from(open);
+  size += list[0].length;
+  let n = 1;
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) {
+      list[n++] = COMMA;
+      size += 1;
+    }
+    list[n++] = parts[i];
+    size += parts[i].length;
+  }
+  const tail = Buffer.from(close);
+  list[n++] = tail;
+  size += tail.length;
+  list.length = n;
+  return Buffer.concat(list, size);
+}
+
+/**
+ * The UTF-8 bytes of `[${json}]` (a one-element JSON array of `json`'s value) and, without copying,
+ * the bytes of `json` itself inside them: `inner` is `wrapped` without its first and last byte
+ * (`[` and `]` are one byte each in UTF-8).
+ */
+export function wrappedJsonUtf8(json: string): { wrapped: Buffer; inner: Buffer } {
+  const wrapped = Buffer.from(`[${json}]`);
+  return { wrapped, inner: wrapped.subarray(1, wrapped.length - 1) };
+}
