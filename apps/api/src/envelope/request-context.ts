@@ -26,14 +26,40 @@ const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
+ * The request values {@link unstorableIssue} scanned whole and found plain: no problem, no array
+ * with a gap and no key `prototype` (the one key Nest's ValidationPipe strips that the scan lets
+ * through). Nest's own two walks over the value (`stripProtoKeys`, `closeArrayGaps`) would then
+ * change nothing, and the api's pipe skips them ({@link isScannedPlain}). A WeakSet: an entry lives
+ * as long as its request's body.
+ */
+const SCANNED_PLAIN = new WeakSet<object>();
+
+/**
  * The first problem with a request value that no DTO rule sees: a string holding U+0000 (PostgreSQL
  * text can't store it) or a lone surrogate (it would be stored as U+FFFD, silently changed, and
  * validator's `isEmail` throws on it), a key named like an Object.prototype member (`toString`,
  * `__proto__`…: they would vanish instead of being refused as unknown), or nesting deeper than
- * `maxDepth`.
+ * `maxDepth`. An object value found with no problem, no array gap and no key `prototype` is
+ * remembered as plain ({@link isScannedPlain}).
  * @returns the field and the rule it breaks, or null.
  */
 export function unstorableIssue(value: unknown, path: string, maxDepth = 32): FieldIssue | null {
+  const scan = { plain: true };
+  const issue = scanned(value, path, maxDepth, scan);
+  if (!issue && scan.plain && typeof value === 'object' && value !== null) SCANNED_PLAIN.add(value);
+  return issue;
+}
+
+/**
+ * Whether `value` is an object {@link unstorableIssue} scanned and found plain: nothing in it for
+ * Nest's ValidationPipe to strip (`__proto__`, `constructor` are refused by the scan, `prototype`
+ * is not plain) and no sparse array to close (JSON never makes one). Only the very object scanned
+ * counts (the action's `data`, a connector body), not one parsed again from the request (Express
+ * parses `req.query` on every read).
+ */
+export const isScannedPlain = (value: unknown): boolean => typeof value === 'object' && value !== null && SCANNED_PLAIN.has(value);
+
+function scanned(value: unknown, path: string, maxDepth: number, scan: { plain: boolean }): FieldIssue | null {
   if (typeof value === 'string') {
     if (value.includes('\u0000')) return { field: path, rule: 'must not contain the NUL character' };
     return LONE_SURROGATE.test(value) ? { field: path, rule: 'must be well-formed Unicode: it holds a lone surrogate' } : null;
@@ -42,7 +68,8 @@ export function unstorableIssue(value: unknown, path: string, maxDepth = 32): Fi
   if (maxDepth === 0) return { field: path, rule: 'nested too deeply' };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const p = unstorableIssue(value[i], `${path}[${i}]`, maxDepth - 1);
+      if (!(i in value)) scan.plain = false;
+      const p = scanned(value[i], `${path}[${i}]`, maxDepth - 1, scan);
       if (p) return p;
     }
     return null;
@@ -50,7 +77,8 @@ export function unstorableIssue(value: unknown, path: string, maxDepth = 32): Fi
   for (const [k, v] of Object.entries(value)) {
     if (k.includes('\u0000')) return { field: path, rule: 'a key must not contain the NUL character' };
     if (PROTOTYPE_KEYS.has(k)) return { field: `${path}.${k}`, rule: 'unknown field' };
-    const p = unstorableIssue(v, `${path}.${k}`, maxDepth - 1);
+    if (k === 'prototype') scan.plain = false;
+    const p = scanned(v, `${path}.${k}`, maxDepth - 1, scan);
     if (p) return p;
   }
   return null;

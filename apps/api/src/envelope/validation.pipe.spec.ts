@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import { GetJobsDto } from '@app/jobs';
+import { CreateJobsDto, GetJobsDto } from '@app/jobs';
 import { CreateAccountDto, EditAccountDto, EditCompanyDto } from '@app/members';
-import { ArgumentMetadata, ValidationError } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import * as classValidator from 'class-validator';
 import { validate, ValidatorOptions } from 'class-validator';
 import fc from 'fast-check';
+import { isScannedPlain, unstorableIssue } from './request-context';
 import { EnvelopeValidationPipe } from './validation.pipe';
 
 /** The pipe as it was before its fast path: every DTO through class-validator's executor. */
@@ -81,5 +82,55 @@ describe('EnvelopeValidationPipe (the passesRules fast path)', () => {
     executor.mockRestore();
     expect(await outcome(fast, GetJobsDto, { day: 20260230 })).toMatchObject({ error: expect.stringContaining('data.day') as unknown });
     expect(await outcome(fast, GetJobsDto, { sort: { limit: 0 } })).toMatchObject({ error: expect.stringContaining('data.sort.limit') as unknown });
+  });
+});
+
+describe("EnvelopeValidationPipe: Nest's own walks over a value the guard scanned", () => {
+  const pipe = new EnvelopeValidationPipe();
+  const metadata: ArgumentMetadata = { type: 'custom', metatype: CreateJobsDto, data: undefined };
+  const proto = ValidationPipe.prototype as unknown as Record<'stripProtoKeys' | 'closeArrayGaps', (v: unknown) => void>;
+  let strip: jest.SpyInstance;
+  let close: jest.SpyInstance;
+  beforeEach(() => {
+    strip = jest.spyOn(proto, 'stripProtoKeys');
+    close = jest.spyOn(proto, 'closeArrayGaps');
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('skips both for data scanned plain, and answers the same writes', async () => {
+    const data = { jobs: [{ destinationName: 'Kovač' }, { destinationName: 'b', customFields: [{ key: 'gate', val: '4' }] }] };
+    const unscanned = structuredClone(data);
+    expect(unstorableIssue(data, 'data')).toBeNull();
+    expect(isScannedPlain(data)).toBe(true);
+    const out = (await pipe.transform(data, metadata)) as CreateJobsDto;
+    expect(strip).not.toHaveBeenCalled();
+    expect(close).not.toHaveBeenCalled();
+    const again = (await pipe.transform(unscanned, metadata)) as CreateJobsDto;
+    expect(strip).toHaveBeenCalled();
+    expect(close).toHaveBeenCalled();
+    expect(out.writes).toEqual(again.writes);
+  });
+
+  it("keeps Nest's walks where they change something: a key `prototype` is stripped, a sparse array closed", async () => {
+    const withPrototype = { jobs: [{ destinationName: 'a', prototype: 1 }] };
+    expect(unstorableIssue(withPrototype, 'data')).toBeNull();
+    expect(isScannedPlain(withPrototype)).toBe(false);
+    expect(((await pipe.transform(withPrototype, metadata)) as CreateJobsDto).writes).toHaveLength(1);
+
+    // eslint-disable-next-line no-sparse-arrays
+    const sparse = { jobs: [, { destinationName: 'b' }] };
+    expect(unstorableIssue(sparse, 'data')).toBeNull();
+    expect(isScannedPlain(sparse)).toBe(false);
+    const out = (await pipe.transform(sparse, metadata)) as CreateJobsDto;
+    expect(out.writes.map((w) => w.path)).toEqual(['data.jobs[0]']);
+  });
+
+  it('remembers nothing for a value with a problem, a scalar, or an object it never scanned', () => {
+    const bad = { jobs: [{ toString: 1 }] };
+    expect(unstorableIssue(bad, 'data')).toEqual({ field: 'data.jobs[0].toString', rule: 'unknown field' });
+    expect(isScannedPlain(bad)).toBe(false);
+    expect(unstorableIssue('x', 'data')).toBeNull();
+    expect(isScannedPlain('x')).toBe(false);
+    expect(isScannedPlain({ jobs: [] })).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { CompletesValidation, invalidAll, memoizeValidationMetadata, passesRules, validationIssues, VERBATIM } from '@app/core';
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
+import { isScannedPlain } from './request-context';
 import { ClassConstructor, ClassTransformOptions, classToPlain, plainToInstance } from 'class-transformer';
 
 /** Whether a validated DTO has a `CompletesValidation` step (the DTO markers of `libs/core/src/validation/dto-markers.ts`). */
@@ -62,6 +63,20 @@ export class EnvelopeValidationPipe extends ValidationPipe {
    */
   protected override validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
     return passesRules(object) ? [] : super.validate(object, options);
+  }
+
+  /**
+   * Nest's walk deleting `__proto__`, `prototype` and `constructor` keys, skipped for a value the
+   * guard scanned and found plain ({@link isScannedPlain}): it would delete nothing. A 1,000-job
+   * createjobs `data` is 1,000 objects to walk (~2 ms a call in the bench's profile).
+   */
+  protected override stripProtoKeys(value: unknown): void {
+    if (!isScannedPlain(value)) super.stripProtoKeys(value);
+  }
+
+  /** Nest's walk closing sparse arrays' gaps, skipped for a value the guard scanned and found plain (it has none). */
+  protected override closeArrayGaps(value: unknown): void {
+    if (!isScannedPlain(value)) super.closeArrayGaps(value);
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
