@@ -68,8 +68,10 @@ function scanned(value: unknown, path: string, maxDepth: number, scan: { plain: 
   if (maxDepth === 0) return { field: path, rule: 'nested too deeply' };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) scan.plain = false;
-      const p = scanned(value[i], `${path}[${i}]`, maxDepth - 1, scan);
+      const item: unknown = value[i];
+      // a gap reads undefined (JSON has neither gaps nor undefined: a value holding either is left to Nest's walk)
+      if (item === undefined) scan.plain = false;
+      const p = scanned(item, `${path}[${i}]`, maxDepth - 1, scan);
       if (p) return p;
     }
     return null;
