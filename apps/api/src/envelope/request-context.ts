@@ -44,8 +44,8 @@ const SCANNED_PLAIN = new WeakSet<object>();
  * @returns the field and the rule it breaks, or null.
  */
 export function unstorableIssue(value: unknown, path: string, maxDepth = 32): FieldIssue | null {
-  const scan = { plain: true };
-  const issue = scanned(value, path, maxDepth, scan);
+  const scan: Scan = { plain: true, root: path, trail: [] };
+  const issue = scanned(value, maxDepth, scan);
   if (!issue && scan.plain && typeof value === 'object' && value !== null) SCANNED_PLAIN.add(value);
   return issue;
 }
@@ -59,29 +59,51 @@ export function unstorableIssue(value: unknown, path: string, maxDepth = 32): Fi
  */
 export const isScannedPlain = (value: unknown): boolean => typeof value === 'object' && value !== null && SCANNED_PLAIN.has(value);
 
-function scanned(value: unknown, path: string, maxDepth: number, scan: { plain: boolean }): FieldIssue | null {
+/**
+ * A scan in progress: whether what it saw so far is plain, and the keys and indexes from the root
+ * to the value it is at — a field's path is only spelled out for an issue (a 1,000-job `data` has
+ * ~20,000 values: a path string for each was most of the scan's allocations).
+ */
+interface Scan {
+  plain: boolean;
+  readonly root: string;
+  readonly trail: Array<string | number>;
+}
+
+/** The path of the value a scan is at: `data.jobs[3].destinationName`. */
+function pathOf(scan: Scan): string {
+  let path = scan.root;
+  for (const step of scan.trail) path += typeof step === 'number' ? `[${step}]` : `.${step}`;
+  return path;
+}
+
+function scanned(value: unknown, maxDepth: number, scan: Scan): FieldIssue | null {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) return { field: path, rule: 'must not contain the NUL character' };
-    return LONE_SURROGATE.test(value) ? { field: path, rule: 'must be well-formed Unicode: it holds a lone surrogate' } : null;
+    if (value.includes('\u0000')) return { field: pathOf(scan), rule: 'must not contain the NUL character' };
+    return LONE_SURROGATE.test(value) ? { field: pathOf(scan), rule: 'must be well-formed Unicode: it holds a lone surrogate' } : null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  if (maxDepth === 0) return { field: path, rule: 'nested too deeply' };
+  if (maxDepth === 0) return { field: pathOf(scan), rule: 'nested too deeply' };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       // a gap reads undefined (JSON has neither gaps nor undefined: a value holding either is left to Nest's walk)
       if (item === undefined) scan.plain = false;
-      const p = scanned(item, `${path}[${i}]`, maxDepth - 1, scan);
-      if (p) return p;
+      scan.trail.push(i);
+      const issue = scanned(item, maxDepth - 1, scan);
+      if (issue) return issue;
+      scan.trail.pop();
     }
     return null;
   }
-  for (const [k, v] of Object.entries(value)) {
-    if (k.includes('\u0000')) return { field: path, rule: 'a key must not contain the NUL character' };
-    if (PROTOTYPE_KEYS.has(k)) return { field: `${path}.${k}`, rule: 'unknown field' };
+  for (const k of Object.keys(value)) {
+    if (k.includes('\u0000')) return { field: pathOf(scan), rule: 'a key must not contain the NUL character' };
+    if (PROTOTYPE_KEYS.has(k)) return { field: `${pathOf(scan)}.${k}`, rule: 'unknown field' };
     if (k === 'prototype') scan.plain = false;
-    const p = scanned(v, `${path}.${k}`, maxDepth - 1, scan);
-    if (p) return p;
+    scan.trail.push(k);
+    const issue = scanned((value as Record<string, unknown>)[k], maxDepth - 1, scan);
+    if (issue) return issue;
+    scan.trail.pop();
   }
   return null;
 }
