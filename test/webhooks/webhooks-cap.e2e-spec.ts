@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { action, createCompany, startApi, TestApi } from '../support/api';
+import { action, connector, createCompany, startApi, TestApi, TestCompany } from '../support/api';
 import { dropQueueKeys } from '../support/durability-redis';
 import { Child, stopAllChildren } from '../support/proc-child';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -8,13 +8,15 @@ import { startWorker } from '../support/worker';
 /**
  * The per-endpoint in-flight cap (CONTRACTS.md "Delivery") holds across TWO built workers, and a
  * slow endpoint holds up nobody else: its backlog drains at the cap's pace while another company's
- * events arrive at once.
+ * events arrive at once. The same for a REST hook subscription, whose claims are also larger than
+ * the cap; and a SIGTERM puts back what a claim did not send, for keys and subscriptions alike.
  */
 const PREFIX = `fieldwork-whcap-${process.pid}`;
 process.env.QUEUE_PREFIX = PREFIX;
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 const CAP = 3;
 const SLOW_MS = 300;
+const SLOW_PATHS = new Set(['/slow', '/graceful', '/slow-hook', '/graceful-hook']);
 
 const workerEnv = {
   QUEUE_PREFIX: PREFIX,
@@ -36,7 +38,7 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
     api = await startApi();
     db = api.app.get(DataSource);
     receiver = await new WebhookReceiver().start();
-    receiver.reply = (r) => (r.path === '/slow' || r.path === '/graceful' ? { status: 200, delayMs: SLOW_MS } : { status: 200 });
+    receiver.reply = (r) => (SLOW_PATHS.has(r.path) ? { status: 200, delayMs: SLOW_MS } : { status: 200 });
     for (const name of ['worker-a', 'worker-b']) {
       workers.push(await startWorker(name, workerEnv, (sql, params) => db.query(sql, params)));
     }
@@ -48,6 +50,24 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
     await api.close();
     await dropQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PREFIX);
   });
+
+  /** Subscribes `jobcreated` to the receiver's `path` (a REST hook). */
+  const hook = async (c: TestCompany, path: string) => {
+    const res = await connector(api, 'POST', '/v1/hooks', c.key, { event: 'jobcreated', url: `${receiver.url}${path}` });
+    expect(res.http).toBe(201);
+    return res.body.data as { id: string };
+  };
+  /** The states of a subscription's deliveries, counted. */
+  const hookStates = async (hookId: string): Promise<Record<string, number>> =>
+    Object.fromEntries(
+      (
+        await db.query(
+          `SELECT d.state, count(*)::int AS n FROM webhook_deliveries d
+            WHERE d.target = 'subscription' AND d.endpoint_id = $1 GROUP BY d.state`,
+          [hookId],
+        )
+      ).map((r: { state: string; n: number }) => [r.state, r.n]),
+    );
 
   it('never has more than the cap in flight to one endpoint, while another endpoint gets its events at once', async () => {
     const slow = await createCompany(api);
@@ -92,6 +112,36 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
     expect(rows).toEqual([{ state: 'delivered', n: 60 }]);
   }, 60_000);
 
+  it('a REST hook subscription: claims of up to 8 × the cap, sent the cap at a time across both workers, each event once', async () => {
+    const c = await createCompany(api);
+    const { id } = await hook(c, '/slow-hook');
+    // how many of its deliveries are claimed at once, sampled while they go out: more than the cap means
+    // a claim larger than it (the receiver's count of open requests shows the cap still holds)
+    let mostClaimed = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        mostClaimed = Math.max(mostClaimed, (await hookStates(id)).in_flight ?? 0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    // 30 events in two writes: each write's wake-up may reach either worker
+    for (const part of [0, 1]) {
+      const jobs = Array.from({ length: 15 }, (_, i) => ({ destinationName: `hook ${part}-${i}` }));
+      expect((await action<any>(api, 'createjobs', { jobs }, { key: c.key })).body.status).toBe(0);
+    }
+    const got = await receiver.waitFor('/slow-hook', 30, 30_000);
+    sampling = false;
+    await sampler;
+    expect(receiver.maxOpen('/slow-hook')).toBeLessThanOrEqual(CAP);
+    expect(receiver.maxOpen('/slow-hook')).toBe(CAP);
+    expect(mostClaimed).toBeGreaterThan(CAP);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(30);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at('/slow-hook')).toHaveLength(30);
+    expect(await hookStates(id)).toEqual({ delivered: 30 });
+  }, 60_000);
+
   it('SIGTERM during deliveries: the workers finish and record the attempts in flight, exit 0, and another worker delivers the rest once', async () => {
     const c = await createCompany(api);
     expect((await action<any>(api, 'setwebhooks', { job_created: { url: `${receiver.url}/graceful` } }, { key: c.key })).body.status).toBe(
@@ -134,5 +184,29 @@ describe('webhook delivery: per-endpoint cap across workers, slow endpoint isola
       [`${receiver.url}/graceful`],
     );
     expect(outcomes).toEqual([{ outcome: 'delivered', n: 20 }]);
+  }, 60_000);
+
+  it("SIGTERM during REST hook deliveries: the attempts in flight are recorded, the claim's unsent rest put back, another worker delivers it once", async () => {
+    const c = await createCompany(api);
+    const { id } = await hook(c, '/graceful-hook');
+    // 20 events in one write: one claim of the subscription takes them all (8 × 3 = 24)
+    const jobs = Array.from({ length: 20 }, (_, i) => ({ destinationName: `graceful hook ${i}` }));
+    expect((await action<any>(api, 'createjobs', { jobs }, { key: c.key })).body.status).toBe(0);
+    await receiver.waitFor('/graceful-hook', 4, 10_000);
+    const running = workers.filter((w) => w.running);
+    const exits = await Promise.all(running.map((w) => w.stop('SIGTERM', 10_000)));
+    expect(exits).toEqual(running.map(() => ({ code: 0, signal: null })));
+    const atExit = await hookStates(id);
+    expect(atExit.in_flight).toBeUndefined();
+    expect(atExit.delivered).toBe(receiver.at('/graceful-hook').length);
+    expect(atExit.delivered).toBeLessThan(20);
+    expect(atExit.pending).toBe(20 - atExit.delivered);
+
+    workers.push(await startWorker('worker-d', workerEnv, (sql, params) => db.query(sql, params)));
+    const got = await receiver.waitFor('/graceful-hook', 20, 20_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at('/graceful-hook')).toHaveLength(20);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(20);
+    expect(await hookStates(id)).toEqual({ delivered: 20 });
   }, 60_000);
 });

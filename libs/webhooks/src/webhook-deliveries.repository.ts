@@ -168,11 +168,12 @@ export class WebhookDeliveriesRepository {
 
   /**
    * The claim of a company's REST hook subscriptions (`fieldwork_webhook_hooks_claim`): each
-   * subscription with due deliveries gets up to `cap` in flight (across workers: claims of one
-   * company are serialised) of its oldest due deliveries, claimed until `lockedUntil`, in one round
-   * trip. `payload` is null when the event was pruned.
+   * subscription with due deliveries and none in flight gets up to `size` of its oldest due
+   * deliveries (one holder per subscription across workers: claims of one company are serialised),
+   * claimed until `lockedUntil`, in one round trip; answered by subscription, oldest due first.
+   * `payload` is null when the event was pruned.
    */
-  async claimHooks(companyId: string, now: number, cap: number, lockedUntil: number): Promise<ClaimedDelivery[]> {
+  async claimHooks(companyId: string, now: number, size: number, lockedUntil: number): Promise<ClaimedDelivery[]> {
     const rows = await query<ClaimedDelivery>(
       this.dataSource,
       `SELECT id, company_id AS "companyId", event_id AS "eventId", failures, url, headers, failing_since::float8 AS "failingSince",
@@ -180,7 +181,7 @@ export class WebhookDeliveriesRepository {
               'subscription' AS target, target_id AS "targetId", event_created_at::float8 AS "eventCreatedAt",
               event_stamped_at::float8 AS "eventStampedAt"
          FROM fieldwork_webhook_hooks_claim($1, $2, $3, $4, $5)`,
-      [companyId, now, cap, lockedUntil, PROCESS_ID],
+      [companyId, now, size, lockedUntil, PROCESS_ID],
     );
     // the function answers each event's payload on one of its rows: the others share that string
     const payloads = new Map(rows.filter((r) => r.payload !== null).map((r) => [r.eventId, r.payload]));

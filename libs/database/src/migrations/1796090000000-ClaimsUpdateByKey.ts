@@ -14,6 +14,10 @@ export const BATCH_BY_KEY = (): string =>
     'WHERE d.company_id = ep.company_id AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))',
   );
 
+/** `fieldwork_webhook_hooks_claim` as this migration defines it (a later migration edits it further). */
+export const HOOKS_CLAIM_BY_KEY = (): string =>
+  replaced(HOOKS_CLAIM_ON_COMPANY, HOOKS_JOINED, 'WHERE d.company_id = p_company AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))');
+
 /**
  * The webhook claims update the rows they picked (and locked) through their keys — `company_id = …
  * AND id = ANY (ARRAY(SELECT id FROM picked))`, index probes on the primary key — instead of joining
@@ -27,7 +31,7 @@ export class ClaimsUpdateByKey1796090000000 implements MigrationInterface {
   name = 'ClaimsUpdateByKey1796090000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(replaced(HOOKS_CLAIM_ON_COMPANY, HOOKS_JOINED, 'WHERE d.company_id = p_company AND d.id = ANY (ARRAY(SELECT picked.id FROM picked))'));
+    await q.query(HOOKS_CLAIM_BY_KEY());
     await q.query(BATCH_BY_KEY());
   }
 

@@ -35,6 +35,7 @@ import { ClaimsUpdateByKey1796090000000 } from './1796090000000-ClaimsUpdateByKe
 import { JobsCompanyStatsOff1796100000000 } from './1796100000000-JobsCompanyStatsOff';
 import { BatchClaimByRow1796110000000 } from './1796110000000-BatchClaimByRow';
 import { ClaimOnlyWhenFree1796120000000 } from './1796120000000-ClaimOnlyWhenFree';
+import { HookClaimOnlyWhenFree1796130000000 } from './1796130000000-HookClaimOnlyWhenFree';
 
 /** Every migration, in order (listed explicitly: STYLE.md §12). */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   JobsCompanyStatsOff1796100000000,
   BatchClaimByRow1796110000000,
   ClaimOnlyWhenFree1796120000000,
+  HookClaimOnlyWhenFree1796130000000,
 ];

@@ -28,15 +28,19 @@ const RECORD_GATHER_MS = 25;
 /**
  * Delivers the due deliveries of every REST hook subscription of a company (CONTRACTS.md "Wave 3:
  * connector for automation platforms"; docs/webhooks-internals.md "REST hooks"), in rounds: one claim
- * gives each subscription up to its free in-flight slots (`fieldwork_webhook_hooks_claim`: an event
- * with 50 subscriptions costs one claim, not 50 drains), the POSTs go out concurrently (one JSON body
- * per event), and the answers are recorded in groups ({@link GroupRecorder}: the round's answers in
- * one call once all are in, an answer waiting at most {@link RECORD_GATHER_MS} for the others): a
- * slow subscriber never holds the others' records, so never their slots. A round is awaited up to
+ * gives each subscription with nothing in flight up to `WEBHOOK_CLAIM_ROUNDS` ×
+ * `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` of its oldest due deliveries (`fieldwork_webhook_hooks_claim`:
+ * an event with 50 subscriptions costs one claim, not 50 drains; one holder per subscription across
+ * workers), each subscription's are POSTed in order `cap` at a time (each slot taking the next as its
+ * request ends; one JSON body per event), and the answers are recorded in groups
+ * ({@link GroupRecorder}: an answer waits at most {@link RECORD_GATHER_MS} for the others): a slow
+ * subscriber never holds the others' records, so never their deliveries. A round is awaited up to
  * {@link STRAGGLER_WAIT_MS}; answers still out then are left to come in (tracked for shutdown by
  * {@link WebhookHttp}), each followed by a drain of the company, so a slow subscriber holds no task
- * slot. Rounds go on until nothing is due, or the budget is spent or the process stops (`more`), as
- * the endpoints' {@link WebhookDrain}. A 410, or failure for too long, deletes that subscription only.
+ * slot. Deliveries claimed but not sent — the process began stopping, or an answer removed the
+ * subscription — go back to `pending` as they were. Rounds go on until nothing is due, or the budget
+ * is spent or the process stops (`more`), as the endpoints' {@link WebhookDrain}. A 410, or failure
+ * for too long, deletes that subscription only.
  */
 @Injectable()
 export class WebhookHooksDrain {
@@ -69,9 +73,12 @@ export class WebhookHooksDrain {
         return { ...result, more: true, moreAfterMs: this.http.stopping ? STOPPING_HANDOFF_MS : 0 };
       }
       const now = Date.now();
-      // a live attempt ends within the timeout; past this margin the claim is taken as lost (the worker died)
-      const lockedUntil = now + this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
-      const rows = await this.deliveries.claimHooks(companyId, now, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, lockedUntil);
+      // a subscription's claim is sent `cap` at a time: its rounds each end within the timeout; past
+      // them and this margin the claim is taken as lost (the worker died)
+      const rounds = this.config.WEBHOOK_CLAIM_ROUNDS;
+      const lockedUntil = now + rounds * this.config.WEBHOOK_TIMEOUT_MS + CLAIM_MARGIN_MS;
+      const claimSize = rounds * this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT;
+      const rows = await this.deliveries.claimHooks(companyId, now, claimSize, lockedUntil);
       const pruned = rows.filter((r) => r.payload === null).map((r) => r.id);
       if (pruned.length) await this.deliveries.abandonPruned(pruned, now);
       const batch = rows.filter((r) => r.payload !== null);
@@ -101,8 +108,9 @@ export class WebhookHooksDrain {
   }
 
   /**
-   * POSTs a claimed round concurrently, each answer recorded (in a group) as it comes in. Waits for
-   * the round up to {@link STRAGGLER_WAIT_MS}; an answer coming later is followed on its own.
+   * POSTs a claimed round: each subscription's deliveries in order, `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT`
+   * at a time, the subscriptions side by side; each answer recorded (in a group) as it comes in. Waits
+   * for the round up to {@link STRAGGLER_WAIT_MS}; an answer coming later is followed on its own.
    * @returns the attempts recorded within the wait
    * @throws when a record call failed within the wait (the claims are released by the reconciler)
    */
@@ -115,15 +123,14 @@ export class WebhookHooksDrain {
     const bodies = new Map<string, string>(); // one JSON body per event, however many subscriptions get it
     const decided: DecidedAttempt[] = [];
     let waiting = true;
+    const answered = (x: DecidedAttempt): Promise<void> =>
+      this.http.track(async () => {
+        await recorder.add({ ...attemptRecord(x), target: x.d.targetId });
+        if (waiting) decided.push(x);
+        else await this.follow(companyId, [x], true);
+      });
     const all = Promise.all(
-      batch.map((d) =>
-        this.http.track(async () => {
-          const x = await this.attempt(d, bodies);
-          await recorder.add({ ...attemptRecord(x), target: d.targetId });
-          if (waiting) decided.push(x);
-          else await this.follow(companyId, [x], true);
-        }),
-      ),
+      [...bySubscription(batch).values()].map((queue) => this.http.track(() => this.sendQueue(queue, lockedUntil, bodies, answered))),
     );
     all.catch((err: Error) => !waiting && this.logger.warn(`late REST hook answers of company ${companyId}: ${err.message}`));
     let timer: NodeJS.Timeout | undefined;
@@ -134,6 +141,46 @@ export class WebhookHooksDrain {
       waiting = false;
     }
     return decided;
+  }
+
+  /**
+   * Sends one subscription's claimed deliveries in order, `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` at a
+   * time (each slot takes the next as its request ends), handing each decided attempt to `answered`
+   * without waiting for its record. Stops taking more once the process is stopping or an answer
+   * removes the subscription; what it did not send goes back to `pending` (only claims still
+   * `lockedUntil`: the removal's abandonment, if first, keeps them abandoned).
+   * @resolves once every answer it sent is recorded and followed
+   */
+  private async sendQueue(
+    queue: ClaimedDelivery[],
+    lockedUntil: number,
+    bodies: Map<string, string>,
+    answered: (x: DecidedAttempt) => Promise<void>,
+  ): Promise<void> {
+    const recorded: Array<Promise<void>> = [];
+    let next = 0;
+    let gone = false;
+    const slot = async (): Promise<void> => {
+      while (next < queue.length && !gone && !this.http.stopping) {
+        const x = await this.attempt(queue[next++], bodies);
+        if (x.decision.disable) gone = true;
+        const done = answered(x);
+        done.catch(() => undefined); // awaited below; handled now so a failed record is not an unhandled rejection meanwhile
+        recorded.push(done);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, queue.length) }, slot));
+    } finally {
+      const unsent = queue.slice(next);
+      if (unsent.length)
+        await this.deliveries.releaseUnattempted(
+          unsent[0].companyId,
+          unsent.map((d) => d.id),
+          lockedUntil,
+        );
+    }
+    await Promise.all(recorded);
   }
 
   /** Signs and POSTs one delivery ({@link WebhookSigner}) and decides what its answer means ({@link attemptOutcome}). */
@@ -160,4 +207,15 @@ export class WebhookHooksDrain {
     if (late) times.add(Date.now());
     await this.drains.enqueue([...times].map((next) => ({ endpointId: companyId, companyId, target: 'subscription' as const, next })));
   }
+}
+
+/** A claim's deliveries by subscription, each list in the claim's order (oldest due first). */
+function bySubscription(batch: readonly ClaimedDelivery[]): Map<string, ClaimedDelivery[]> {
+  const queues = new Map<string, ClaimedDelivery[]>();
+  for (const d of batch) {
+    const queue = queues.get(d.targetId);
+    if (queue) queue.push(d);
+    else queues.set(d.targetId, [d]);
+  }
+  return queues;
 }
