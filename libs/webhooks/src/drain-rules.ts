@@ -6,8 +6,8 @@ import { SendResult } from './webhook-sender.client';
 
 /**
  * What the two drains share (a nine-key endpoint's, {@link WebhookDrain}; a company's REST hook
- * subscriptions', {@link WebhookHooksDrain}): their timings, the outcome a task reports, and the
- * record of one attempt.
+ * subscriptions', {@link WebhookHooksDrain}): their timings, the outcome a task reports, the record
+ * of one attempt, and how a claim larger than the cap is sent.
  */
 
 /** ms a claim outlives the HTTP timeout before the reconciler takes it as lost. */
@@ -65,4 +65,24 @@ export function attemptRecord({ d, startedAt, result, decision }: DecidedAttempt
 /** Counts `decided` into a task's outcome. */
 export function countAttempts(outcome: DrainOutcome, decided: readonly DecidedAttempt[]): void {
   for (const x of decided) outcome.attempts[x.decision.outcome] = (outcome.attempts[x.decision.outcome] ?? 0) + 1;
+}
+
+/**
+ * Sends a claim's deliveries in order, `slots` at a time (a target's in-flight cap): each slot takes
+ * the next delivery as its previous request ends, until none is left or `more()` — asked before each
+ * take — says stop (the process is stopping, an answer disabled the target).
+ * @returns how many were taken: `claim.slice(taken)` were never sent (the caller puts them back)
+ */
+export async function sendInSlots(
+  claim: readonly ClaimedDelivery[],
+  slots: number,
+  more: () => boolean,
+  send: (d: ClaimedDelivery) => Promise<void>,
+): Promise<number> {
+  let taken = 0;
+  const slot = async (): Promise<void> => {
+    while (taken < claim.length && more()) await send(claim[taken++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(slots, claim.length) }, slot));
+  return taken;
 }

@@ -9,6 +9,7 @@ import {
   DecidedAttempt,
   DRAIN_BUDGET_MS,
   DrainOutcome,
+  sendInSlots,
   STOPPING_HANDOFF_MS,
 } from './drain-rules';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -162,20 +163,20 @@ export class WebhookDrain {
    */
   private async send(batch: ClaimedDelivery[], lockedUntil: number): Promise<SentBatch> {
     const decided: DecidedAttempt[] = [];
-    let next = 0;
     let disabled = false;
-    const slot = async (): Promise<void> => {
-      while (next < batch.length && !disabled && !this.http.stopping) {
-        const d = batch[next++];
+    const taken = await sendInSlots(
+      batch,
+      this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+      () => !disabled && !this.http.stopping,
+      async (d) => {
         const request = await this.signer.sign(d, Date.now());
         const startedAt = Date.now();
         const result = await this.http.client.post(d.url, request.headers, request.body, request.contentType);
         const decision = attemptOutcome(result, d.failures, d.failingSince, Date.now(), this.rules);
         decided.push({ d, startedAt, result, decision });
         if (decision.disable) disabled = true;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, batch.length) }, slot));
-    return { now: Date.now(), lockedUntil, decided, unsent: batch.slice(next) };
+      },
+    );
+    return { now: Date.now(), lockedUntil, decided, unsent: batch.slice(taken) };
   }
 }

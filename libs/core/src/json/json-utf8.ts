@@ -18,24 +18,13 @@ const COMMA = Buffer.from(',');
  * @param close text written after the last part (e.g. `]}`)
  */
 export function jsonListUtf8(open: string, parts: readonly Buffer[], close: string): Buffer {
-  const list: Buffer[] = new Array<Buffer>(parts.length * 2 + 1);
-  let size = 0;
-  list[0] = Buffer.from(open);
-  size += list[0].length;
-  let n = 1;
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) {
-      list[n++] = COMMA;
-      size += 1;
-    }
-    list[n++] = parts[i];
-    size += parts[i].length;
-  }
-  const tail = Buffer.from(close);
-  list[n++] = tail;
-  size += tail.length;
-  list.length = n;
-  return Buffer.concat(list, size);
+  const list: Buffer[] = [Buffer.from(open)];
+  parts.forEach((part, i) => {
+    if (i > 0) list.push(COMMA);
+    list.push(part);
+  });
+  list.push(Buffer.from(close));
+  return Buffer.concat(list);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   DecidedAttempt,
   DRAIN_BUDGET_MS,
   DrainOutcome,
+  sendInSlots,
   STOPPING_HANDOFF_MS,
 } from '../drain-rules';
 import { ClaimedDelivery, HookAttemptRecord, WebhookDeliveriesRepository } from '../webhook-deliveries.repository';
@@ -145,10 +146,10 @@ export class WebhookHooksDrain {
 
   /**
    * Sends one subscription's claimed deliveries in order, `WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT` at a
-   * time (each slot takes the next as its request ends), handing each decided attempt to `answered`
-   * without waiting for its record. Stops taking more once the process is stopping or an answer
-   * removes the subscription; what it did not send goes back to `pending` (only claims still
-   * `lockedUntil`: the removal's abandonment, if first, keeps them abandoned).
+   * time ({@link sendInSlots}), handing each decided attempt to `answered` without waiting for its
+   * record. Stops taking more once the process is stopping or an answer removes the subscription;
+   * what it did not send goes back to `pending` (only claims still `lockedUntil`: the removal's
+   * abandonment, if first, keeps them abandoned).
    * @resolves once every answer it sent is recorded and followed
    */
   private async sendQueue(
@@ -158,28 +159,26 @@ export class WebhookHooksDrain {
     answered: (x: DecidedAttempt) => Promise<void>,
   ): Promise<void> {
     const recorded: Array<Promise<void>> = [];
-    let next = 0;
     let gone = false;
-    const slot = async (): Promise<void> => {
-      while (next < queue.length && !gone && !this.http.stopping) {
-        const x = await this.attempt(queue[next++], bodies);
+    const taken = await sendInSlots(
+      queue,
+      this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+      () => !gone && !this.http.stopping,
+      async (d) => {
+        const x = await this.attempt(d, bodies);
         if (x.decision.disable) gone = true;
         const done = answered(x);
         done.catch(() => undefined); // awaited below; handled now so a failed record is not an unhandled rejection meanwhile
         recorded.push(done);
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: Math.min(this.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, queue.length) }, slot));
-    } finally {
-      const unsent = queue.slice(next);
-      if (unsent.length)
-        await this.deliveries.releaseUnattempted(
-          unsent[0].companyId,
-          unsent.map((d) => d.id),
-          lockedUntil,
-        );
-    }
+      },
+    );
+    const unsent = queue.slice(taken);
+    if (unsent.length)
+      await this.deliveries.releaseUnattempted(
+        unsent[0].companyId,
+        unsent.map((d) => d.id),
+        lockedUntil,
+      );
     await Promise.all(recorded);
   }
 
