@@ -2,7 +2,7 @@ import { sendInSlots } from './drain-rules';
 import { ClaimedDelivery } from './webhook-deliveries.repository';
 
 const claim = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `d${i}` }) as ClaimedDelivery);
-const tick = () => new Promise((r) => setTimeout(r, 1));
+const tick = () => new Promise<void>((r) => setTimeout(r, 1));
 
 describe('sendInSlots', () => {
   it('takes the deliveries in order, never more than `slots` at once, and every one', async () => {
