@@ -13,6 +13,7 @@ import Redis from 'ioredis';
 import pg from 'pg';
 import { createCompany, createMember, startApi, TestApi } from '../test/support/api';
 import { benchCreateJobs, CreateJobsFigures } from './createjobs';
+import { clientChildren } from './createjobs-client';
 import { createBatch, dayFromToday, JobInput, makeJob } from './fixtures';
 import { alertsReport, benchAlerts } from './alerts';
 import { benchGeofence, closeGeofence, geofenceReport } from './geofence';
@@ -336,6 +337,7 @@ function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const child of loadChildren) child.kill();
     for (const child of ingestLoadChildren) child.kill();
+    for (const child of clientChildren) child.kill();
     const within = <T>(p: Promise<T>, ms = 5000) =>
       Promise.race([p, new Promise<void>((r) => setTimeout(r, ms).unref())]).catch(() => undefined);
     // the worker child first (it writes to the database and Redis); SIGKILL after 10 s
