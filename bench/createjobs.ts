@@ -295,7 +295,9 @@ let sqlLog: Array<{ label: string; ms: number }> | null = null;
 function labelOf(sql: string): string {
   const s = sql.replace(/\s+/g, ' ').trim();
   if (/^SELECT j\.id, j\.is_template/.test(s)) return 'SELECT job views (JOB_SELECT_SQL)';
-  if (/^WITH inserted AS \( INSERT INTO jobs/.test(s)) return 'INSERT INTO jobs, answering what the views join (CTE + insertedJobRefsSql)';
+  if (/^SELECT \(SELECT json_agg\(json_build_array\(m\.id/.test(s)) return "the views' joins, read before the insert (BATCH_JOB_REFS_SQL)";
+  // ours builds the views while this statement runs: until it answers, that JS counts here (docs/jobs-writes.md)
+  if (/^WITH inserted AS \( INSERT INTO jobs/.test(s)) return 'INSERT INTO jobs (+ the views built in JS meanwhile)';
   if (/^(START TRANSACTION|BEGIN)\b/i.test(s)) return 'BEGIN';
   if (/^SELECT pg_advisory_xact_lock/.test(s)) return 'route numbers: lock the worker-days (pg_advisory_xact_lock)';
   if (/^SELECT x\.worker_id AS "workerId", x\.day, t\.top/.test(s)) return "route numbers: the worker-days' highest numbers";

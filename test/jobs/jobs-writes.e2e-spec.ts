@@ -1,5 +1,6 @@
 import { dayInZone } from '@app/core';
 import { DataSource } from 'typeorm';
+import * as jobView from '../../libs/jobs/src/job-view';
 import { action, connector, createCompany, createMember, startApi, TestApi, TestCompany } from '../support/api';
 
 type Member = { uid: string; username: string; key: string };
@@ -285,6 +286,56 @@ describe('job writes, events and the /v1/jobs connector', () => {
       const id = [...ids][0] as string;
       expect((await actions(id)).filter((a) => a === 'jobcreated')).toHaveLength(1);
       expect(results.filter((r) => r.http === 201).length).toBeLessThanOrEqual(1);
+    });
+
+    it('createjobs builds its views while its insert runs; a job whose uidSecondary a racing transaction took meanwhile is merged into that job instead', async () => {
+      const [model] = (await create([{ destinationName: 'Model' }])).body.jobs;
+      const heldId = `held${Date.now()}`;
+      // another transaction inserts a job holding uidSecondary 'held-key' and stays open: createjobs'
+      // insert waits on it (the unique index), then skips that job (ON CONFLICT DO NOTHING)
+      const holder = db.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      const rendered = jest.spyOn(jobView, 'toJobView');
+      try {
+        await holder.query(
+          `INSERT INTO jobs SELECT (jsonb_populate_record(j, jsonb_build_object('id', $2::text, 'uid_secondary', 'held-key', 'destination_name', 'Holder'))).*
+             FROM jobs j WHERE j.id = $1`,
+          [model.id, heldId],
+        );
+        const pending = create([{ destinationName: 'Fresh' }, { destinationName: 'Wanted', uidSecondary: 'held-key', priority: 5 }]);
+        let waiting = 0;
+        for (let i = 0; i < 200 && !waiting; i++) {
+          await new Promise((r) => setTimeout(r, 25));
+          [{ waiting }] = await db.query(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO jobs%'`,
+          );
+        }
+        expect(waiting).toBe(1);
+        // both new jobs' views are built already, while the insert still waits
+        const built = rendered.mock.calls.map(([r]) => r.destinationName);
+        expect(built).toEqual(expect.arrayContaining(['Fresh', 'Wanted']));
+        await holder.commitTransaction();
+        const res = await pending;
+        expect(res.body.status).toBe(0);
+        const [fresh, merged] = res.body.jobs;
+        expect(fresh).toMatchObject({ destinationName: 'Fresh', version: 1 });
+        // merged: the holder's job with only the sent fields written (the view built for the skipped insert is dropped)
+        expect(merged).toMatchObject({ id: heldId, destinationName: 'Wanted', priority: 5, uidSecondary: 'held-key', version: 2 });
+        const back = await action<{ jobs: any[] }>(api, 'getjobs', { ids: [fresh.id, heldId] }, { key: company.key });
+        expect(new Map(back.body.jobs.map((j: any) => [j.id, j]))).toEqual(new Map([fresh, merged].map((j) => [j.id, j])));
+        expect(await actions(fresh.id)).toEqual(['jobcreated']);
+        expect(await actions(heldId)).not.toContain('jobcreated');
+        expect(await actions(heldId)).toContain('jobupdated');
+        const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM jobs WHERE company_id = $1 AND uid_secondary = 'held-key'`, [
+          company.companyUid,
+        ]);
+        expect(count).toBe(1);
+      } finally {
+        rendered.mockRestore();
+        if (holder.isTransactionActive) await holder.rollbackTransaction();
+        await holder.release();
+      }
     });
   });
 

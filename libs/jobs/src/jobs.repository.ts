@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SORT_FIELDS } from './dto/get-jobs.dto';
 import { Job } from './entities/job.entity';
 import { JobRow, JobRowJoined, jobRowOf } from './job-view';
-import { INSERTED_JOB_REFS_COLUMNS, InsertedJobRefs, insertedJobRefsSql, JOB_SELECT_SQL, memberIdByUsernameSql } from './places-job-view.read';
+import { BATCH_JOB_REFS_SQL, BatchJobRefs, JOB_SELECT_SQL, memberIdByUsernameSql } from './places-job-view.read';
 import { Progress, PROGRESS_SQL, progressIndex } from './progress';
 import { WorkerDay, workerDayKey } from './route-numbers';
 
@@ -49,12 +49,13 @@ function pick(job: Job, columns: readonly ColumnMap[]): Record<string, unknown> 
 }
 
 /**
- * Each inserted job's joined fields, from {@link InsertedJobRefs} (one read for the batch) and the
- * statement's clock `now` (ms: `ts_saved` and `created_at` of every row), as {@link JOB_SELECT_SQL}'s
+ * Each job's joined fields, from {@link BatchJobRefs} (one read for the batch) and the
+ * transaction's clock `now` it holds (ms: `ts_saved` and `created_at` of every row), as {@link JOB_SELECT_SQL}'s
  * joins give them: null where the job names no member or place (or one not found), `linkedZones` ''
  * unless the refs list the job.
  */
-function joinedOfInserted(refs: InsertedJobRefs, now: number): (job: Job) => JobRowJoined {
+function joinedOfBatch(refs: BatchJobRefs): (job: Job) => JobRowJoined {
+  const now = refs.now;
   const members = new Map((refs.members ?? []).map((m) => [m[0], m]));
   const places = new Map((refs.places ?? []).map((p) => [p[0], p]));
   const zones = new Map(refs.zones ?? []);
@@ -175,49 +176,84 @@ export class JobsRepository {
   }
 
   /**
-   * Inserts the jobs; a non-template job whose uidSecondary another job holds already is skipped
-   * (`ON CONFLICT … DO NOTHING`: a racing call won).
+   * Inserts the jobs and answers their view rows: {@link viewJoins}, then {@link insertJobs} (two
+   * statements, one after the other, in `db`'s transaction or, outside one, in a transaction of their
+   * own). createjobs runs the two itself, building its views while the insert runs.
+   * @returns the rows inserted, as the view's read model (built from the jobs and what the view joins
+   *   for them, not read again), by id; a job skipped by `ON CONFLICT` is not there.
+   */
+  async insertMany(db: Queryable, jobs: Job[]): Promise<Map<string, JobRow>> {
+    const run = async (tx: Queryable) => {
+      const joined = await this.viewJoins(tx, jobs);
+      const inserted = await this.insertJobs(tx, jobs);
+      return new Map(jobs.filter((j) => inserted.has(j.id)).map((j) => [j.id, jobRowOf(j, joined(j))]));
+    };
+    // one transaction, so that both statements see one clock (`now()`)
+    const open = (db as Partial<EntityManager>).queryRunner?.isTransactionActive === true;
+    return open ? run(db) : this.dataSource.transaction(run);
+  }
+
+  /**
+   * What the views of `jobs`, about to be inserted in this transaction, read from other tables (their
+   * assignee, dispatcher, place, linked zones and company: {@link BATCH_JOB_REFS_SQL}, over the jobs as
+   * sent, one statement per company) and their `ts_saved` / `created_at`: the transaction's clock,
+   * which is the insert's too (`now()` holds for the whole transaction).
+   * @returns for a job of `jobs`, its joined fields exactly as {@link JOB_SELECT_SQL} would read them
+   *   after the insert (given nothing it names changes meanwhile).
+   */
+  async viewJoins(db: Queryable, jobs: readonly Job[]): Promise<(job: Job) => JobRowJoined> {
+    const byCompany = new Map<string, (job: Job) => JobRowJoined>();
+    for (const companyId of new Set(jobs.map((j) => j.companyId))) {
+      const batch = jobs.filter((j) => j.companyId === companyId);
+      const members = new Set<string>();
+      const places = new Set<string>();
+      for (const j of batch) {
+        if (j.workerId) members.add(j.workerId);
+        if (j.dispatcherUid) members.add(j.dispatcherUid);
+        if (j.placeUid) places.add(j.placeUid);
+      }
+      const points = JSON.stringify(batch.map((j) => [j.id, j.placeUid, j.destinationLat, j.destinationLng]));
+      const [refs] = await query<BatchJobRefs>(db, BATCH_JOB_REFS_SQL, [companyId, [...members], [...places], points]);
+      byCompany.set(companyId, joinedOfBatch(refs));
+    }
+    return (job) => byCompany.get(job.companyId)!(job);
+  }
+
+  /**
+   * Inserts the jobs (one statement per company); a non-template job whose uidSecondary another job
+   * holds already is skipped (`ON CONFLICT … DO NOTHING`: a racing call won).
    *
    * The batch travels as two json parameters: `$1` holds, per job, only the properties whose value
    * differs between the jobs (id, destination, contact, …; `json_to_recordset`), `$2` once the
    * properties every job of the batch shares (company, creator, zeros, …; `json_to_record`). A
    * createjobs of 1,000 sends about half the text, and PostgreSQL parses about half the json
    * (bench/RESULTS.md "createjobs", 2026-11-28 afternoon: the statement 111 → 89 ms).
-   * @returns the rows inserted, as the view's read model (built from the jobs and what the
-   *   statement joined for them, not read again), by id.
+   * `created_at` and `ts_saved` are the transaction's clock.
+   * @returns the ids inserted.
    */
-  async insertMany(db: Queryable, jobs: Job[]): Promise<Map<string, JobRow>> {
-    if (!jobs.length) return new Map();
-    const companyId = jobs[0].companyId;
-    if (jobs.some((j) => j.companyId !== companyId)) {
+  async insertJobs(db: Queryable, jobs: readonly Job[]): Promise<Set<string>> {
+    const inserted = new Set<string>();
+    for (const companyId of new Set(jobs.map((j) => j.companyId))) {
       // one statement per company (createjobs' batches are one company's; tests mix them)
-      const out = new Map<string, JobRow>();
-      for (const company of new Set(jobs.map((j) => j.companyId)))
-        for (const [id, row] of await this.insertMany(db, jobs.filter((j) => j.companyId === company))) out.set(id, row);
-      return out;
+      const batch = jobs.filter((j) => j.companyId === companyId);
+      const perRow: ColumnMap[] = [];
+      const shared: ColumnMap[] = [];
+      for (const c of this.columns) (c.property !== 'id' && sameInAll(batch, c.property) ? shared : perRow).push(c);
+      const [row] = await query<{ ids: string[] | null }>(db, this.insertSql(perRow, shared), [
+        JSON.stringify(batch.map((j) => pick(j, perRow))),
+        JSON.stringify(pick(batch[0], shared)),
+      ]);
+      for (const id of row.ids ?? []) inserted.add(id);
     }
-    const perRow: ColumnMap[] = [];
-    const shared: ColumnMap[] = [];
-    for (const c of this.columns) (c.property !== 'id' && sameInAll(jobs, c.property) ? shared : perRow).push(c);
-    const rows = JSON.stringify(jobs.map((j) => pick(j, perRow)));
-    const [refs] = await query<InsertedJobRefs & { now: number }>(db, this.insertViewsSql(perRow, shared), [
-      rows,
-      JSON.stringify(pick(jobs[0], shared)),
-      companyId,
-    ]);
-    const inserted = new Set(refs.ids ?? []);
-    const joined = joinedOfInserted(refs, refs.now);
-    return new Map(jobs.filter((j) => inserted.has(j.id)).map((j) => [j.id, jobRowOf(j, joined(j))]));
+    return inserted;
   }
 
   /**
-   * The insert of {@link insertMany}: `perRow` columns from `$1` (records keyed by property name),
+   * The insert of {@link insertJobs}: `perRow` columns from `$1` (records keyed by property name),
    * `shared` from `$2` (one record), `created_at` and `ts_saved` from the database clock (`now()`, the
-   * transaction's: one value, answered as `now`); it answers one row, what the job views read from
-   * other tables for the batch (`insertedJobRefsSql`, `$3` the company): the rest of each row is the
-   * Job just written.
+   * transaction's); it answers one row, the ids inserted.
    */
-  private insertViewsSql(perRow: ColumnMap[], shared: ColumnMap[]): string {
+  private insertSql(perRow: ColumnMap[], shared: ColumnMap[]): string {
     const sharedSet = new Set(shared);
     const defs = (cs: ColumnMap[]) => cs.map((c) => `"${String(c.property)}" ${c.type}`).join(', ');
     return `WITH inserted AS (
@@ -225,8 +261,8 @@ export class JobsRepository {
       SELECT ${this.columns.map((c) => `${sharedSet.has(c) ? 'k' : 'x'}."${String(c.property)}"`).join(', ')}, ${SQL_NOW_MS}, ${SQL_NOW_MS}
         FROM json_to_recordset($1::json) AS x(${defs(perRow)})${shared.length ? ` CROSS JOIN json_to_record($2::json) AS k(${defs(shared)})` : ''}
       ON CONFLICT (company_id, uid_secondary) WHERE is_template = false AND uid_secondary IS NOT NULL DO NOTHING
-      RETURNING ${INSERTED_JOB_REFS_COLUMNS})
-    SELECT r.*, ${SQL_NOW_MS}::float8 AS "now" FROM (${insertedJobRefsSql('inserted', '$3')}) r`;
+      RETURNING id)
+    SELECT json_agg(id) AS ids FROM inserted`;
   }
 
   /** Writes the `changed` properties of one job, stamping ts_saved and bumping version. */

@@ -22,7 +22,7 @@ import { DispatcherNotificationKind } from './job-notifications';
 import { JobEdit, JobWrite } from './job-input';
 import { workerJobEditDenial } from './job-policy';
 import { JobRefs } from './job-refs.service';
-import { JobRow, JobView, toJobView } from './job-view';
+import { JobRow, jobRowOf, JobView, toJobView } from './job-view';
 import { applyJobWrite, changedProperties, newJobState } from './job-write';
 import { JobsRepository } from './jobs.repository';
 import { mergeTargets, uidSecondaryIndex } from './merge-plan';
@@ -68,6 +68,27 @@ export interface JobsTransaction {
 /** A job id as sent: `tpl-<id>` addresses a template. */
 function parseWireId(wire: string): { id: string; template: boolean } {
   return wire.startsWith('tpl-') ? { id: wire.slice(4), template: true } : { id: wire, template: false };
+}
+
+/** A job's view with its JSON as UTF-8: `wrapped` is `[view]` (an event's payload), `inner` the view inside it (no copy). */
+interface RenderedView {
+  view: JobView;
+  utf8: { wrapped: Buffer; inner: Buffer };
+}
+
+/** The row's view, serialised and encoded once. */
+function renderView(row: JobRow): RenderedView {
+  const view = toJobView(row);
+  return { view, utf8: wrappedJsonUtf8(JSON.stringify(view)) };
+}
+
+/**
+ * Settles after the pending microtasks, and so after a query issued just before has been written to
+ * its connection (TypeORM and pg reach the socket through a few promise steps): work done after
+ * `await onTheWire()` runs while PostgreSQL runs that query.
+ */
+function onTheWire(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -131,14 +152,27 @@ export class JobsService {
         return { before: null, after: fresh[fresh.length - 1], numberSent };
       });
       await numberRoutes(this.repo, db, ctx.companyId, inOrder(entries, input.numberOrder));
-      // the inserted jobs' view rows: what we wrote plus what the insert joined (no second read)
-      const rows: Map<string, JobRow> = await this.repo.insertMany(db, fresh);
+      // the new jobs' views (what we write plus what the view joins, read first: no read after the
+      // insert), each serialised and encoded once: `[view]` is its events' payload, `view` inside it
+      // its part of the answer. Built while PostgreSQL runs the insert (docs/jobs-writes.md, "Views
+      // built while the insert runs"); a job the insert skips (a racing call took its uidSecondary)
+      // drops its view.
+      const joined = await this.repo.viewJoins(db, fresh);
+      const inserting = this.repo.insertJobs(db, fresh);
+      inserting.catch(() => undefined); // awaited below: a failure must not count as unhandled meanwhile
+      await onTheWire();
+      const views = new Map<string, RenderedView>();
+      for (const job of fresh) views.set(job.id, renderView(jobRowOf(job, joined(job))));
+      const inserted = await inserting;
       const lost: string[] = [];
       fresh.forEach((job, k) => {
-        if (rows.has(job.id)) {
+        if (inserted.has(job.id)) {
           ids[freshIndex[k]] = job.id;
           created[freshIndex[k]] = true;
-        } else lost.push(job.uidSecondary!); // a racing call inserted this uidSecondary first
+        } else {
+          views.delete(job.id);
+          lost.push(job.uidSecondary!); // a racing call inserted this uidSecondary first
+        }
       });
 
       const changes: Array<{ before: Job; after: Job }> = [];
@@ -175,14 +209,7 @@ export class JobsService {
         ctx.companyId,
         [...merges.values()].map((j) => j.id),
       );
-      for (const row of merged) rows.set(row.id, row);
-
-      // each view serialised and encoded once: `[view]` is its events' payload, `view` inside it its part of the answer
-      const views = new Map<string, { view: JobView; utf8: { wrapped: Buffer; inner: Buffer } }>();
-      for (const [id, row] of rows) {
-        const view = toJobView(row);
-        views.set(id, { view, utf8: wrappedJsonUtf8(JSON.stringify(view)) });
-      }
+      for (const row of merged) views.set(row.id, renderView(row));
       if (!isTemplate) {
         const events: OutboxEventInput[] = [];
         ids.forEach((id, i) => {

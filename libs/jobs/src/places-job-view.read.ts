@@ -1,10 +1,11 @@
 /**
  * The job view's read model (docs/places-and-geo.md, docs/zones.md): every job read (getjobs, events,
- * the connector, the rows an insert answers) selects `jobs` with its company's defaults (`companies`),
+ * the connector, the views createjobs builds) selects `jobs` with its company's defaults (`companies`),
  * its assignee's and dispatcher's names (`members`), its place (`places`: name, radius, location) and
  * its `linkedZones` (`zones`) — tables of the members, places and zones libs, read here only; their
  * writes and lookups go through those libs' services. The jobs repository composes these fragments.
  */
+import { SQL_NOW_MS } from '@app/core';
 
 /**
  * A job's `linkedZones` (CONTRACTS.md "Alerts and zones"; docs/zones.md): the ids of the live zones
@@ -57,13 +58,8 @@ LEFT JOIN members d ON d.id = j.dispatcher_uid AND d.company_id = j.company_id
 LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id`;
 }
 
-/** The columns of `jobs` a source of {@link insertedJobRefsSql} must hold (an `INSERT … RETURNING` list). */
-export const INSERTED_JOB_REFS_COLUMNS = 'id, company_id, worker_id, dispatcher_uid, place_uid, destination_lat, destination_lng';
-
-/** One row of {@link insertedJobRefsSql}: what the views of the jobs just inserted read from other tables. */
-export interface InsertedJobRefs {
-  /** the ids inserted (a job skipped by `ON CONFLICT` is not here) */
-  ids: string[] | null;
+/** One row of {@link BATCH_JOB_REFS_SQL}: what the views of a batch of jobs read from other tables. */
+export interface BatchJobRefs {
   /** the members the jobs name as assignee or dispatcher: [id, username, name, email, phone] */
   members: Array<[string, string, string, string, string]> | null;
   /** the places the jobs name: [id, name, radius (m)] */
@@ -72,30 +68,38 @@ export interface InsertedJobRefs {
   company: [number, string, Record<string, string>];
   /** the jobs whose `linkedZones` is not '': [id, linkedZones] (none read when the company has no live zone) */
   zones: Array<[string, string]> | null;
+  /** the transaction's clock (ms): `ts_saved` and `created_at` of a job it inserts */
+  now: number;
 }
 
 /**
- * The same fields as {@link JOB_SELECT_SQL}'s joins, for a batch of jobs just inserted, as ONE row
- * read by key rather than per job: the members, places and company the batch names (once each), and
- * {@link LINKED_ZONES_SQL} per job only when the company has a live zone. `source` is a CTE of
- * `INSERT … RETURNING` {@link INSERTED_JOB_REFS_COLUMNS}, `company` the placeholder of its company.
- * At 1,000 jobs it reads in ~77 ms (insert included) what the per-row joins read in ~93
- * (EXPLAIN ANALYZE, bench/RESULTS.md "createjobs", 2026-11-28 15:55). `JobsRepository` rebuilds each
- * view's joined fields from it exactly as the joins would give them (`joinedOfInserted`).
+ * The same fields as {@link JOB_SELECT_SQL}'s joins, for a batch of one company's jobs (createjobs':
+ * about to be inserted), as ONE row read by key rather than per job: the members and places the
+ * batch names (once each), the company, and {@link LINKED_ZONES_SQL} per job only when the company
+ * has a live zone; with the transaction's clock. Parameters: `$1` the company, `$2` the member ids the
+ * jobs name (text[]), `$3` the place ids (text[]), `$4` the jobs as a json array of
+ * [id, place_uid, destination_lat, destination_lng] (read only for the zones).
+ * Read before the insert (docs/jobs-writes.md, "Views built while the insert runs"); until then it
+ * was a part of the insert statement, where at 1,000 jobs it read in ~77 ms (insert included) what
+ * the per-row joins read in ~93 (EXPLAIN ANALYZE, bench/RESULTS.md "createjobs", 2026-11-28 15:55).
+ * `JobsRepository` rebuilds each view's joined fields from it exactly as the joins would give them
+ * (`joinedOfBatch`).
  */
-export function insertedJobRefsSql(source: string, company: string): string {
-  return `SELECT (SELECT json_agg(id) FROM ${source}) AS ids,
+export const BATCH_JOB_REFS_SQL = `SELECT
   (SELECT json_agg(json_build_array(m.id, m.username, m.name, m.email, m.phone)) FROM members m
-    WHERE m.company_id = ${company} AND m.id IN (SELECT worker_id FROM ${source} UNION SELECT dispatcher_uid FROM ${source})) AS members,
+    WHERE m.company_id = $1 AND m.id = ANY($2::text[])) AS members,
   (SELECT json_agg(json_build_array(p.id, p.name, p.radius)) FROM places p
-    WHERE p.company_id = ${company} AND p.id IN (SELECT place_uid FROM ${source})) AS places,
-  (SELECT json_build_array(c.default_radius, c.timezone, c.extra_labels) FROM companies c WHERE c.id = ${company}) AS company,
+    WHERE p.company_id = $1 AND p.id = ANY($3::text[])) AS places,
+  (SELECT json_build_array(c.default_radius, c.timezone, c.extra_labels) FROM companies c WHERE c.id = $1) AS company,
   (SELECT json_agg(json_build_array(x.id, x.zones)) FROM (
-     SELECT j.id, ${LINKED_ZONES_SQL} AS zones FROM ${source} j
+     SELECT j.id, ${LINKED_ZONES_SQL} AS zones
+       FROM (SELECT b->>0 AS id, $1::text AS company_id, b->>1 AS place_uid,
+                    (b->>2)::float8 AS destination_lat, (b->>3)::float8 AS destination_lng
+               FROM json_array_elements($4::json) b) j
        LEFT JOIN places p ON p.id = j.place_uid AND p.company_id = j.company_id
-      WHERE EXISTS (SELECT 1 FROM zones z0 WHERE z0.company_id = ${company} AND z0.deleted_at IS NULL)) x
-    WHERE x.zones <> '') AS zones`;
-}
+      WHERE EXISTS (SELECT 1 FROM zones z0 WHERE z0.company_id = $1 AND z0.deleted_at IS NULL)) x
+    WHERE x.zones <> '') AS zones,
+  ${SQL_NOW_MS}::float8 AS "now"`;
 
 /**
  * The id of the company's member whose username is `username` (case-insensitive), as a scalar
