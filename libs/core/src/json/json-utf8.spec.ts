@@ -4,7 +4,11 @@ import { jsonListUtf8, wrappedJsonUtf8 } from './json-utf8';
 describe('jsonListUtf8', () => {
   it('is the bytes of open + the texts joined by commas + close', () => {
     const texts = ['{"a":1}', '"Kovač — 🚚"', '[1,2]'];
-    const bytes = jsonListUtf8('{"status":0,"jobs":[', texts.map((t) => Buffer.from(t)), ']}');
+    const bytes = jsonListUtf8(
+      '{"status":0,"jobs":[',
+      texts.map((t) => Buffer.from(t)),
+      ']}',
+    );
     expect(bytes.equals(Buffer.from(`{"status":0,"jobs":[${texts.join(',')}]}`))).toBe(true);
     expect(JSON.parse(bytes.toString('utf8'))).toEqual({ status: 0, jobs: [{ a: 1 }, 'Kovač — 🚚', [1, 2]] });
   });
@@ -17,7 +21,11 @@ describe('jsonListUtf8', () => {
     fc.assert(
       fc.property(fc.array(fc.jsonValue(), { maxLength: 20 }), (values) => {
         const texts = values.map((v) => JSON.stringify(v));
-        const bytes = jsonListUtf8('[', texts.map((t) => Buffer.from(t)), ']');
+        const bytes = jsonListUtf8(
+          '[',
+          texts.map((t) => Buffer.from(t)),
+          ']',
+        );
         return bytes.equals(Buffer.from(`[${texts.join(',')}]`));
       }),
       { seed: 29, numRuns: 500 },
@@ -33,5 +41,16 @@ describe('wrappedJsonUtf8', () => {
     expect(inner.toString('utf8')).toBe(json);
     expect(inner.buffer).toBe(wrapped.buffer);
     expect(inner.byteOffset).toBe(wrapped.byteOffset + 1);
+  });
+
+  it('equals Buffer.from of `[json]` for any JSON value, any text included (property, fixed seed)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'grapheme' }), (value) => {
+        const json = JSON.stringify(value);
+        const { wrapped, inner } = wrappedJsonUtf8(json);
+        return wrapped.equals(Buffer.from(`[${json}]`)) && inner.equals(Buffer.from(json));
+      }),
+      { seed: 29, numRuns: 1000 },
+    );
   });
 });

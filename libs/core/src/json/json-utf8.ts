@@ -33,6 +33,12 @@ export function jsonListUtf8(open: string, parts: readonly Buffer[], close: stri
  * (`[` and `]` are one byte each in UTF-8).
  */
 export function wrappedJsonUtf8(json: string): { wrapped: Buffer; inner: Buffer } {
-  const wrapped = Buffer.from(`[${json}]`);
-  return { wrapped, inner: wrapped.subarray(1, wrapped.length - 1) };
+  // written around the text, not `Buffer.from(`[${json}]`)`: that joined string is flattened into a
+  // copy of the text before it is encoded (2 MB a createjobs of 1,000 jobs)
+  const length = Buffer.byteLength(json);
+  const wrapped = Buffer.allocUnsafe(length + 2);
+  wrapped[0] = 0x5b; // [
+  wrapped.write(json, 1);
+  wrapped[length + 1] = 0x5d; // ]
+  return { wrapped, inner: wrapped.subarray(1, length + 1) };
 }
