@@ -79,7 +79,10 @@ export const clientChildren = new Set<ChildProcess>();
 
 /** Forks the client (same ts-node flags as this process) and waits until it is ready. */
 export function startCreateJobsClient(cfg: ClientConfig): Promise<CreateJobsClient> {
-  const child = fork(require.resolve('./createjobs-client'), [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(require.resolve('./createjobs-client'), [], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   clientChildren.add(child);
   let pending: { resolve: (r: ClientCall) => void; reject: (e: Error) => void } | undefined;
   const failed = (err: Error) => {

@@ -325,7 +325,12 @@ export class JobsRepository {
    * worker-day (both day indexes end with `number`), not a read of all its jobs.
    * @returns {@link workerDayKey} → that number; a worker-day without such a job is missing.
    */
-  async routeNumberTops(db: Queryable, companyId: string, days: readonly WorkerDay[], exclude: readonly string[]): Promise<Map<string, number>> {
+  async routeNumberTops(
+    db: Queryable,
+    companyId: string,
+    days: readonly WorkerDay[],
+    exclude: readonly string[],
+  ): Promise<Map<string, number>> {
     if (!days.length) return new Map();
     const rows = await query<{ workerId: string; day: number; top: number }>(
       db,
