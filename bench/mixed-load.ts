@@ -73,10 +73,12 @@ export const MIXED_CONFIG = {
   /** phones of the first step (250 at one fix per 5 s = 50 fixes/s, a quarter of the hold's) */
   startPhones: envInt('MIXED_CEILING_START_PHONES', 250),
   stepPhones: envInt('MIXED_STEP_PHONES', 250),
+  /** from this many phones on, steps are twice `stepPhones` (a fast machine passes 6,000 phones) */
+  widenAtPhones: envInt('MIXED_STEP_WIDEN_AT', 4_000),
   stepSeconds: envInt('MIXED_STEP_SECONDS', 30),
   /** the first seconds of a step are not measured (the rate just changed) */
   stepSettleSeconds: 5,
-  maxPhones: envInt('MIXED_MAX_PHONES', 6_000),
+  maxPhones: envInt('MIXED_MAX_PHONES', 12_000),
   ceilingP99Ms: 1_000,
   /** each process's pg pool: 3 apis + 2 workers share a PostgreSQL of max_connections 100 with others */
   poolSize: envInt('MIXED_POOL_SIZE', 6),
@@ -608,7 +610,8 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
     const steps: Array<{ phones: number; w: Window }> = [];
     if (C.ceiling) {
       await drain();
-      for (let phonesNow = C.startPhones; phonesNow <= Math.min(C.maxPhones, init.phoneKeys.length); phonesNow += C.stepPhones) {
+      const next = (phones: number) => phones + (phones >= C.widenAtPhones ? 2 * C.stepPhones : C.stepPhones);
+      for (let phonesNow = C.startPhones; phonesNow <= Math.min(C.maxPhones, init.phoneKeys.length); phonesNow = next(phonesNow)) {
         setRates({ ...mixedRates, phones: phonesNow, fixIntervalMs: C.ceilingFixIntervalMs });
         await sleep(C.stepSettleSeconds);
         const end = await window();
@@ -856,7 +859,7 @@ function mixedReport(
         ],
         stepRows,
       )}\n\n` +
-      `Ceiling: phones at 1 fix / ${C.ceilingFixIntervalMs / 1000} s, +${C.stepPhones} a step of ${C.stepSeconds} s (first ${C.stepSettleSeconds} s not measured), the dispatchers and createjobs as in the hold; added phones in other companies. ` +
+      `Ceiling: phones at 1 fix / ${C.ceilingFixIntervalMs / 1000} s, +${C.stepPhones} a step (+${2 * C.stepPhones} from ${C.widenAtPhones}) of ${C.stepSeconds} s (first ${C.stepSettleSeconds} s not measured), the dispatchers and createjobs as in the hold; added phones in other companies. ` +
       `Last step with every route's p99 ≤ ${C.ceilingP99Ms} ms and errors ≤ 1 %: ${lastOk ? `${lastOk.phones} phones (${fmt(lastOk.w.gen.fixesAccepted / lastOk.w.seconds, 0)} fixes/s accepted)` : 'none'}; ` +
       `${broke ? `passed at ${broke.phones} phones` : `not passed up to ${steps[steps.length - 1].phones} phones (MIXED_MAX_PHONES)`}. ` +
       `"CPU ms / fix" = CPU of everything served (api ×3, worker ×2, this database's PostgreSQL backends, the Redis server (shared: INFO cpu), haproxy) ÷ fixes accepted, the dispatchers' and createjobs' work included; ` +
