@@ -4,7 +4,7 @@
  * A real client never shares the server's process; the getjobs bench's load generator
  * (bench/load.ts) is a child for the same reason.
  *
- * Protocol over IPC: the parent sends a `ClientConfig` and gets `{ ready: true }`; each `{ call: n }`
+ * Protocol over IPC: the parent sends a `ClientConfig` and gets `{ ready: true }`; each `{ count }`
  * then makes one POST and answers a `ClientCall` (ms from the request's start to the answer's last
  * byte, as the client sees it). `{ stop: true }` ends the child.
  */
@@ -51,7 +51,7 @@ function serve(cfg: ClientConfig): void {
       req.on('error', reject);
       req.end(bytes);
     });
-  process.on('message', (msg: { call?: number; count?: boolean; stop?: boolean }) => {
+  process.on('message', (msg: { count?: boolean; stop?: boolean }) => {
     if (msg.stop) {
       agent.destroy();
       process.exit(0);
@@ -105,7 +105,7 @@ export function startCreateJobsClient(cfg: ClientConfig): Promise<CreateJobsClie
         call: (count) =>
           new Promise<ClientCall>((res, rej) => {
             pending = { resolve: res, reject: rej };
-            child.send({ call: 1, count });
+            child.send({ count });
           }),
         stop: () => {
           if (child.connected) child.send({ stop: true });

@@ -1,4 +1,4 @@
-import { query, Queryable, shapeQuery, SQL_NOW_MS } from '@app/core';
+import { namedQuery, query, Queryable, shapeQuery, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -39,6 +39,17 @@ function sameInAll(jobs: readonly Job[], property: keyof Job): boolean {
   if (first === null || typeof first !== 'object') return jobs.every((j) => j[property] === first);
   const text = JSON.stringify(first);
   return jobs.every((j, i) => i === 0 || JSON.stringify(j[property]) === text);
+}
+
+/** The jobs by company, in first-seen order (one statement per company: createjobs' batches are one company's; tests mix them). */
+function byCompanyOf(jobs: readonly Job[]): Map<string, Job[]> {
+  const out = new Map<string, Job[]>();
+  for (const j of jobs) {
+    const list = out.get(j.companyId);
+    if (list) list.push(j);
+    else out.set(j.companyId, [j]);
+  }
+  return out;
 }
 
 /** The job's `columns` properties as a record keyed by property name (undefined as null, as json_to_record reads a missing key). */
@@ -203,8 +214,7 @@ export class JobsRepository {
    */
   async viewJoins(db: Queryable, jobs: readonly Job[]): Promise<(job: Job) => JobRowJoined> {
     const byCompany = new Map<string, (job: Job) => JobRowJoined>();
-    for (const companyId of new Set(jobs.map((j) => j.companyId))) {
-      const batch = jobs.filter((j) => j.companyId === companyId);
+    for (const [companyId, batch] of byCompanyOf(jobs)) {
       const members = new Set<string>();
       const places = new Set<string>();
       for (const j of batch) {
@@ -213,7 +223,13 @@ export class JobsRepository {
         if (j.placeUid) places.add(j.placeUid);
       }
       const points = JSON.stringify(batch.map((j) => [j.id, j.placeUid, j.destinationLat, j.destinationLng]));
-      const [refs] = await query<BatchJobRefs>(db, BATCH_JOB_REFS_SQL, [companyId, [...members], [...places], points]);
+      // one text: a named statement, planned once per connection rather than on every call
+      const [refs] = await namedQuery<BatchJobRefs>(db, 'fieldwork_jobs_batch_refs', BATCH_JOB_REFS_SQL, [
+        companyId,
+        [...members],
+        [...places],
+        points,
+      ]);
       byCompany.set(companyId, joinedOfBatch(refs));
     }
     return (job) => byCompany.get(job.companyId)!(job);
@@ -233,9 +249,7 @@ export class JobsRepository {
    */
   async insertJobs(db: Queryable, jobs: readonly Job[]): Promise<Set<string>> {
     const inserted = new Set<string>();
-    for (const companyId of new Set(jobs.map((j) => j.companyId))) {
-      // one statement per company (createjobs' batches are one company's; tests mix them)
-      const batch = jobs.filter((j) => j.companyId === companyId);
+    for (const batch of byCompanyOf(jobs).values()) {
       const perRow: ColumnMap[] = [];
       const shared: ColumnMap[] = [];
       for (const c of this.columns) (c.property !== 'id' && sameInAll(batch, c.property) ? shared : perRow).push(c);
