@@ -69,6 +69,32 @@ describe('sendJsonText', () => {
     expect(res.body.equals(bytes)).toBe(true);
   });
 
+  it("measures a short text's UTF-8 length once, and sends the headers set before it", async () => {
+    const json = answer(60_000);
+    let measured = -1;
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('X-Request-Id', 'r-1');
+        const byteLength = jest.spyOn(Buffer, 'byteLength');
+        try {
+          sendJsonText(res, json);
+          // Node's `res.end(text)` measures the text again when the head is not written yet
+          measured = byteLength.mock.calls.filter(([arg]) => arg === json).length;
+        } finally {
+          byteLength.mockRestore();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const res = await call(server, 'POST');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toBe('r-1');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(json));
+    expect(res.body.equals(Buffer.from(json, 'utf8'))).toBe(true);
+    expect(measured).toBe(1);
+  });
+
   it('answers HEAD with the length and no body, long or short', async () => {
     for (const chars of [200, ENCODE_FIRST_CHARS + 10]) {
       const json = answer(chars);

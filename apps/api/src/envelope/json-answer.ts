@@ -63,7 +63,9 @@ export const ENCODE_FIRST_CHARS = 128 * 1024;
  * Sends `json` (JSON text, or its UTF-8 bytes, written as they are) as Express's `res.json` would,
  * with no ETag: `statusCode` when given, `Content-Type: application/json; charset=utf-8` unless a
  * Content-Type was set already, `Content-Length` (bytes), the text as UTF-8 (no body for HEAD, as
- * Node does) — encoded to a Buffer first when it is long ({@link ENCODE_FIRST_CHARS}).
+ * Node does) — encoded to a Buffer first when it is long ({@link ENCODE_FIRST_CHARS}). A short text's
+ * head is written before it, so its UTF-8 length is measured once. Headers set on `res` before the
+ * call are sent; none can be set after it.
  */
 export function sendJsonText(res: ServerResponse, json: string | Buffer, statusCode?: number): void {
   if (statusCode) res.statusCode = statusCode;
@@ -75,6 +77,10 @@ export function sendJsonText(res: ServerResponse, json: string | Buffer, statusC
   }
   if (json.length < ENCODE_FIRST_CHARS) {
     res.setHeader('Content-Length', Buffer.byteLength(json));
+    // the head is written first: `res.end(text)` on a response whose head is not written yet measures
+    // the text's UTF-8 length again (Node 20's `write_`, for its own Content-Length), a second pass over
+    // every answer's text (~0.05 ms of a 60 kB getjobs answer)
+    res.writeHead(res.statusCode);
     res.end(json);
     return;
   }
