@@ -10,14 +10,15 @@
  * (bench/RESULTS.md, 2026-11-29 "createjobs: each side its own heap"). The in-process split
  * (bench/createjobs.ts `breakdown`) still calls {@link baselineCreate} directly.
  *
- * Protocol over IPC: the parent sends a `BaselineConfig` and gets `{ ready: true }`; each
- * `{ run: true }` runs one transaction and answers a `BaselineRun`. `{ stop: true }` ends the child.
+ * Over IPC (bench/ipc-child.ts): the parent sends a `BaselineConfig`; each `{ run: true }` runs one
+ * transaction and answers a `BaselineRun`.
  */
 import { JOB_EVENT_KEYS, JobRow, toJobView } from '@app/jobs';
 import { newEventId, newId, OUTBOX_CHANNEL, SQL_NOW_MS } from '@app/core';
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { JobInput } from './fixtures';
+import { forkIpcChild, serveIpc } from './ipc-child';
 
 // ---------------------------------------------------------------------------------------------------
 // Baseline: one raw pg transaction doing the same inserts (1,000 jobs + 1,000 outbox events whose
@@ -245,25 +246,21 @@ export interface BaselineRun {
   error?: string;
 }
 
-function serve(cfg: BaselineConfig): void {
+/** The child's handler: one transaction a request, on a pool of one connection. */
+function setup(cfg: BaselineConfig) {
   const pool = new pg.Pool({ connectionString: cfg.connectionString, max: 1 });
-  process.on('message', (msg: { run?: boolean; stop?: boolean }) => {
-    if (msg.stop) {
-      void pool.end().finally(() => process.exit(0));
-      return;
-    }
-    const t0 = performance.now();
-    baselineCreate(pool, cfg.companyId, cfg.ownerUid, cfg.jobs).then(
-      (inserted) => process.send!({ ms: performance.now() - t0, inserted }),
-      (err: Error) => process.send!({ ms: 0, inserted: 0, error: err.message }),
-    );
-  });
-  process.send!({ ready: true });
+  return {
+    handle: async (): Promise<BaselineRun> => {
+      const t0 = performance.now();
+      const inserted = await baselineCreate(pool, cfg.companyId, cfg.ownerUid, cfg.jobs);
+      return { ms: performance.now() - t0, inserted };
+    },
+    failed: (err: Error): BaselineRun => ({ ms: 0, inserted: 0, error: err.message }),
+    onStop: () => pool.end(),
+  };
 }
 
-if (require.main === module && process.send) {
-  process.once('message', (cfg: BaselineConfig) => serve(cfg));
-}
+if (require.main === module && process.send) serveIpc(setup);
 
 /** A forked baseline: `run` makes one transaction in the child and answers its timing. */
 export interface CreateJobsBaseline {
@@ -275,42 +272,13 @@ export interface CreateJobsBaseline {
 export const baselineChildren = new Set<ChildProcess>();
 
 /** Forks the baseline (same node and ts-node flags as this process) and waits until it is ready. */
-export function startCreateJobsBaseline(cfg: BaselineConfig): Promise<CreateJobsBaseline> {
-  const child = fork(require.resolve('./createjobs-baseline'), [], {
-    execArgv: process.execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  baselineChildren.add(child);
-  let pending: { resolve: (r: BaselineRun) => void; reject: (e: Error) => void } | undefined;
-  const failed = (err: Error) => {
-    pending?.reject(err);
-    pending = undefined;
-  };
-  child.once('exit', (code) => {
-    baselineChildren.delete(child);
-    failed(new Error(`the createjobs baseline exited with ${code}`));
-  });
-  child.once('error', failed);
-  return new Promise((resolve, reject) => {
-    child.once('message', () => {
-      child.on('message', (r: BaselineRun) => {
-        const p = pending;
-        pending = undefined;
-        if (r.error) p?.reject(new Error(`the createjobs baseline failed: ${r.error}`));
-        else p?.resolve(r);
-      });
-      resolve({
-        run: () =>
-          new Promise<BaselineRun>((res, rej) => {
-            pending = { resolve: res, reject: rej };
-            child.send({ run: true });
-          }),
-        stop: () => {
-          if (child.connected) child.send({ stop: true });
-        },
-      });
-    });
-    child.once('exit', (code) => reject(new Error(`the createjobs baseline exited with ${code} before it was ready`)));
-    child.send(cfg);
-  });
+export async function startCreateJobsBaseline(cfg: BaselineConfig): Promise<CreateJobsBaseline> {
+  const child = await forkIpcChild<BaselineConfig, { run: true }, BaselineRun>(
+    'createjobs baseline',
+    require.resolve('./createjobs-baseline'),
+    cfg,
+    baselineChildren,
+    (r) => r.error,
+  );
+  return { run: () => child.ask({ run: true }), stop: () => child.stop() };
 }

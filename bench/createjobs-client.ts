@@ -4,12 +4,13 @@
  * A real client never shares the server's process; the getjobs bench's load generator
  * (bench/load.ts) is a child for the same reason.
  *
- * Protocol over IPC: the parent sends a `ClientConfig` and gets `{ ready: true }`; each `{ count }`
- * then makes one POST and answers a `ClientCall` (ms from the request's start to the answer's last
- * byte, as the client sees it). `{ stop: true }` ends the child.
+ * Over IPC (bench/ipc-child.ts): the parent sends a `ClientConfig`; each `{ count }` then makes one
+ * POST and answers a `ClientCall` (ms from the request's start to the answer's last byte, as the
+ * client sees it).
  */
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import { forkIpcChild, serveIpc } from './ipc-child';
 
 export interface ClientConfig {
   url: string;
@@ -28,12 +29,13 @@ export interface ClientCall {
   jobs?: number;
 }
 
-function serve(cfg: ClientConfig): void {
+/** The child's handler: one POST a request. */
+function setup(cfg: ClientConfig) {
   const u = new URL(cfg.url);
   const bytes = Buffer.from(cfg.body, 'utf8');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const headers = { 'content-type': 'application/json', 'content-length': String(bytes.length), ...cfg.headers };
-  const call = (count: boolean) =>
+  const handle = ({ count }: { count: boolean }) =>
     new Promise<ClientCall>((resolve, reject) => {
       const t0 = performance.now();
       const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent, headers }, (res) => {
@@ -51,22 +53,14 @@ function serve(cfg: ClientConfig): void {
       req.on('error', reject);
       req.end(bytes);
     });
-  process.on('message', (msg: { count?: boolean; stop?: boolean }) => {
-    if (msg.stop) {
-      agent.destroy();
-      process.exit(0);
-    }
-    call(msg.count === true).then(
-      (r) => process.send!(r),
-      (err: Error) => process.send!({ status: 0, ms: 0, head: `client error: ${err.message}` }),
-    );
-  });
-  process.send!({ ready: true });
+  return {
+    handle,
+    failed: (err: Error): ClientCall => ({ status: 0, ms: 0, head: `client error: ${err.message}` }),
+    onStop: async () => agent.destroy(),
+  };
 }
 
-if (require.main === module && process.send) {
-  process.once('message', (cfg: ClientConfig) => serve(cfg));
-}
+if (require.main === module && process.send) serveIpc(setup);
 
 /** A forked createjobs client: `call` makes one POST in the child and answers its timing. */
 export interface CreateJobsClient {
@@ -78,41 +72,12 @@ export interface CreateJobsClient {
 export const clientChildren = new Set<ChildProcess>();
 
 /** Forks the client (same ts-node flags as this process) and waits until it is ready. */
-export function startCreateJobsClient(cfg: ClientConfig): Promise<CreateJobsClient> {
-  const child = fork(require.resolve('./createjobs-client'), [], {
-    execArgv: process.execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  clientChildren.add(child);
-  let pending: { resolve: (r: ClientCall) => void; reject: (e: Error) => void } | undefined;
-  const failed = (err: Error) => {
-    pending?.reject(err);
-    pending = undefined;
-  };
-  child.once('exit', (code) => {
-    clientChildren.delete(child);
-    failed(new Error(`the createjobs client exited with ${code}`));
-  });
-  child.once('error', failed);
-  return new Promise((resolve, reject) => {
-    child.once('message', () => {
-      child.on('message', (r: ClientCall) => {
-        const p = pending;
-        pending = undefined;
-        p?.resolve(r);
-      });
-      resolve({
-        call: (count) =>
-          new Promise<ClientCall>((res, rej) => {
-            pending = { resolve: res, reject: rej };
-            child.send({ count });
-          }),
-        stop: () => {
-          if (child.connected) child.send({ stop: true });
-        },
-      });
-    });
-    child.once('exit', (code) => reject(new Error(`the createjobs client exited with ${code} before it was ready`)));
-    child.send(cfg);
-  });
+export async function startCreateJobsClient(cfg: ClientConfig): Promise<CreateJobsClient> {
+  const child = await forkIpcChild<ClientConfig, { count: boolean }, ClientCall>(
+    'createjobs client',
+    require.resolve('./createjobs-client'),
+    cfg,
+    clientChildren,
+  );
+  return { call: (count) => child.ask({ count }), stop: () => child.stop() };
 }
