@@ -353,7 +353,10 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
   for (let i = 0; i < C.apis; i++) opened.apis.push(await (API_NODE_ARGS.length ? startApiWithArgs(childEnv) : startApiProcess(childEnv)));
   for (let i = 0; i < C.workers; i++)
     opened.workers.push(await startWorker(`worker-mixed-${i}`, childEnv, (sql, params) => pool.query(sql, params), WORKER_NODE_ARGS));
-  const proxy = await startReverseProxy(opened.apis.map((a) => a.url), { balance: C.balance });
+  const proxy = await startReverseProxy(
+    opened.apis.map((a) => a.url),
+    { balance: C.balance },
+  );
   opened.proxy = proxy;
   const url = proxy.url;
 
@@ -633,7 +636,13 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
     await sampler;
     const loadAfter = readFileSync('/proc/loadavg', 'utf8').trim();
     const logs = [...opened.apis.map((a) => a.child), ...opened.workers].map((c) => ({ label: c.label, errors: errorLines(c) }));
-    const report = mixedReport(hold, deliveries.rows, split, steps, { loadBefore, loadAfter, logs, serverVersion: opts.serverVersion, loopback });
+    const report = mixedReport(hold, deliveries.rows, split, steps, {
+      loadBefore,
+      loadAfter,
+      logs,
+      serverVersion: opts.serverVersion,
+      loopback,
+    });
     process.stdout.write(`\n${report.text}`);
     return report.failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
   } finally {
@@ -762,6 +771,8 @@ function mixedReport(
       `${C.phones} phones (${C.phoneRoute === 'osmand' ? '/osmand, own device id' : 'pushlocations, own key'}, 1 fix / ${C.fixIntervalMs / 1000} s each), ${C.dispatchers} dispatchers (operators, own key, ${C.streams} of them with a console stream open; locate {teams: true} and getjobs {day, worker} alternating, ${C.dispatcherRps} req/s in all), ` +
       `createjobs of ${C.createJobs} every ${C.createEveryMs / 1000} s (administrator key), ${C.receivers} REST hook subscriptions to jobcreated (one receiver each). Load generator: one child process, open loop, undici.`,
     `Requests without an answer when the hold ended: ${hold.gen.inFlight}. Jobs created in the hold: ${created}; deliveries expected ≈ ${created * C.receivers}, received in the window ${hold.hookReceived}. webhook_deliveries at the end of the hold: ${deliveries.map((d) => `${d.state} ${d.n}`).join(', ')}.`,
+    // 30 calls whose p99 is their slowest: each one's time, to see where in the hold a slow one fell
+    `createjobs calls in the hold, in the order answered (ms): ${hold.gen.routes.createjobs.ms.map((ms) => fmt(ms)).join(', ') || 'none'}.`,
     `Most due tasks seen waiting per queue: ${
       Object.entries(hold.queueWaiting)
         .filter(([, v]) => v > 0)
