@@ -9,6 +9,7 @@ export * from './logging/phase-watch';
 export * from './errors/domain-error';
 export * from './ids';
 export * from './time';
+export * from './group-by';
 export * from './geo/geodesic';
 export * from './geo/polyline';
 export * from './geo/bounding-box';

@@ -5,6 +5,7 @@
  * `@app/core`; import it from here where the importer runs in a thread or must stay pure.
  */
 export * from './time';
+export * from './group-by';
 export * from './errors/domain-error';
 export * from './geo/geodesic';
 export * from './geo/bounding-box';

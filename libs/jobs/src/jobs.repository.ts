@@ -1,4 +1,4 @@
-import { namedQuery, query, Queryable, shapeQuery, SQL_NOW_MS } from '@app/core';
+import { groupBy, namedQuery, query, Queryable, shapeQuery, SQL_NOW_MS } from '@app/core';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -42,15 +42,7 @@ function sameInAll(jobs: readonly Job[], property: keyof Job): boolean {
 }
 
 /** The jobs by company, in first-seen order (one statement per company: createjobs' batches are one company's; tests mix them). */
-function byCompanyOf(jobs: readonly Job[]): Map<string, Job[]> {
-  const out = new Map<string, Job[]>();
-  for (const j of jobs) {
-    const list = out.get(j.companyId);
-    if (list) list.push(j);
-    else out.set(j.companyId, [j]);
-  }
-  return out;
-}
+const byCompanyOf = (jobs: readonly Job[]): Map<string, Job[]> => groupBy(jobs, (j) => j.companyId);
 
 /** The job's `columns` properties as a record keyed by property name (undefined as null, as json_to_record reads a missing key). */
 function pick(job: Job, columns: readonly ColumnMap[]): Record<string, unknown> {

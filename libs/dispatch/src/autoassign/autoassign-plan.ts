@@ -1,3 +1,4 @@
+import { groupBy } from '@app/core/pure';
 import type { AssignInput, AssignJob, AssignWorker } from '../assign';
 import type { GeoPoint } from '../types';
 import { resolveRouteEnds } from '../route/route-ends';
@@ -57,19 +58,8 @@ export interface AssignmentPlan {
  */
 export function planAssignment(input: PlanInput): AssignmentPlan {
   const unassigned: Record<string, string> = {};
-  const byDay = new Map<number, PlanJob[]>();
-  for (const job of input.jobs) {
-    const list = byDay.get(job.day);
-    if (list) list.push(job);
-    else byDay.set(job.day, [job]);
-  }
-  const existingOf = new Map<string, ExistingJobRow[]>();
-  for (const e of input.existing) {
-    const key = `${e.workerId}:${e.day}`;
-    const list = existingOf.get(key);
-    if (list) list.push(e);
-    else existingOf.set(key, [e]);
-  }
+  const byDay = groupBy(input.jobs, (job) => job.day);
+  const existingOf = groupBy(input.existing, (e) => `${e.workerId}:${e.day}`);
   const days: AssignmentPlan['days'] = [];
   for (const [day, jobs] of byDay) {
     const available = input.workers.filter((w) => input.worksOn(w, day));

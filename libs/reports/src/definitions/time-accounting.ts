@@ -4,7 +4,7 @@
  * clock: "now" is a parameter. Days are calendar days in an IANA zone, so a DST day is 23 or 25 h long
  * and an interval crossing midnight is split at the zone's midnight (docs/reports-time.md).
  */
-import { addDays, dayInZone, zonedDayTimeToMs } from '@app/core/pure';
+import { addDays, dayInZone, groupBy, zonedDayTimeToMs } from '@app/core/pure';
 
 /** [start, end) in ms since the epoch; empty when end ≤ start. */
 export interface Interval {
@@ -147,14 +147,10 @@ export function splitByDay(interval: Interval, zone: string): DayPiece[] {
 
 /** `intervals` split by day in `zone` and grouped by day (days ascending, pieces in input order). */
 export function byDay(intervals: readonly Interval[], zone: string): Map<number, DayPiece[]> {
-  const days = new Map<number, DayPiece[]>();
-  for (const i of intervals) {
-    for (const p of splitByDay(i, zone)) {
-      const list = days.get(p.day);
-      if (list) list.push(p);
-      else days.set(p.day, [p]);
-    }
-  }
+  const days = groupBy(
+    intervals.flatMap((i) => splitByDay(i, zone)),
+    (p) => p.day,
+  );
   return new Map([...days.entries()].sort((a, b) => a[0] - b[0]));
 }
 

@@ -1,4 +1,4 @@
-import { AppConfig, OutboxStamping } from '@app/core';
+import { AppConfig, groupBy, OutboxStamping } from '@app/core';
 import { Injectable, Logger } from '@nestjs/common';
 import { attemptOutcome, AttemptRules } from '../attempt-outcome';
 import { OutboxEventsRead } from '../core-outbox-events.read';
@@ -210,11 +210,5 @@ export class WebhookHooksDrain {
 
 /** A claim's deliveries by subscription, each list in the claim's order (oldest due first). */
 function bySubscription(batch: readonly ClaimedDelivery[]): Map<string, ClaimedDelivery[]> {
-  const queues = new Map<string, ClaimedDelivery[]>();
-  for (const d of batch) {
-    const queue = queues.get(d.targetId);
-    if (queue) queue.push(d);
-    else queues.set(d.targetId, [d]);
-  }
-  return queues;
+  return groupBy(batch, (d) => d.targetId);
 }
