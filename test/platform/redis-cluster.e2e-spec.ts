@@ -14,7 +14,8 @@ import { startWorker } from '../support/worker';
  * cluster from Debian's redis (test/support/redis-cluster.ts), and the in-process api, a BUILT api
  * process and a BUILT worker all booted with `REDIS_CLUSTER_NODES`. Through it: webhook delivery, a
  * report, a dispatch run, a rate limit and a live stream; each queue's keys under a hash tag of its
- * own; and one master restarted (empty) during deliveries without losing an event. The machine's
+ * own; one master restarted (empty) during deliveries without losing an event; and, last, every
+ * master killed and left down, then SIGTERM: a new worker and api process still exit 0. The machine's
  * shared Redis is never stopped, and the test checks that nothing of its prefix went there.
  * Needs `npm run build` first.
  */
@@ -332,4 +333,34 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     expect(worker.outputSince(before.worker)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
     expect(apiProc.child.outputSince(before.api)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
   }, 70_000);
+
+  it('the whole cluster down (every master killed, none back): SIGTERM still ends a worker and an api process within the grace period', async () => {
+    const env = { REDIS_CLUSTER_NODES: cluster.nodesEnv, QUEUE_PREFIX: PREFIX, QUEUE_LOCK_MS: '5000' };
+    const [lateApi, lateWorker] = await Promise.all([
+      startApiProcess({ ...env, STREAM_HEARTBEAT_MS: '1000' }),
+      startWorker('worker-cluster-down', env, (sql, params) => db.query(sql, params)),
+    ]);
+    // a stream open on the api, so its fan-out subscription is live when the cluster goes
+    const tokenRes = await post(lateApi.url, 'createstreamtoken', {}, (await createCompany(api, { name: 'Cluster down' })).key);
+    expect(tokenRes.body.status).toBe(0);
+    const stream = await SseStream.open(`${lateApi.url}/v1/stream?token=${encodeURIComponent(tokenRes.body.token as string)}`);
+    expect(stream.status).toBe(200);
+    await Promise.all(cluster.ports.map((port) => cluster.kill(port)));
+    // long enough for every connection to notice and start reconnecting (ioredis retries, BullMQ's
+    // blocking reads fail over and over)
+    await new Promise((r) => setTimeout(r, 3_000));
+    const before = { worker: lateWorker.mark(), api: lateApi.child.mark() };
+    const stoppedAt = Date.now();
+    const [workerExit, apiExit] = await Promise.all([lateWorker.stop('SIGTERM', 30_000), lateApi.child.stop('SIGTERM', 30_000)]);
+    const tookMs = Date.now() - stoppedAt;
+    stream.close();
+    if (workerExit.signal === 'SIGKILL' || apiExit.signal === 'SIGKILL')
+      console.log(
+        `worker after SIGTERM:\n${lateWorker.outputSince(before.worker)}\napi after SIGTERM:\n${lateApi.child.outputSince(before.api)}`,
+      );
+    console.log(
+      `redis cluster e2e: every master down; SIGTERM → worker ${JSON.stringify(workerExit)}, api ${JSON.stringify(apiExit)} in ${tookMs} ms`,
+    );
+    expect({ workerExit, apiExit }).toEqual({ workerExit: { code: 0, signal: null }, apiExit: { code: 0, signal: null } });
+  }, 90_000);
 });

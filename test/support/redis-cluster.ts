@@ -88,11 +88,24 @@ export class RedisClusterProcess {
    * (no persistence). Resolves when the cluster is `ok` again.
    */
   async restart(port: number, downMs = 0): Promise<void> {
+    await this.kill(port);
+    if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+    await this.revive([port]);
+  }
+
+  /** Kills the node on `port` (SIGKILL: a crash) and leaves it down; {@link revive} starts it again. */
+  async kill(port: number): Promise<void> {
     const node = this.nodes.get(port);
     if (!node) throw new Error(`no node on ${port}`);
     await node.stop('SIGKILL');
-    if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
-    await this.startNode(port);
+  }
+
+  /**
+   * Starts the nodes on `ports` again (killed by {@link kill}), each with its `nodes-<port>.conf`: the
+   * same masters of the same slots, EMPTY. Resolves when the cluster is `ok` again.
+   */
+  async revive(ports: number[]): Promise<void> {
+    await Promise.all(ports.map((port) => this.startNode(port)));
     await this.waitOk();
   }
 

@@ -3,6 +3,7 @@ import { settlesWithin, statusReached } from '@test/support/settles';
 import { Worker } from 'bullmq';
 import { Cluster, ClusterOptions } from 'ioredis';
 import { ClosableCluster } from './closable-cluster';
+import { isClosedConnectionError } from '../queue/queue.module';
 import { redisClusterOptions } from './redis-factory';
 
 /** Port 1 on loopback: nothing listens there, so a cluster seeded with it never gets a node. */
@@ -192,5 +193,62 @@ describe('ClosableCluster: a disconnect always ends (redis/ioredis#352)', () => 
         await statusReached(connection, 'end');
       }
     }, 60_000);
+
+    describe('every master down', () => {
+      afterEach(async () => {
+        const down = redis.ports.filter((port) => !redis.nodes.get(port)?.running);
+        if (down.length) await redis.revive(down);
+      }, 30_000);
+
+      /** A command sent to the key's master while it is down: queued on its node, which waits to reconnect. */
+      async function queuedOnDeadNode(cluster: Cluster): Promise<{ queued: Promise<string> }> {
+        expect(await cluster.set('{closable-cluster-down}', '1')).toBe('OK');
+        const port = await redis.masterOf('{closable-cluster-down}');
+        const node = cluster.nodes('all').find((n) => n.options.port === port)!;
+        await redis.kill(port);
+        await statusReached(node, 'reconnecting');
+        const queued = cluster.get('{closable-cluster-down}').then(
+          () => 'answered',
+          (err: Error) => err.message,
+        );
+        return { queued };
+      }
+
+      it("ioredis' own Cluster: a command queued on a node waiting to reconnect is never answered or failed after disconnect() (the behaviour worked around: when this fails, ioredis fixed it)", async () => {
+        const plain = new Cluster(seeds(), options());
+        plain.on('error', () => undefined);
+        const { queued } = await queuedOnDeadNode(plain);
+        plain.disconnect();
+        expect(await settlesWithin(queued, 1_000)).toBe(false);
+      });
+
+      it('a command queued on a node waiting to reconnect is failed by disconnect() (Connection is closed.), not left pending', async () => {
+        const cluster = new ClosableCluster(seeds(), options());
+        cluster.on('error', () => undefined);
+        const { queued } = await queuedOnDeadNode(cluster);
+        expect(await settlesWithin(queued, 300)).toBe(false); // waiting for the master, as it should
+        cluster.disconnect();
+        expect(await settlesWithin(queued, 1_000)).toBe(true);
+        expect(isClosedConnectionError(new Error(await queued))).toBe(true);
+        await statusReached(cluster, 'end');
+      });
+
+      it('BullMQ Worker.close() finishes while every master is down (its blocking read, sent again to a dead master, stayed pending for ever)', async () => {
+        const connection = new ClosableCluster(seeds(), options());
+        connection.on('error', () => undefined);
+        const worker = new Worker('{closable-cluster-down}', async () => undefined, { connection, prefix: '{closable-cluster-down}' });
+        worker.on('error', () => undefined);
+        try {
+          await worker.waitUntilReady();
+          await new Promise((r) => setTimeout(r, 300)); // the worker blocks on its own duplicate
+          await Promise.all(redis.ports.map((port) => redis.kill(port)));
+          await new Promise((r) => setTimeout(r, 2_000)); // its connections notice and wait to reconnect
+          expect(await settlesWithin(worker.close(), 5_000)).toBe(true);
+        } finally {
+          connection.disconnect();
+        }
+        await statusReached(connection, 'end');
+      }, 30_000);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { Cluster, ClusterNode, ClusterOptions } from 'ioredis';
+import Redis, { Cluster, ClusterNode, ClusterOptions } from 'ioredis';
+import { CONNECTION_CLOSED } from './closable-redis';
 
 /** The members of ioredis' Cluster (5.x, 6.0) that {@link ClosableCluster} reaches; private in its typings. */
 interface ClusterInternals {
@@ -37,6 +38,10 @@ interface ClusterInternals {
  * connect must leave ioredis and BullMQ to handle it as they do (ending the cluster then would stop
  * BullMQ's recovery for good: it never reconnects a cluster at `end`). `duplicate()` returns a
  * ClosableCluster, so BullMQ's blocking connections get the same.
+ *
+ * The same manual `disconnect()` also fails the commands queued on nodes that were waiting to
+ * reconnect (`Connection is closed.`): ioredis leaves them pending for ever (see
+ * {@link failQueuedCommands}).
  *
  * Not covered: a node still resolving its host name (no socket yet) counts as one that ends, as
  * ioredis' own code assumes (redis/ioredis#2169 is the upstream fix of both node cases).
@@ -91,10 +96,12 @@ export class ClosableCluster extends Cluster {
 
   override disconnect(reconnect = false): void {
     const status = this.status;
-    const anyNodeEnds = this.nodes('all').some((node) => NODE_STATES_THAT_END.has(node.status));
+    const nodes = this.nodes('all');
+    const anyNodeEnds = nodes.some((node) => NODE_STATES_THAT_END.has(node.status));
     super.disconnect(reconnect);
     if (reconnect) return;
     this.closingManually = true;
+    failQueuedCommands(nodes);
     // `wait`: ioredis closes a cluster that never connected itself
     if (status === 'wait' || anyNodeEnds) return;
     (this as unknown as ClusterInternals).setStatus('close');
@@ -117,6 +124,22 @@ export class ClosableCluster extends Cluster {
     process.nextTick(() => {
       if (this.closingManually && this.status === 'close') (this as unknown as ClusterInternals).handleCloseEvent();
     });
+  }
+}
+
+/**
+ * Fails the commands queued on the nodes that were waiting to reconnect when the cluster was
+ * disconnected ("Connection is closed.", as a node that ends fails them). ioredis' `disconnect()` of
+ * such a node only cancels its reconnection: with no socket, no `close` follows, so nothing ever
+ * answers or fails what it holds — a BullMQ worker's blocking read (`BZPOPMIN`) sent while its
+ * master was down stayed pending, and `Worker.close()` waited for it for ever (the whole cluster down
+ * at SIGTERM, `test/platform/redis-cluster.e2e-spec.ts`). The nodes have left the pool by now (ioredis
+ * removes them at the disconnect), so no event of theirs is emitted: the cluster ends as above.
+ */
+function failQueuedCommands(nodes: Redis[]): void {
+  for (const node of nodes) {
+    if (node.status !== 'reconnecting') continue;
+    (node as unknown as { flushQueue(error: Error): void }).flushQueue(new Error(CONNECTION_CLOSED));
   }
 }
 

@@ -8,7 +8,7 @@ interface RedisInternals {
 }
 
 /** The message ioredis fails commands with when their connection closes (`CONNECTION_CLOSED_ERROR_MSG`). */
-const CONNECTION_CLOSED = 'Connection is closed.';
+export const CONNECTION_CLOSED = 'Connection is closed.';
 
 /**
  * An ioredis {@link Redis} (one server) whose `disconnect()` ends it (status `end`, the `end` event,
