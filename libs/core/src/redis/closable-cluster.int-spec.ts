@@ -194,6 +194,40 @@ describe('ClosableCluster: a disconnect always ends (redis/ioredis#352)', () => 
       }
     }, 60_000);
 
+    it("disconnect() while the seed nodes' host names are still being resolved: it ends, the connect() is rejected, and no node is connected once the lookup answers", async () => {
+      let answer: (() => void) | undefined;
+      const lookups: string[] = [];
+      const cluster = new ClosableCluster(
+        redis.ports.map((port) => ({ host: 'cluster-seed.test', port })),
+        {
+          ...options(),
+          lazyConnect: true,
+          // a resolver that answers only when told (a slow DNS at start-up)
+          dnsLookup: (hostname, callback) => {
+            lookups.push(hostname);
+            answer = () => callback(null, '127.0.0.1');
+          },
+        },
+      );
+      cluster.on('error', () => undefined);
+      const connecting = cluster.connect().then(
+        () => 'resolved',
+        (err: Error) => err.message,
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      expect(lookups).toEqual(['cluster-seed.test']);
+      expect(cluster.status).toBe('connecting');
+      const ended = new Promise((resolve) => cluster.once('end', resolve));
+      cluster.disconnect();
+      expect(await settlesWithin(ended, 1_000)).toBe(true);
+      answer!();
+      expect(await settlesWithin(connecting, 1_000)).toBe(true);
+      expect(await connecting).not.toBe('resolved');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(cluster.status).toBe('end');
+      expect(cluster.nodes('all')).toHaveLength(0);
+    });
+
     describe('every master down', () => {
       afterEach(async () => {
         const down = redis.ports.filter((port) => !redis.nodes.get(port)?.running);
