@@ -243,7 +243,7 @@ describe('readiness', () => {
   );
 
   it(
-    'stays ready while Redis is down, reporting it',
+    'stays ready while Redis is down, reporting it, and SIGTERM still stops it (exit 0)',
     async () => {
       const redis = await startRedisServer();
       const { child, url } = await startApiProcess({ REDIS_URL: redis.url });
@@ -283,6 +283,12 @@ describe('readiness', () => {
       expect(again.body.reported.redis.status).toBe('down');
       expect(Date.now() - startedAt).toBeLessThan(3_000);
       expect(child.running).toBe(true);
+
+      // and, Redis still down, SIGTERM stops it cleanly (its Redis clients waiting to reconnect end)
+      const stoppedAt = Date.now();
+      const exit = await child.stop('SIGTERM', 30_000);
+      if (exit.code !== 0) fail(child, `the api did not exit with code 0 on SIGTERM (after ${Date.now() - stoppedAt} ms): ${JSON.stringify(exit)}`);
+      expect(exit).toEqual({ code: 0, signal: null });
     },
     SLOW,
   );
