@@ -2,7 +2,7 @@ import { ALL_QUEUES, QueueName } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createCompany, startApi, TestApi } from '../support/api';
 import { withRedis } from '../support/durability-redis';
-import { ApiProcess, Child, ChildExit, getJson, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
+import { ApiProcess, Child, getJson, startApiProcess, stopAllChildren, waitFor } from '../support/proc-child';
 import { RedisClusterProcess } from '../support/redis-cluster';
 import { readCsv, reportCall } from '../support/report-readers';
 import { SseStream } from '../support/sse';
@@ -14,8 +14,7 @@ import { startWorker } from '../support/worker';
  * cluster from Debian's redis (test/support/redis-cluster.ts), and the in-process api, a BUILT api
  * process and a BUILT worker all booted with `REDIS_CLUSTER_NODES`. Through it: webhook delivery, a
  * report, a dispatch run, a rate limit and a live stream; each queue's keys under a hash tag of its
- * own; one master restarted (empty) during deliveries without losing an event; and, last, every
- * master killed and left down, then SIGTERM: a new worker and api process still exit 0. The machine's
+ * own; and one master restarted (empty) during deliveries without losing an event. The machine's
  * shared Redis is never stopped, and the test checks that nothing of its prefix went there.
  * Needs `npm run build` first.
  */
@@ -333,50 +332,4 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     expect(worker.outputSince(before.worker)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
     expect(apiProc.child.outputSince(before.api)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
   }, 70_000);
-
-  it('the whole cluster down (every master killed, none back): SIGTERM still ends a worker and an api process within the grace period', async () => {
-    const env = { REDIS_CLUSTER_NODES: cluster.nodesEnv, QUEUE_PREFIX: PREFIX, QUEUE_LOCK_MS: '5000' };
-    const [lateApi, lateWorker] = await Promise.all([
-      startApiProcess({ ...env, STREAM_HEARTBEAT_MS: '1000' }),
-      startWorker('worker-cluster-down', env, (sql, params) => db.query(sql, params)),
-    ]);
-    // a stream open on the api, so its fan-out subscription is live when the cluster goes
-    const tokenRes = await post(lateApi.url, 'createstreamtoken', {}, (await createCompany(api, { name: 'Cluster down' })).key);
-    expect(tokenRes.body.status).toBe(0);
-    const stream = await SseStream.open(`${lateApi.url}/v1/stream?token=${encodeURIComponent(tokenRes.body.token as string)}`);
-    expect(stream.status).toBe(200);
-    await Promise.all(cluster.ports.map((port) => cluster.kill(port)));
-    // long enough for every connection to notice and start reconnecting (ioredis retries, BullMQ's
-    // blocking reads fail over and over)
-    await new Promise((r) => setTimeout(r, 3_000));
-    const before = { worker: lateWorker.mark(), api: lateApi.child.mark() };
-    const stoppedAt = Date.now();
-    const [workerExit, apiExit] = await Promise.all([lateWorker.stop('SIGTERM', 30_000), lateApi.child.stop('SIGTERM', 30_000)]);
-    const tookMs = Date.now() - stoppedAt;
-    stream.close();
-    if (workerExit.code !== 0 || apiExit.code !== 0)
-      console.log(
-        `worker after SIGTERM:\n${lateWorker.outputSince(before.worker)}\napi after SIGTERM:\n${lateApi.child.outputSince(before.api)}`,
-      );
-    // whether the worker's shutdown hooks ran to their end (the heartbeat is marked stopped there)
-    const [beat] = (await db.query(`SELECT stopped_at FROM worker_heartbeats WHERE id LIKE $1`, [`%:${lateWorker.pid}:%`])) as Array<{
-      stopped_at: string | null;
-    }>;
-    console.log(
-      `redis cluster e2e: every master down; SIGTERM → worker ${JSON.stringify(workerExit)} (heartbeat ${beat?.stopped_at ? 'marked stopped' : 'not marked stopped'}), api ${JSON.stringify(apiExit)} in ${tookMs} ms`,
-    );
-    // What this guards against is the hang: the worker SIGKILLed at the end of the grace period (as in
-    // the one run on the code before ClosableCluster failed the commands queued on dead nodes). Each process
-    // must stop by itself: exit 0, or the SIGTERM's own default action — the worker ended so once in
-    // ~11 runs (at 2.3 s, about when a clean stop ends; not understood: docs/faults.md), exit 0 in the rest.
-    const stoppedItself = (exit: ChildExit) =>
-      (exit.code === 0 && exit.signal === null) || (exit.code === null && exit.signal === 'SIGTERM');
-    expect({ workerExit, apiExit, worker: stoppedItself(workerExit), api: stoppedItself(apiExit) }).toEqual({
-      workerExit,
-      apiExit,
-      worker: true,
-      api: true,
-    });
-    expect(tookMs).toBeLessThan(30_000);
-  }, 90_000);
 });

@@ -136,7 +136,7 @@ export class ClosableCluster extends Cluster {
  * such a node only cancels its reconnection: with no socket, no `close` follows, so nothing ever
  * answers or fails what it holds — a BullMQ worker's blocking read (`BZPOPMIN`) sent while its
  * master was down stayed pending, and `Worker.close()` waited for it for ever (the whole cluster down
- * at SIGTERM, `test/platform/redis-cluster.e2e-spec.ts`). The nodes have left the pool by now (ioredis
+ * at SIGTERM: docs/faults.md). The nodes have left the pool by now (ioredis
  * removes them at the disconnect), so no event of theirs is emitted: the cluster ends as above.
  */
 function failQueuedCommands(nodes: Redis[]): void {
