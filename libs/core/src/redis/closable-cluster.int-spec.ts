@@ -228,7 +228,7 @@ describe('ClosableCluster: a disconnect always ends (redis/ioredis#352)', () => 
       expect(cluster.nodes('all')).toHaveLength(0);
     });
 
-    describe('every master down', () => {
+    describe('masters killed and left down', () => {
       afterEach(async () => {
         const down = redis.ports.filter((port) => !redis.nodes.get(port)?.running);
         if (down.length) await redis.revive(down);
