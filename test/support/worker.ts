@@ -5,11 +5,14 @@ import { Child, childEnv, ROOT, spawnNode, waitFor } from './proc-child';
 type Query = (sql: string, params: unknown[]) => Promise<unknown[] | { rows: unknown[] }>;
 
 const WORKER_SCRIPT = 'dist/apps/worker/src/main.js';
+/** What the worker logs once its start has finished: every start-up hook has run and its SIGTERM handling is set up. */
+const STARTED_LINE = 'fieldwork worker started';
 
 /**
  * Starts the BUILT worker (`dist/apps/worker/src/main.js`) as a child process with `env` (and node
- * flags `nodeArgs`, e.g. `--cpu-prof`; `script` another build's worker, relative to the repository root) and waits until its heartbeat row is written (its processors
- * are then set up).
+ * flags `nodeArgs`, e.g. `--cpu-prof`; `script` another build's worker, relative to the repository root) and waits until its start
+ * has finished (its "fieldwork worker started" line: a SIGTERM before it found no handler and killed it
+ * by the signal's default action) and its heartbeat row is written.
  * @throws with the worker's output when it exits first or no heartbeat of it shows within 30 s
  *   (the worker is then killed).
  */
@@ -27,8 +30,9 @@ export async function startWorker(
   try {
     await Promise.race([
       waitFor(
-        `${label} heartbeat`,
+        `${label} heartbeat and started line`,
         async () => {
+          if (!worker.stdout.includes(STARTED_LINE)) return false;
           const res = await query(`SELECT 1 FROM worker_heartbeats WHERE id LIKE $1 AND stopped_at IS NULL`, [`%:${worker.pid}:%`]);
           return (Array.isArray(res) ? res : res.rows).length > 0;
         },

@@ -46,6 +46,7 @@ export * from './heartbeat/worker-heartbeat.entity';
 export * from './queue/queues';
 export * from './queue/queue.module';
 export * from './queue/queue-prefix';
+export * from './queue/job-schedulers';
 export * from './redis/redis-factory';
 export * from './redis/redis-nodes';
 export * from './redis/cluster-state';

@@ -1,4 +1,4 @@
-import { AppConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
+import { AppConfig, QueueName, TaskPayloads, TaskProducer, upsertJobSchedulers } from '@app/core';
 import { AlertsClock } from '@app/alerts';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -22,6 +22,7 @@ export const ALERTS_TICK_SCHEDULER = 'alerts-tick';
 export class AlertsProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Alerts');
   private timer?: NodeJS.Timeout;
+  private scheduling?: Promise<void>;
 
   constructor(
     private readonly clock: AlertsClock,
@@ -31,23 +32,23 @@ export class AlertsProcessor extends WorkerHost implements OnApplicationBootstra
     super();
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    this.timer = setInterval(() => void this.schedule(), this.config.ALERTS_TICK_MS);
-    await this.schedule();
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.schedule(), this.config.ALERTS_TICK_MS);
+    // not awaited: the start must finish with Redis away (upsertJobSchedulers says why)
+    this.schedule();
   }
 
   beforeApplicationShutdown(): void {
     clearInterval(this.timer);
   }
 
-  private async schedule(): Promise<void> {
-    try {
-      await this.producer
-        .queue(QueueName.Alerts)
-        .upsertJobScheduler(ALERTS_TICK_SCHEDULER, { every: this.config.ALERTS_TICK_MS }, { name: 'tick', data: {} });
-    } catch (err) {
-      this.logger.warn(`could not schedule the alerts tick: ${(err as Error).message}`);
-    }
+  /** Upserts the tick's schedule, unless an upsert is still pending (Redis away: it waits for Redis, one at a time). */
+  private schedule(): void {
+    this.scheduling ??= upsertJobSchedulers(
+      this.producer.queue(QueueName.Alerts),
+      [{ id: ALERTS_TICK_SCHEDULER, repeat: { every: this.config.ALERTS_TICK_MS }, task: { name: 'tick', data: {} } }],
+      this.logger,
+    ).finally(() => (this.scheduling = undefined));
   }
 
   async process(task: AlertsTask): Promise<unknown> {

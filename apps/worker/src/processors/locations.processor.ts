@@ -1,4 +1,4 @@
-import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
+import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer, upsertJobSchedulers } from '@app/core';
 import { FixPasses, LocationRetentionService } from '@app/locations';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
@@ -36,12 +36,15 @@ export class LocationsProcessor extends WorkerHost implements OnApplicationBoots
     super();
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     // one scheduler id: every worker upserts the same schedule, so it runs once an hour in total.
-    // An `every` schedule's first run is at once already (BullMQ warns that `immediately` adds nothing)
-    await this.producer
-      .queue(QueueName.Locations)
-      .upsertJobScheduler('partitions', { every: PARTITIONS_EVERY_MS }, { name: 'partitions', data: {} });
+    // An `every` schedule's first run is at once already (BullMQ warns that `immediately` adds nothing).
+    // Not awaited: the start must finish with Redis away (upsertJobSchedulers says why)
+    void upsertJobSchedulers(
+      this.producer.queue(QueueName.Locations),
+      [{ id: 'partitions', repeat: { every: PARTITIONS_EVERY_MS }, task: { name: 'partitions', data: {} } }],
+      this.logger,
+    );
   }
 
   async process(task: LocationsTask): Promise<unknown> {

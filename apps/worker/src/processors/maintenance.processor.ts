@@ -1,4 +1,4 @@
-import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer } from '@app/core';
+import { AppConfig, loadConfig, QueueName, TaskPayloads, TaskProducer, upsertJobSchedulers } from '@app/core';
 import { MembersService } from '@app/members';
 import { ReportRetentionService } from '@app/reports';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
@@ -29,11 +29,17 @@ export class MaintenanceProcessor extends WorkerHost implements OnApplicationBoo
     super();
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    const queue = this.producer.queue(QueueName.Maintenance);
-    // one scheduler id: every worker upserts the same schedule, so it runs once an hour in total
-    await queue.upsertJobScheduler('prune-invitations', { every: 3_600_000 }, { name: 'prune-invitations', data: {} });
-    await queue.upsertJobScheduler('prune-reports', { every: 600_000 }, { name: 'prune-reports', data: {} });
+  onApplicationBootstrap(): void {
+    // one scheduler id each: every worker upserts the same schedules, so each runs once per period in
+    // total. Not awaited: the start must finish with Redis away (upsertJobSchedulers says why)
+    void upsertJobSchedulers(
+      this.producer.queue(QueueName.Maintenance),
+      [
+        { id: 'prune-invitations', repeat: { every: 3_600_000 }, task: { name: 'prune-invitations', data: {} } },
+        { id: 'prune-reports', repeat: { every: 600_000 }, task: { name: 'prune-reports', data: {} } },
+      ],
+      this.logger,
+    );
   }
 
   async process(task: MaintenanceTask): Promise<unknown> {

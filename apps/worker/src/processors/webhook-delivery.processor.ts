@@ -23,6 +23,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   /** the reconcile and the sweep running, if any (one of each at a time; shutdown waits for them) */
   private ticking?: Promise<void>;
   private sweeping?: Promise<void>;
+  /** set at shutdown: no pass starts after it (the first tick follows the first sweep, not awaited by the start) */
+  private stopping = false;
 
   constructor(
     private readonly delivery: WebhookDeliveryService,
@@ -41,16 +43,18 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
    * and drains the never-tried deliveries whose api wake-up never came (an api's `kill -9` between
    * its commit and its enqueue), so they go out within seconds, not at the next reconcile.
    */
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.tick(), this.config.WEBHOOK_RECONCILE_MS);
     // twice a heartbeat: a dead worker's claims wait at most half a beat past its being taken as dead
     this.sweepTimer = setInterval(() => void this.sweep(), Math.max(100, this.config.WORKER_HEARTBEAT_MS / 2));
-    await this.sweep();
-    await this.tick(true);
+    // the first passes at once, not awaited: both enqueue to Redis, and the start must finish with Redis
+    // away (upsertJobSchedulers in @app/core says why); each catches its own errors
+    void this.sweep().then(() => this.tick(true));
   }
 
   /** Stops the timers and waits for a pass still running, so none touches Redis or PostgreSQL after they close. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     clearInterval(this.sweepTimer);
     // a pass that waits long (a Redis or PostgreSQL command not answered) leaves a trace of it
@@ -59,6 +63,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   private sweep(): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
     return this.sweeping;
   }
@@ -78,6 +83,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   private tick(atStart = false): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     this.ticking ??= this.tickOnce(atStart).finally(() => (this.ticking = undefined));
     return this.ticking;
   }
