@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, createProcessLogger, loadConfig, PINO_LEVELS, ProcessNestLogger, watchShutdown } from '@app/core';
+import { ConfigError, createProcessLogger, loadConfig, PINO_LEVELS, ProcessNestLogger, QueueConnection, watchShutdown } from '@app/core';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
@@ -9,7 +9,8 @@ const WORKER_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as c
 /**
  * Boots the worker without HTTP (STYLE.md §8). On SIGTERM/SIGINT Nest's shutdown hooks close the
  * BullMQ workers — in-flight tasks finish (or, past the lock, return to the queue as stalled) —
- * then the heartbeat is marked stopped and the connections close. Logs like the api (JSON, or
+ * then the heartbeat is marked stopped and the connections close; with Redis unreachable meanwhile,
+ * its connections are cut so that nothing waits on it for ever (`QueueConnection.cutWhenRedisUnreachable`). Logs like the api (JSON, or
  * pretty with `LOG_FORMAT=pretty`), at `LOG_LEVEL` but never above `log`.
  */
 async function main() {
@@ -21,12 +22,15 @@ async function main() {
   // useProcessExit: exit 0 after the hooks instead of re-raising the signal (which reads as a crash)
   app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   // the first line of a shutdown: a stop that never finishes shows it began (and the lines after, where it
-  // waits: the named waits' own traces, and every 5 s how long and what is still open)
+  // waits: the named waits' own traces, and every 5 s how long and what is still open). From the signal
+  // on, Redis unreachable gets the queue connections cut, so nothing waits on it for ever
+  const queues = app.get(QueueConnection, { strict: false });
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => {
       const logger = new Logger('Worker');
       logger.log(`${signal}: stopping (tasks in hand finish, then the connections close)`);
       watchShutdown(logger);
+      queues.cutWhenRedisUnreachable();
     });
   await app.init();
   new Logger('Worker').log('fieldwork worker started');

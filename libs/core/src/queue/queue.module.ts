@@ -4,7 +4,10 @@ import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { ConnectionOptions, Worker } from 'bullmq';
 import { AppConfig } from '../config/env';
 import { SHUTDOWN_TRACE_EVERY_MS } from '../logging/shutdown-watch';
-import { buildBullMqClientsClosable } from './bullmq-clients';
+import { Cluster } from 'ioredis';
+import { buildBullMqClientsClosable, cutBullMqClients } from './bullmq-clients';
+import { RedisCutAtShutdown } from './redis-cut-at-shutdown';
+import { redisReachable } from '../redis/redis-reachable';
 import { workerCloseState } from './worker-close-state';
 import { closeRedis, createRedis, RedisClient, redisConnectionOptions, usesRedisCluster } from '../redis/redis-factory';
 import { queuePrefix } from './queue-prefix';
@@ -26,10 +29,10 @@ type QueueRole = 'producer' | 'worker';
  * - worker, Redis Cluster: ONE {@link Cluster} (`queue-worker`) shared by the queues and workers, each
  *   BullMQ worker duplicating it for its blocking reads (BullMQ can't build a Cluster from options).
  *
- * A shared client is never closed by BullMQ: it is closed here at shutdown. In the worker the BullMQ
- * workers are closed first (`Worker.close` waits for the tasks in hand and is idempotent, so Nest's own
- * close later is a no-op): Nest shuts this module down before the global one that closes them. Then
- * the client is `quit` (the commands already sent get their replies: `Worker.close` does not wait
+ * In the worker the BullMQ workers are closed here, in both modes (`Worker.close` waits for the tasks
+ * in hand and is idempotent, so Nest's own close later is a no-op; Nest shuts this module down before
+ * the global one that closes them), with a trace of what a slow close waits on. A shared client is
+ * never closed by BullMQ: it is closed here at shutdown, after the workers. It is `quit` (the commands already sent get their replies: `Worker.close` does not wait
  * for a stalled-jobs check in flight, which would otherwise fail on a connection cut under it), and
  * `disconnect()`ed if that has not finished within {@link QUIT_WITHIN_MS} (Redis away).
  *
@@ -41,6 +44,8 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
   readonly connection: ConnectionOptions;
   private readonly owned?: RedisClient;
   private readonly logger = new Logger('Queues');
+  /** the worker's: cuts its queue connections when Redis is unreachable during a shutdown */
+  private readonly cutAtShutdown?: RedisCutAtShutdown;
 
   constructor(
     config: AppConfig,
@@ -50,11 +55,34 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
     if (role === 'worker' && !usesRedisCluster(config)) {
       buildBullMqClientsClosable();
       this.connection = redisConnectionOptions(config.REDIS_URL);
+      this.cutAtShutdown = new RedisCutAtShutdown(
+        () => redisReachable(config),
+        () => void cutBullMqClients(),
+        this.logger,
+      );
       return;
     }
-    this.owned = createRedis(config, role === 'producer' ? 'queue-producer' : 'queue-worker');
-    this.owned.on('error', () => undefined); // reported by the queues' error listeners (TaskProducer)
-    this.connection = this.owned;
+    const owned = createRedis(config, role === 'producer' ? 'queue-producer' : 'queue-worker');
+    owned.on('error', () => undefined); // reported by the queues' error listeners (TaskProducer)
+    this.owned = owned;
+    this.connection = owned;
+    if (role === 'worker')
+      this.cutAtShutdown = new RedisCutAtShutdown(
+        () => redisReachable(config, owned instanceof Cluster ? owned : undefined),
+        () => owned.disconnect(),
+        this.logger,
+      );
+  }
+
+  /**
+   * The worker calls this when its shutdown begins (the signal), before any shutdown hook can wait on
+   * Redis: from then on, Redis unreachable for about a second gets this process's queue connections
+   * cut ({@link RedisCutAtShutdown}; one server: every client BullMQ built, `cutBullMqClients`; Redis
+   * Cluster: the shared Cluster, whose disconnect fails the commands queued on its nodes). A no-op in
+   * the api, whose producer client never waits for Redis.
+   */
+  cutWhenRedisUnreachable(): void {
+    this.cutAtShutdown?.start();
   }
 
   /**
@@ -81,12 +109,11 @@ export class QueueConnection implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (!this.owned) return;
     await closeWorkers(
       this.workerHosts().flatMap((host) => workerOf(host) ?? []),
       this.logger,
     );
-    await closeRedis(this.owned, QUIT_WITHIN_MS);
+    if (this.owned) await closeRedis(this.owned, QUIT_WITHIN_MS);
   }
 
   private workerHosts(): WorkerHost[] {
