@@ -2,7 +2,17 @@ import { hostname } from 'node:os';
 import { Client } from 'pg';
 import { ALL_QUEUES } from '@app/core';
 import { createCompany, startApi, TestApi } from '../support/api';
-import { ApiProcess, Child, getJson, spawnNode, startApiProcess, startRedisServer, stopAllChildren, waitFor } from '../support/proc-child';
+import {
+  ApiProcess,
+  Child,
+  freePort,
+  getJson,
+  spawnNode,
+  startApiProcess,
+  startRedisServer,
+  stopAllChildren,
+  waitFor,
+} from '../support/proc-child';
 import { TcpProxy } from '../support/tcp-proxy';
 import { dropQueueKeys as dropRedisKeys } from '../support/durability-redis';
 
@@ -122,6 +132,69 @@ describe('worker lifecycle', () => {
       if (exit.code !== 0)
         fail(worker, `the worker did not exit with code 0 on SIGTERM (after ${stoppedAfterMs} ms): ${JSON.stringify(exit)}`);
       expect(exit).toEqual({ code: 0, signal: null });
+    },
+    SLOW,
+  );
+});
+
+/**
+ * Starts the built worker with `env` and waits until its start has FINISHED (its "fieldwork worker
+ * started" line: Nest's start-up hooks have all run and its SIGTERM handling is set up) and its
+ * heartbeat row is written.
+ */
+async function startWorkerFully(env: Record<string, string>): Promise<Child> {
+  const worker = spawnNode('worker', WORKER, env);
+  await waitFor(
+    'the worker to finish its start (its started line and heartbeat row)',
+    async () => {
+      if (!worker.running) fail(worker, 'the worker exited during start-up');
+      return worker.stdout.includes('fieldwork worker started') && (await heartbeatOf(worker.pid));
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  ).catch((err: Error) => fail(worker, err.message));
+  return worker;
+}
+
+/** SIGTERMs `worker` and expects exit 0 within `graceMs` and its heartbeat marked stopped; returns how long it took (ms). */
+async function expectCleanStop(worker: Child, graceMs = 30_000): Promise<number> {
+  const startedStop = Date.now();
+  const exit = await worker.stop('SIGTERM', graceMs);
+  const stoppedAfterMs = Date.now() - startedStop;
+  if (exit.code !== 0) fail(worker, `the worker did not exit with code 0 on SIGTERM (after ${stoppedAfterMs} ms): ${JSON.stringify(exit)}`);
+  expect(exit).toEqual({ code: 0, signal: null });
+  expect((await heartbeatOf(worker.pid))?.stopped_at).not.toBeNull();
+  return stoppedAfterMs;
+}
+
+describe('worker lifecycle with its Redis away', () => {
+  it(
+    'started while its one Redis is down, it still finishes its start, and SIGTERM stops it (exit 0) and marks it stopped',
+    async () => {
+      // its start used to wait for Redis (the schedules' upserts), and a SIGTERM before the start had
+      // finished found no handler: the signal's default action killed it (docs/faults.md)
+      const nothingThere = await freePort();
+      const worker = await startWorkerFully({
+        WORKER_HEARTBEAT_MS: '200',
+        REDIS_URL: `redis://127.0.0.1:${nothingThere}`,
+        QUEUE_PREFIX: ownQueuePrefix('ops-never'),
+      });
+      const tookMs = await expectCleanStop(worker);
+      expect(worker.stdout).toMatch(/Redis unreachable \(\d+ probes in a row\); cutting the queue connections/);
+      console.log(`worker lifecycle: started with its Redis down, SIGTERM → exit 0 in ${tookMs} ms`);
+    },
+    SLOW,
+  );
+
+  it(
+    'its one Redis killed and left down, SIGTERM still stops it (exit 0) and marks it stopped',
+    async () => {
+      const redis = await startRedisServer();
+      const worker = await startWorkerFully({ WORKER_HEARTBEAT_MS: '200', REDIS_URL: redis.url, QUEUE_PREFIX: ownQueuePrefix('ops-down') });
+      await new Promise((r) => setTimeout(r, 500)); // its BullMQ workers block on their reads
+      await redis.child.stop('SIGKILL');
+      await new Promise((r) => setTimeout(r, 3_000)); // every connection notices and waits to reconnect
+      const tookMs = await expectCleanStop(worker);
+      console.log(`worker lifecycle: its Redis down, SIGTERM → exit 0 in ${tookMs} ms`);
     },
     SLOW,
   );

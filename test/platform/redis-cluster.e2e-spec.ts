@@ -1,4 +1,4 @@
-import { ALL_QUEUES, QueueName } from '@app/core';
+import { ALL_QUEUES, QueueName, WorkerResultsService } from '@app/core';
 import { DataSource } from 'typeorm';
 import { createCompany, startApi, TestApi } from '../support/api';
 import { withRedis } from '../support/durability-redis';
@@ -14,7 +14,9 @@ import { startWorker } from '../support/worker';
  * cluster from Debian's redis (test/support/redis-cluster.ts), and the in-process api, a BUILT api
  * process and a BUILT worker all booted with `REDIS_CLUSTER_NODES`. Through it: webhook delivery, a
  * report, a dispatch run, a rate limit and a live stream; each queue's keys under a hash tag of its
- * own; and one master restarted (empty) during deliveries without losing an event. The machine's
+ * own; one master restarted (empty) during deliveries without losing an event; and, last, every
+ * master killed and left down with a run in hand, then SIGTERM: a new worker and api process still
+ * exit 0. The machine's
  * shared Redis is never stopped, and the test checks that nothing of its prefix went there.
  * Needs `npm run build` first.
  */
@@ -332,4 +334,76 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     expect(worker.outputSince(before.worker)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
     expect(apiProc.child.outputSince(before.api)).not.toMatch(/Connection is closed|ClusterAllFailedError|Cluster redirections/);
   }, 70_000);
+
+  it('the whole cluster down (every master killed, none back) with a run in hand: SIGTERM still ends a worker and an api process (exit 0), and the run finishes', async () => {
+    // the new worker is the only one taking this prefix's tasks, so the run below is its
+    expect(await worker.stop('SIGTERM', 30_000)).toEqual({ code: 0, signal: null });
+    const env = { REDIS_CLUSTER_NODES: cluster.nodesEnv, QUEUE_PREFIX: PREFIX, QUEUE_LOCK_MS: '5000' };
+    const [lateApi, lateWorker] = await Promise.all([
+      startApiProcess({ ...env, STREAM_HEARTBEAT_MS: '1000' }),
+      // a webhook delivery in flight (the database's other tests' receivers) is waited for up to its timeout
+      startWorker('worker-cluster-down', { ...env, WORKER_TEST_KINDS: 'true', WEBHOOK_TIMEOUT_MS: '5000' }, (sql, params) =>
+        db.query(sql, params),
+      ),
+    ]);
+    const company = await createCompany(api, { name: 'Cluster down' });
+    // a stream open on the api, so its fan-out subscription is live when the cluster goes
+    const tokenRes = await post(lateApi.url, 'createstreamtoken', {}, company.key);
+    expect(tokenRes.body.status).toBe(0);
+    const stream = await SseStream.open(`${lateApi.url}/v1/stream?token=${encodeURIComponent(tokenRes.body.token as string)}`);
+    expect(stream.status).toBe(200);
+    // a run in hand: it sleeps past the SIGTERM, then writes (PostgreSQL); its completion goes to the dead cluster
+    const marker = `cluster-down-${Date.now()}`;
+    const call = api.app
+      .get(WorkerResultsService)
+      .call(
+        'test.sleep',
+        { ms: 5_000, marker },
+        { companyId: company.companyUid, memberId: company.ownerUid },
+        { profile: 'dispatch', timeoutMs: 30_000 },
+      );
+    call.catch(() => undefined);
+    const runId = await waitFor(
+      'the sleep run to start',
+      async () => {
+        const [run] = (await db.query(`SELECT id, state FROM worker_runs WHERE company_id = $1 AND kind = 'test.sleep'`, [
+          company.companyUid,
+        ])) as Array<{
+          id: string;
+          state: string;
+        }>;
+        return run?.state === 'running' ? run.id : undefined;
+      },
+      { intervalMs: 20, timeoutMs: 15_000 },
+    );
+    await Promise.all(cluster.ports.map((port) => cluster.kill(port)));
+    // long enough for every connection to notice and start reconnecting (ioredis retries, BullMQ's
+    // blocking reads fail over and over); the run still sleeps
+    await new Promise((r) => setTimeout(r, 2_000));
+    const before = { worker: lateWorker.mark(), api: lateApi.child.mark() };
+    const stoppedAt = Date.now();
+    const took = { worker: 0, api: 0 };
+    const [workerExit, apiExit] = await Promise.all([
+      lateWorker.stop('SIGTERM', 30_000).finally(() => (took.worker = Date.now() - stoppedAt)),
+      lateApi.child.stop('SIGTERM', 30_000).finally(() => (took.api = Date.now() - stoppedAt)),
+    ]);
+    stream.close();
+    if (workerExit.code !== 0 || apiExit.code !== 0)
+      console.log(
+        `worker after SIGTERM:\n${lateWorker.outputSince(before.worker)}\napi after SIGTERM:\n${lateApi.child.outputSince(before.api)}`,
+      );
+    console.log(
+      `redis cluster e2e: every master down, a run in hand; SIGTERM → worker ${JSON.stringify(workerExit)} in ${took.worker} ms, api ${JSON.stringify(apiExit)} in ${took.api} ms`,
+    );
+    expect({ workerExit, apiExit }).toEqual({ workerExit: { code: 0, signal: null }, apiExit: { code: 0, signal: null } });
+    expect(lateWorker.outputSince(before.worker)).toMatch(/Redis unreachable \(\d+ probes in a row\); cutting the queue connections/);
+    // the run in hand was let finish: its own write landed
+    const [run] = (await db.query(`SELECT state FROM worker_runs WHERE id = $1`, [runId])) as Array<{ state: string }>;
+    expect(run.state).toBe('done');
+    const [{ n }] = (await db.query(
+      `SELECT count(*)::int AS n FROM notifications WHERE company_id = $1 AND kind = 'test_marker' AND job_id = $2`,
+      [company.companyUid, marker],
+    )) as Array<{ n: number }>;
+    expect(n).toBe(1);
+  }, 120_000);
 });

@@ -237,4 +237,37 @@ describe('worker results', () => {
     );
     expect(back).toEqual({ value: 'back' });
   }, 60_000);
+
+  it("a run in hand when the worker's Redis is killed and left down: SIGTERM still stops it (exit 0), the run's write lands", async () => {
+    const marker = `redis-gone-${Date.now()}`;
+    const call = runs.call('test.sleep', { ms: 2500, marker }, owner(), { profile: 'dispatch', timeoutMs: 15_000 });
+    call.catch(() => undefined);
+    const runId = await waitFor(
+      'the sleep run to start',
+      async () => {
+        const id = await latestRun('test.sleep');
+        return id && (await runRow(id)).state === 'running' ? id : undefined;
+      },
+      { intervalMs: 20 },
+    );
+    await redis.child.stop('SIGKILL');
+    // the run finishes its sleep and its write after the SIGTERM; its completion then goes to a Redis
+    // that is gone, and the stop used to wait on it until the SIGKILL at the end of the grace period.
+    // (Other tasks in hand may rightly take longer: a webhook delivery in flight ends at its timeout.)
+    const before = worker.mark();
+    const stoppedAt = Date.now();
+    const exit = await worker.stop('SIGTERM', 30_000);
+    const tookMs = Date.now() - stoppedAt;
+    if (exit.code !== 0)
+      throw new Error(`the worker did not exit 0 on SIGTERM (after ${tookMs} ms): ${JSON.stringify(exit)}\n${worker.output()}`);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(worker.outputSince(before)).toMatch(/Redis unreachable \(\d+ probes in a row\); cutting the queue connections/);
+    // the task in hand was let finish: its own write (PostgreSQL) landed
+    expect((await runRow(runId)).state).toBe('done');
+    expect(await markers(marker)).toBe(1);
+    console.log(`worker results: a run in hand, its Redis killed; SIGTERM → exit 0 in ${tookMs} ms`);
+
+    redis = await startRedisOnPort(redis.port);
+    worker = await startWorker();
+  }, 90_000);
 });
