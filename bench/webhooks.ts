@@ -11,7 +11,7 @@ import { createCompany, TestApi, TestCompany } from '../test/support/api';
 import { Child } from '../test/support/proc-child';
 import { verifySignature } from '../test/support/webhook-receiver';
 import { dayFromToday, makeJob } from './fixtures';
-import { fmt, percentile, post } from './stats';
+import { fmt, median, percentile, post } from './stats';
 import { BaselineConfig, BaselineRequest, BaselineResult, baselineAgent, sendSigned } from './webhooks-baseline';
 import { BenchReceiver, Receipt, ReceiptLog } from './webhooks-receiver';
 import { TaskCounter, TaskTally } from './webhooks-events';
@@ -31,6 +31,13 @@ export const WEBHOOK_CONFIG = {
   editWarmups: 20,
   editConcurrency: envInt('BENCH_WEBHOOK_EDIT_CONCURRENCY', 4),
   slowMs: envInt('BENCH_WEBHOOK_SLOW_MS', 2000),
+  /**
+   * unslowed backlog rounds, each followed by its baseline; and slowed rounds, each right after one of
+   * them: every ratio is taken per adjacent pair and the median of the pairs is the figure (odd counts:
+   * a middle pair), so a pass of the shared machine that moves one round moves one pair, not the figure
+   */
+  rounds: envInt('BENCH_WEBHOOK_ROUNDS', 3),
+  slowedRounds: envInt('BENCH_WEBHOOK_SLOWED_ROUNDS', 3),
   /** the worker's settings: its defaults */
   workerConcurrency: envInt('BENCH_WEBHOOK_CONCURRENCY', 32),
   maxInFlightPerEndpoint: envInt('BENCH_WEBHOOK_MAX_IN_FLIGHT', 4),
@@ -81,9 +88,11 @@ export interface WebhookFigures {
   rounds: RoundFigures[];
   /** the live round: end to end, with createjobs */
   live: RoundFigures;
+  /** `baseline[i]`: the undici loop right after `rounds[i]`, over the same bodies */
   baseline: Array<BaselineResult & { rps: number }>;
   latency: { ours: { p50: number; p99: number }; baseline: { p50: number; p99: number }; edits: number; editP50: number };
-  slowed: RoundFigures;
+  /** `slowed[j]`: one endpoint slowed, right after `rounds[j]` and its baseline */
+  slowed: RoundFigures[];
   duplicates: number;
   signaturesChecked: number;
 }
@@ -397,89 +406,104 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
     await round('warm-up', cfg.warmupJobs, 'live');
     const live = await round('live', cfg.jobs, 'live');
 
-    const roundA = await round('round 1', cfg.jobs, 'backlog');
-    // the deliveries are what the contract says: signed with the company's secret, one webhook-id per event
-    let signaturesChecked = 0;
-    for (const r of roundA.receipts.filter((_, i) => i % 50 === 0)) {
-      const c = companies[r.company];
-      const ok = verifySignature(c.secret, { path: '', headers: r.headers!, body: r.body!, form: {}, at: 0 });
-      if (!ok) throw new Error(`webhook ${r.webhookId} to company ${r.company}: the signature does not verify`);
-      signaturesChecked += 1;
-    }
-    const baseA = await baseline(roundA);
-
-    // editjobs → receipt, closed loops; the baseline of each edit: the same request, then the bench POSTs the event itself
-    const agent = baselineAgent();
-    const latency = { ours: [] as number[], base: [] as number[], edit: [] as number[] };
-    try {
-      const perCompany = roundA.byCompany;
-      let next = 0;
-      const total = cfg.editWarmups + cfg.edits;
-      await Promise.all(
-        Array.from({ length: cfg.editConcurrency }, async () => {
-          while (next < total) {
-            const e = next++;
-            const c = companies[e % companies.length];
-            const id = perCompany[c.index][Math.floor(e / companies.length) % perCompany[c.index].length];
-            const t0 = performance.now();
-            const res = await action(api, c.key, 'editjobs', { jobs: { [id]: { textDispatcher: `bench edit ${e}` } } });
-            const t1 = performance.now();
-            const body = new URLSearchParams({
-              account: c.username,
-              id,
-              data: JSON.stringify(res.jobs),
-              action: 'jobupdated',
-              reason: 'jobupdated',
-            }).toString();
-            const status = await sendSigned(agent, `${c.receiver.url}/base/job_updated`, `msg_benchedit${e}`, c.secret, body);
-            if (status !== 200) throw new Error(`baseline POST answered ${status}`);
-            const [ours] = await receipts.waitForJobs('ours', 'jobupdated', [id], 30_000);
-            const base = receipts.job('base', 'jobupdated', id)!;
-            // a later edit of this job must be told apart from this one
-            receipts.forget('ours', 'jobupdated', id);
-            receipts.forget('base', 'jobupdated', id);
-            if (e < cfg.editWarmups) continue;
-            latency.ours.push(ours.at - t0);
-            latency.base.push(base.at - t0);
-            latency.edit.push(t1 - t0);
-          }
-        }),
+    // editjobs → receipt, closed loops over the first round's jobs
+    const measureEdits = async (roundA: Round): Promise<WebhookFigures['latency']> => {
+      const agent = baselineAgent();
+      const latency = { ours: [] as number[], base: [] as number[], edit: [] as number[] };
+      try {
+        const perCompany = roundA.byCompany;
+        let next = 0;
+        const total = cfg.editWarmups + cfg.edits;
+        await Promise.all(
+          Array.from({ length: cfg.editConcurrency }, async () => {
+            while (next < total) {
+              const e = next++;
+              const c = companies[e % companies.length];
+              const id = perCompany[c.index][Math.floor(e / companies.length) % perCompany[c.index].length];
+              const t0 = performance.now();
+              const res = await action(api, c.key, 'editjobs', { jobs: { [id]: { textDispatcher: `bench edit ${e}` } } });
+              const t1 = performance.now();
+              const body = new URLSearchParams({
+                account: c.username,
+                id,
+                data: JSON.stringify(res.jobs),
+                action: 'jobupdated',
+                reason: 'jobupdated',
+              }).toString();
+              const status = await sendSigned(agent, `${c.receiver.url}/base/job_updated`, `msg_benchedit${e}`, c.secret, body);
+              if (status !== 200) throw new Error(`baseline POST answered ${status}`);
+              const [ours] = await receipts.waitForJobs('ours', 'jobupdated', [id], 30_000);
+              const base = receipts.job('base', 'jobupdated', id)!;
+              // a later edit of this job must be told apart from this one
+              receipts.forget('ours', 'jobupdated', id);
+              receipts.forget('base', 'jobupdated', id);
+              if (e < cfg.editWarmups) continue;
+              latency.ours.push(ours.at - t0);
+              latency.base.push(base.at - t0);
+              latency.edit.push(t1 - t0);
+            }
+          }),
+        );
+      } finally {
+        await agent.close();
+      }
+      const lat = {
+        ours: { p50: percentile(latency.ours, 50), p99: percentile(latency.ours, 99) },
+        baseline: { p50: percentile(latency.base, 50), p99: percentile(latency.base, 99) },
+        edits: latency.ours.length,
+        editP50: percentile(latency.edit, 50),
+      };
+      log(
+        `webhooks editjobs → receipt: p50 ${fmt(lat.ours.p50)} ms, p99 ${fmt(lat.ours.p99)} ms ` +
+          `(baseline p50 ${fmt(lat.baseline.p50)} ms, p99 ${fmt(lat.baseline.p99)} ms; editjobs alone p50 ${fmt(lat.editP50)} ms)`,
       );
-    } finally {
-      await agent.close();
-    }
-    const lat = {
-      ours: { p50: percentile(latency.ours, 50), p99: percentile(latency.ours, 99) },
-      baseline: { p50: percentile(latency.base, 50), p99: percentile(latency.base, 99) },
-      edits: latency.ours.length,
-      editP50: percentile(latency.edit, 50),
+      return lat;
     };
-    log(
-      `webhooks editjobs → receipt: p50 ${fmt(lat.ours.p50)} ms, p99 ${fmt(lat.ours.p99)} ms ` +
-        `(baseline p50 ${fmt(lat.baseline.p50)} ms, p99 ${fmt(lat.baseline.p99)} ms; editjobs alone p50 ${fmt(lat.editP50)} ms)`,
-    );
 
-    // one endpoint slowed: the other companies' deliveries
-    slow.receiver.delayMs = cfg.slowMs;
-    const slowed = await round(`slowed (company ${slow.index} answers in ${cfg.slowMs} ms)`, cfg.jobs, 'backlog', true);
-    // stop the slow endpoint's backlog (removing the key abandons its pending deliveries), then restore it
-    await action(api, slow.key, 'setwebhooks', { job_created: null });
-    slow.receiver.delayMs = 0;
-    await quiesce(pool, 15_000);
-    const deadline = Date.now() + cfg.slowMs + 5_000;
-    while (slow.receiver.pending && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await action(api, slow.key, 'setwebhooks', hooksFor(slow));
+    /** A backlog round with one endpoint answering in `slowMs` (the other companies' deliveries timed), then that endpoint restored. */
+    const slowedRound = async (k: number): Promise<Round> => {
+      slow.receiver.delayMs = cfg.slowMs;
+      const slowed = await round(`slowed ${k} (company ${slow.index} answers in ${cfg.slowMs} ms)`, cfg.jobs, 'backlog', true);
+      // stop the slow endpoint's backlog (removing the key abandons its pending deliveries), then restore it
+      await action(api, slow.key, 'setwebhooks', { job_created: null });
+      slow.receiver.delayMs = 0;
+      await quiesce(pool, 15_000);
+      const deadline = Date.now() + cfg.slowMs + 5_000;
+      while (slow.receiver.pending && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await action(api, slow.key, 'setwebhooks', hooksFor(slow));
+      return slowed;
+    };
 
-    const roundB = await round('round 2', cfg.jobs, 'backlog');
-    const baseB = await baseline(roundB);
+    // the unslowed rounds, each with its baseline right after it, and a slowed round after each of the first ones
+    const rounds: Round[] = [];
+    const baselines: Array<BaselineResult & { rps: number }> = [];
+    const slowed: Round[] = [];
+    let latency: WebhookFigures['latency'] | undefined;
+    let signaturesChecked = 0;
+    for (let i = 0; i < Math.max(1, cfg.rounds, cfg.slowedRounds); i++) {
+      const roundA = await round(`round ${i + 1}`, cfg.jobs, 'backlog');
+      rounds.push(roundA);
+      if (i === 0) {
+        // the deliveries are what the contract says: signed with the company's secret, one webhook-id per event
+        for (const r of roundA.receipts.filter((_, k) => k % 50 === 0)) {
+          const c = companies[r.company];
+          const ok = verifySignature(c.secret, { path: '', headers: r.headers!, body: r.body!, form: {}, at: 0 });
+          if (!ok) throw new Error(`webhook ${r.webhookId} to company ${r.company}: the signature does not verify`);
+          signaturesChecked += 1;
+        }
+      }
+      baselines.push(await baseline(roundA));
+      if (i === 0) latency = await measureEdits(roundA);
+      if (i < cfg.slowedRounds) slowed.push(await slowedRound(i + 1));
+    }
 
     const strip = ({ byCompany: _b, receipts: _r, ...f }: Round): RoundFigures => f;
     return {
-      rounds: [strip(roundA), strip(roundB)],
+      rounds: rounds.map(strip),
       live: strip(live),
-      baseline: [baseA, baseB],
-      latency: lat,
-      slowed: strip(slowed),
+      baseline: baselines,
+      latency: latency!,
+      slowed: slowed.map(strip),
       duplicates: receipts.duplicates,
       signaturesChecked,
     };
@@ -491,21 +515,33 @@ export async function benchWebhooks(opts: { api: TestApi; pool: pg.Pool; log: (l
   }
 }
 
+/** The item of `xs` whose `key` is the median (nearest rank) of all keys. @throws Error when `xs` is empty */
+function medianBy<T>(xs: T[], key: (x: T) => number): T {
+  if (!xs.length) throw new Error('no pairs to take a median of');
+  const target = median(xs.map(key));
+  return xs.find((x) => key(x) === target)!;
+}
+
 /** The webhook table's rows and the notes under it. */
 export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: string[]; failed: number } {
   const pass = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const sum = <T>(xs: T[], v: (x: T) => number) => xs.reduce((s, x) => s + v(x), 0);
-  const ours = sum(f.rounds, (r) => r.events) / (sum(f.rounds, (r) => r.elapsedMs) / 1000);
-  const base = sum(f.baseline, (b) => b.requests) / (sum(f.baseline, (b) => b.elapsedMs) / 1000);
-  const share = ours / base;
-  const othersUnslowed = sum(f.rounds, (r) => r.others.events) / sum(f.rounds, (r) => r.others.events / r.others.rps);
-  const othersShare = f.slowed.others.rps / othersUnslowed;
-  const meanOf = (v: (r: RoundFigures) => number) => sum(f.rounds, v) / f.rounds.length;
+  // per adjacent pair: each backlog round against the baseline run right after it, each slowed round
+  // against the unslowed round right before it; the figure is the median pair (nearest rank)
+  const pairs = f.baseline.map((b, i) => ({ ours: f.rounds[i].rps, base: b.rps, share: f.rounds[i].rps / b.rps }));
+  const { ours, base, share } = medianBy(pairs, (p) => p.share);
+  const pooled =
+    sum(f.rounds.slice(0, pairs.length), (r) => r.events) /
+    (sum(f.rounds.slice(0, pairs.length), (r) => r.elapsedMs) / 1000) /
+    (sum(f.baseline, (b) => b.requests) / (sum(f.baseline, (b) => b.elapsedMs) / 1000));
+  const slowPairs = f.slowed.map((slowed, j) => ({ slowed, unslowed: f.rounds[j], share: slowed.others.rps / f.rounds[j].others.rps }));
+  const { slowed, unslowed, share: othersShare } = medianBy(slowPairs, (p) => p.share);
+  const percents = (xs: Array<{ share: number }>) => xs.map((p) => `${(p.share * 100).toFixed(0)} %`).join(', ');
   const n = WEBHOOK_CONFIG.companies;
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   const rows = [
     [
-      `webhooks job_created, ${n} endpoints: deliveries/s of a backlog (outbox → queue → worker → receiver; baseline: undici loop, c=${WEBHOOK_CONFIG.baselineConcurrency})`,
+      `webhooks job_created, ${n} endpoints: deliveries/s of a backlog (outbox → queue → worker → receiver; baseline: undici loop, c=${WEBHOOK_CONFIG.baselineConcurrency}, right after it; the median of ${pairs.length} pairs)`,
       fmt(ours, 0),
       fmt(base, 0),
       `${(share * 100).toFixed(0)} %`,
@@ -538,30 +574,18 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
       'info',
     ],
     [
-      `webhooks, 1 of ${n} endpoints answering in ${WEBHOOK_CONFIG.slowMs / 1000} s: the other ${n - 1}'s deliveries/s (baseline: same ${n - 1}, unslowed rounds)`,
-      fmt(f.slowed.others.rps, 0),
-      fmt(othersUnslowed, 0),
+      `webhooks, 1 of ${n} endpoints answering in ${WEBHOOK_CONFIG.slowMs / 1000} s: the other ${n - 1}'s deliveries/s (baseline: same ${n - 1}, the unslowed round right before; the median of ${slowPairs.length} pairs)`,
+      fmt(slowed.others.rps, 0),
+      fmt(unslowed.others.rps, 0),
       `${(othersShare * 100).toFixed(0)} %`,
       `≥ ${WEBHOOK_TARGETS.slowOthersShare * 100} %`,
       pass(othersShare >= WEBHOOK_TARGETS.slowOthersShare),
     ],
     [
-      `webhooks, 1 endpoint slowed: the other ${n - 1}'s resume → receipt, p50 / p99 ms`,
-      `${fmt(f.slowed.others.p50, 0)} / ${fmt(f.slowed.others.p99, 0)}`,
-      `${fmt(
-        meanOf((r) => r.others.p50),
-        0,
-      )} / ${fmt(
-        meanOf((r) => r.others.p99),
-        0,
-      )}`,
-      `${ratio(
-        f.slowed.others.p50,
-        meanOf((r) => r.others.p50),
-      )} / ${ratio(
-        f.slowed.others.p99,
-        meanOf((r) => r.others.p99),
-      )}`,
+      `webhooks, 1 endpoint slowed: the other ${n - 1}'s resume → receipt, p50 / p99 ms (the median pair)`,
+      `${fmt(slowed.others.p50, 0)} / ${fmt(slowed.others.p99, 0)}`,
+      `${fmt(unslowed.others.p50, 0)} / ${fmt(unslowed.others.p99, 0)}`,
+      `${ratio(slowed.others.p50, unslowed.others.p50)} / ${ratio(slowed.others.p99, unslowed.others.p99)}`,
       '—',
       'info',
     ],
@@ -583,10 +607,12 @@ export function webhookReport(f: WebhookFigures): { rows: string[][]; notes: str
     `webhooks: ${WEBHOOK_CONFIG.jobs} jobs per round in createjobs calls of ${WEBHOOK_CONFIG.batch} rotating over ${n} companies, each with job_created and job_updated on its own node:http receiver; ` +
       `ONE built worker (WEBHOOK_CONCURRENCY=${WEBHOOK_CONFIG.workerConcurrency}, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT=${WEBHOOK_CONFIG.maxInFlightPerEndpoint}, WEBHOOK_CLAIM_ROUNDS=${WEBHOOK_CONFIG.claimRounds}); ` +
       `a ${WEBHOOK_CONFIG.warmupJobs}-job warm-up and a live round (timed from the first createjobs call to the receipt of the last distinct webhook-id: bounded by createjobs), ` +
-      `then 2 backlog rounds (jobs created while the worker's queue is paused, timed from its resume to the last receipt), ` +
-      `each followed by its baseline (the same bodies re-signed per request, same receivers, child process). Duplicates: ${f.duplicates}; signatures verified: ${f.signaturesChecked}.`,
+      `then ${f.rounds.length} backlog rounds (jobs created while the worker's queue is paused, timed from its resume to the last receipt), ` +
+      `each followed by its baseline (the same bodies re-signed per request, same receivers, child process), and after each of the first ${f.slowed.length} a round with one endpoint slowed. ` +
+      `Each pair's share: backlog ${percents(pairs)} (pooled over the rounds ${(pooled * 100).toFixed(0)} %); one endpoint slowed ${percents(slowPairs)}. ` +
+      `Duplicates: ${f.duplicates}; signatures verified: ${f.signaturesChecked}.`,
     'webhooks, where the time goes (delivery and attempt rows; CPU from /proc and Redis INFO; in backlog rounds "outbox row → attempt start" includes the paused creation):',
-    ...[f.live, ...f.rounds, f.slowed].map(diagLine),
+    ...[f.live, ...f.rounds, ...f.slowed].map(diagLine),
   ];
   const failed = [share >= WEBHOOK_TARGETS.throughputShare, othersShare >= WEBHOOK_TARGETS.slowOthersShare].filter((ok) => !ok).length;
   return { rows, notes, failed };
