@@ -341,10 +341,7 @@ describe('Redis Cluster (REDIS_CLUSTER_NODES)', () => {
     const env = { REDIS_CLUSTER_NODES: cluster.nodesEnv, QUEUE_PREFIX: PREFIX, QUEUE_LOCK_MS: '5000' };
     const [lateApi, lateWorker] = await Promise.all([
       startApiProcess({ ...env, STREAM_HEARTBEAT_MS: '1000' }),
-      // a webhook delivery in flight (the database's other tests' receivers) is waited for up to its timeout
-      startWorker('worker-cluster-down', { ...env, WORKER_TEST_KINDS: 'true', WEBHOOK_TIMEOUT_MS: '5000' }, (sql, params) =>
-        db.query(sql, params),
-      ),
+      startWorker('worker-cluster-down', { ...env, WORKER_TEST_KINDS: 'true' }, (sql, params) => db.query(sql, params)),
     ]);
     const company = await createCompany(api, { name: 'Cluster down' });
     // a stream open on the api, so its fan-out subscription is live when the cluster goes

@@ -20,9 +20,6 @@ const WORKER_ENV = {
   // a killed worker's task comes back quickly as stalled (and must then be skipped)
   QUEUE_LOCK_MS: '2000',
   WORKER_HEARTBEAT_MS: '1000',
-  // a delivery in flight at a SIGTERM is waited for up to its timeout: webhook-delivery tasks in hand
-  // (the database's other tests' webhooks) were seen holding a stop ~16 s with the default 15 s
-  WEBHOOK_TIMEOUT_MS: '5000',
 };
 
 let redis: RedisProcess;

@@ -9,10 +9,20 @@ type MaintenanceTask = {
   [T in keyof TaskPayloads['maintenance']]: Job<TaskPayloads['maintenance'][T], unknown, T>;
 }[keyof TaskPayloads['maintenance']];
 
+/**
+ * ms a BullMQ worker waits before trying again after a Redis connection error in its loop (a fetch, a
+ * task's completion): BullMQ's `runRetryDelay`, 15 s by default. That wait cannot be cut short — a
+ * worker closed during it (a SIGTERM while Redis is away) waited it out whole: a stop held 15 s after
+ * everything else had ended (docs/faults.md) — and it also delays taking tasks again once Redis is back.
+ * The retried command waits in the connection's offline queue while Redis is away, so a shorter wait
+ * costs one queued command per worker per second, nothing more.
+ */
+export const RUN_RETRY_DELAY_MS = 1_000;
+
 /** BullMQ worker options from the environment (lock and stalled-check intervals, ms). */
 export function workerOptions() {
   const config = loadConfig();
-  return { lockDuration: config.QUEUE_LOCK_MS, stalledInterval: config.QUEUE_LOCK_MS, concurrency: 1 };
+  return { lockDuration: config.QUEUE_LOCK_MS, stalledInterval: config.QUEUE_LOCK_MS, concurrency: 1, runRetryDelay: RUN_RETRY_DELAY_MS };
 }
 
 /** Housekeeping tasks; schedules its repeatable ones at start-up (idempotent upsert). */
