@@ -79,6 +79,18 @@ async function latestRun(kind: string): Promise<string> {
   return rows[0]?.id;
 }
 
+/** Waits until the company's newest run of `kind` is running; @returns its id. */
+async function runStarted(kind: string): Promise<string> {
+  return waitFor(
+    `the ${kind} run to start`,
+    async () => {
+      const id = await latestRun(kind);
+      return id && (await runRow(id)).state === 'running' ? id : undefined;
+    },
+    { intervalMs: 20 },
+  );
+}
+
 /** Awaits `p` and answers what it threw (fails the test if it resolved), with the ms it took. */
 async function rejection(p: Promise<unknown>): Promise<{ err: Error; ms: number }> {
   const started = Date.now();
@@ -145,14 +157,7 @@ describe('worker results', () => {
 
     const cpu = runs.call('test.cpu', { ms: 2000 }, owner(), { profile: 'dispatch', timeoutMs: 15_000 });
     cpu.catch(() => undefined);
-    const runId = await waitFor(
-      'the CPU run to start',
-      async () => {
-        const id = await latestRun('test.cpu');
-        return id && (await runRow(id)).state === 'running' ? id : undefined;
-      },
-      { intervalMs: 20 },
-    );
+    const runId = await runStarted('test.cpu');
     const sentAt = Date.now();
     const created = await action(api, 'createjobs', { jobs: [{ destinationName: 'beside the CPU run' }] }, { key: company.key });
     expect(created.body.status).toBe(0);
@@ -171,14 +176,7 @@ describe('worker results', () => {
   it('a worker stopped with SIGTERM finishes its in-flight CPU run before its pool closes', async () => {
     const call = runs.call('test.cpu', { ms: 1500 }, owner(), { profile: 'dispatch', timeoutMs: 15_000 });
     call.catch(() => undefined);
-    await waitFor(
-      'the CPU run to start',
-      async () => {
-        const id = await latestRun('test.cpu');
-        return id && (await runRow(id)).state === 'running';
-      },
-      { intervalMs: 20 },
-    );
+    await runStarted('test.cpu');
     const exit = await worker.stop('SIGTERM', 20_000);
     expect(exit).toEqual({ code: 0, signal: null });
     expect((await call).spun).toBeGreaterThanOrEqual(1500);
@@ -188,14 +186,7 @@ describe('worker results', () => {
   it('a worker killed mid-run: the call ends with the clean -99 within its deadline and no run is left open', async () => {
     const marker = `killed-${Date.now()}`;
     const call = rejection(runs.call('test.sleep', { ms: 20_000, marker }, owner(), { profile: 'dispatch', timeoutMs: 4000 }));
-    await waitFor(
-      'the sleep run to start',
-      async () => {
-        const id = await latestRun('test.sleep');
-        return id && (await runRow(id)).state === 'running';
-      },
-      { intervalMs: 20 },
-    );
+    await runStarted('test.sleep');
     await worker.stop('SIGKILL');
     const { err, ms } = await call;
     expect(err).toMatchObject({ kind: 'unavailable', message: 'dispatch did not finish within 4 s; nothing was changed' });
@@ -242,18 +233,10 @@ describe('worker results', () => {
     const marker = `redis-gone-${Date.now()}`;
     const call = runs.call('test.sleep', { ms: 2500, marker }, owner(), { profile: 'dispatch', timeoutMs: 15_000 });
     call.catch(() => undefined);
-    const runId = await waitFor(
-      'the sleep run to start',
-      async () => {
-        const id = await latestRun('test.sleep');
-        return id && (await runRow(id)).state === 'running' ? id : undefined;
-      },
-      { intervalMs: 20 },
-    );
+    const runId = await runStarted('test.sleep');
     await redis.child.stop('SIGKILL');
     // the run finishes its sleep and its write after the SIGTERM; its completion then goes to a Redis
-    // that is gone, and the stop used to wait on it until the SIGKILL at the end of the grace period.
-    // (Other tasks in hand may rightly take longer: a webhook delivery in flight ends at its timeout.)
+    // that is gone, and the stop used to wait on it until the SIGKILL at the end of the grace period
     const before = worker.mark();
     const stoppedAt = Date.now();
     const exit = await worker.stop('SIGTERM', 30_000);

@@ -10,8 +10,9 @@ const WORKER_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as c
  * Boots the worker without HTTP (STYLE.md §8). On SIGTERM/SIGINT Nest's shutdown hooks close the
  * BullMQ workers — in-flight tasks finish (or, past the lock, return to the queue as stalled) —
  * then the heartbeat is marked stopped and the connections close; with Redis unreachable meanwhile,
- * its connections are cut so that nothing waits on it for ever (`QueueConnection.cutWhenRedisUnreachable`). Logs like the api (JSON, or
- * pretty with `LOG_FORMAT=pretty`), at `LOG_LEVEL` but never above `log`.
+ * its connections are cut so that nothing waits on it for ever
+ * (`QueueConnection.cutWhenRedisUnreachable`). Logs like the api (JSON, or pretty with
+ * `LOG_FORMAT=pretty`), at `LOG_LEVEL` but never above `log`.
  */
 async function main() {
   const config = loadConfig(); // a wrong environment stops start-up here, naming the variable

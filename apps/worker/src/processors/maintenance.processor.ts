@@ -19,7 +19,7 @@ type MaintenanceTask = {
  */
 export const RUN_RETRY_DELAY_MS = 1_000;
 
-/** BullMQ worker options from the environment (lock and stalled-check intervals, ms). */
+/** BullMQ worker options from the environment (lock and stalled-check intervals, ms; the retry wait), one task at a time: every processor's base. */
 export function workerOptions() {
   const config = loadConfig();
   return { lockDuration: config.QUEUE_LOCK_MS, stalledInterval: config.QUEUE_LOCK_MS, concurrency: 1, runRetryDelay: RUN_RETRY_DELAY_MS };

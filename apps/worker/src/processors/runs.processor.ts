@@ -3,7 +3,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { cpuPoolThreads } from '../cpu/cpu.pool';
-import { RUN_RETRY_DELAY_MS } from './maintenance.processor';
+import { workerOptions } from './maintenance.processor';
 
 type RunTask<Q extends typeof QueueName.Dispatch | typeof QueueName.Reports> = {
   [T in keyof TaskPayloads[Q]]: Job<TaskPayloads[Q][T], unknown, T & string>;
@@ -18,12 +18,7 @@ const SWEEP_MS = 60_000;
  */
 function runWorkerOptions() {
   const config = loadConfig();
-  return {
-    concurrency: Math.max(2, 2 * cpuPoolThreads(config)),
-    lockDuration: config.QUEUE_LOCK_MS,
-    stalledInterval: config.QUEUE_LOCK_MS,
-    runRetryDelay: RUN_RETRY_DELAY_MS,
-  };
+  return { ...workerOptions(), concurrency: Math.max(2, 2 * cpuPoolThreads(config)) };
 }
 
 /** Dispatch runs: thin, hands each `run` task to {@link RunExecutor}; also sweeps runs nobody will finish. */

@@ -3,7 +3,7 @@ import { WebhookDeliveryService } from '@app/webhooks';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
-import { RUN_RETRY_DELAY_MS } from './maintenance.processor';
+import { workerOptions } from './maintenance.processor';
 
 type WebhookTask = {
   [T in keyof TaskPayloads['webhook-delivery']]: Job<TaskPayloads['webhook-delivery'][T], unknown, T>;
@@ -12,12 +12,7 @@ type WebhookTask = {
 /** Worker options from the environment: many deliveries at once (the per-endpoint cap is ours). */
 function webhookWorkerOptions() {
   const config = loadConfig();
-  return {
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    lockDuration: config.QUEUE_LOCK_MS,
-    stalledInterval: config.QUEUE_LOCK_MS,
-    runRetryDelay: RUN_RETRY_DELAY_MS,
-  };
+  return { ...workerOptions(), concurrency: config.WEBHOOK_CONCURRENCY };
 }
 
 /** Webhook delivery tasks: thin, each calls one method of {@link WebhookDeliveryService}. */

@@ -2,9 +2,9 @@ import { BullModule, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { ConnectionOptions, Worker } from 'bullmq';
+import { Cluster } from 'ioredis';
 import { AppConfig } from '../config/env';
 import { SHUTDOWN_TRACE_EVERY_MS } from '../logging/shutdown-watch';
-import { Cluster } from 'ioredis';
 import { buildBullMqClientsClosable, cutBullMqClients } from './bullmq-clients';
 import { RedisCutAtShutdown } from './redis-cut-at-shutdown';
 import { redisReachable } from '../redis/redis-reachable';
@@ -32,9 +32,10 @@ type QueueRole = 'producer' | 'worker';
  * In the worker the BullMQ workers are closed here, in both modes (`Worker.close` waits for the tasks
  * in hand and is idempotent, so Nest's own close later is a no-op; Nest shuts this module down before
  * the global one that closes them), with a trace of what a slow close waits on. A shared client is
- * never closed by BullMQ: it is closed here at shutdown, after the workers. It is `quit` (the commands already sent get their replies: `Worker.close` does not wait
- * for a stalled-jobs check in flight, which would otherwise fail on a connection cut under it), and
- * `disconnect()`ed if that has not finished within {@link QUIT_WITHIN_MS} (Redis away).
+ * never closed by BullMQ: it is closed here at shutdown, after the workers. It is `quit` (the
+ * commands already sent get their replies: `Worker.close` does not wait for a stalled-jobs check in
+ * flight, which would otherwise fail on a connection cut under it), and `disconnect()`ed if that has
+ * not finished within {@link QUIT_WITHIN_MS} (Redis away).
  *
  * Every BullMQ worker gets an `error` listener here, logging through Nest (at most one line per
  * worker every 30 s): without one, BullMQ prints the error's stack raw on stderr.
