@@ -15,9 +15,9 @@ export interface LocateAnswer {
 export class LocateController {
   constructor(private readonly locate: LocateService) {}
 
-  /** Answered as JSON text the service joins from records it keeps rendered (docs/locate.md, *The snapshot*). */
+  /** Answered as UTF-8 bytes the service writes from records it keeps rendered (docs/locate.md, *The snapshot*). */
   @Action('locate')
   async locateMembers(@Caller() ctx: AuthContext, @Data() dto: LocateDto): Promise<JsonAnswer<LocateAnswer>> {
-    return new JsonAnswer(`{"status":0,"accounts":${await this.locate.locateJson(ctx, dto.query)}}`);
+    return new JsonAnswer(await this.locate.locateUtf8(ctx, dto.query, '{"status":0,"accounts":', '}'));
   }
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { jsonListUtf8, wrappedJsonUtf8 } from './json-utf8';
+import { jsonListUtf8, jsonTextsUtf8, wrappedJsonUtf8 } from './json-utf8';
 
 describe('jsonListUtf8', () => {
   it('is the bytes of open + the texts joined by commas + close', () => {
@@ -27,6 +27,30 @@ describe('jsonListUtf8', () => {
           ']',
         );
         return bytes.equals(Buffer.from(`[${texts.join(',')}]`));
+      }),
+      { seed: 29, numRuns: 500 },
+    );
+  });
+});
+
+describe('jsonTextsUtf8', () => {
+  it('is the bytes of open + the texts joined by commas + close, with nothing left unwritten', () => {
+    const texts = ['{"a":1}', '"Kovač — 🚚"', '[1,2]'];
+    const bytes = jsonTextsUtf8('{"status":0,"accounts":[', texts, ']}');
+    expect(bytes.equals(Buffer.from(`{"status":0,"accounts":[${texts.join(',')}]}`))).toBe(true);
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ status: 0, accounts: [{ a: 1 }, 'Kovač — 🚚', [1, 2]] });
+  });
+
+  it('with no texts is open + close; with one, no comma', () => {
+    expect(jsonTextsUtf8('[', [], ']').toString('utf8')).toBe('[]');
+    expect(jsonTextsUtf8('{"x":[', ['"é"'], ']}').toString('utf8')).toBe('{"x":["é"]}');
+  });
+
+  it('equals Buffer.from of the joined text for any JSON values, opening and closing texts (property, fixed seed)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 20 }), fc.string(), fc.string(), (values, open, close) => {
+        const texts = values.map((v) => JSON.stringify(v));
+        return jsonTextsUtf8(open, texts, close).equals(Buffer.from(`${open}${texts.join(',')}${close}`));
       }),
       { seed: 29, numRuns: 500 },
     );

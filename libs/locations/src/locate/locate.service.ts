@@ -1,4 +1,4 @@
-import { AuthContext } from '@app/core';
+import { AuthContext, jsonTextsUtf8 } from '@app/core';
 import { MemberRef } from '@app/members';
 import { Geocoder, PlaceAtService } from '@app/places';
 import { Injectable } from '@nestjs/common';
@@ -62,18 +62,24 @@ export class LocateService {
   }
 
   /**
-   * {@link locate}'s records as the JSON text of an array. Without `withAddress` and `withDetails`
-   * (the dashboard's poll) it joins each member's record JSON kept by the snapshot, rendered once per
-   * change of the member — no record is built or serialized per call.
+   * {@link locate}'s records as the UTF-8 bytes of `open + <the records' JSON array> + close` (the
+   * controller's answer around them). Without `withAddress` and `withDetails` (the dashboard's poll)
+   * it writes each member's record JSON kept by the snapshot, rendered once per change of the member,
+   * straight into the answer's buffer ({@link jsonTextsUtf8}) — no record is built or serialized per
+   * call, and no joined text of the whole answer is made.
    */
-  async locateJson(ctx: AuthContext, q: LocateQuery): Promise<string> {
-    if (q.withAddress || q.withDetails) return JSON.stringify(await this.locate(ctx, q));
+  async locateUtf8(ctx: AuthContext, q: LocateQuery, open: string, close: string): Promise<Buffer> {
+    if (q.withAddress || q.withDetails) return Buffer.from(`${open}${JSON.stringify(await this.locate(ctx, q))}${close}`);
     const selected = await this.select(ctx, q);
-    if (!selected) return '[]';
+    if (!selected) return Buffer.from(`${open}[]${close}`);
     const { snapshot, members } = selected;
-    const text = `[${members.map((m) => snapshot.json(m)).join(',')}]`;
+    const bytes = jsonTextsUtf8(
+      `${open}[`,
+      members.map((m) => snapshot.json(m)),
+      `]${close}`,
+    );
     await this.pingIf(ctx, q, members);
-    return text;
+    return bytes;
   }
 
   /** The selected members and the snapshot they come from; null when nothing can be selected. */
