@@ -23,6 +23,7 @@ import { DB_NAME } from './env';
 import { dayFromToday, makeJob } from './fixtures';
 import type { GenCollected, GenInit, GenRates, MixedRoute, RouteFigures } from './mixed-load-gen';
 import { LoopbackFigures, loopbackRoundTrip } from './loopback';
+import { MainThreadMeter, ThreadFigures } from './main-threads';
 import { fmt, markdownTable, percentile, post } from './stats';
 import { cpuSeconds } from './webhooks-worker';
 import { PartContext } from './part';
@@ -297,6 +298,8 @@ interface Window {
   /** the largest count of due tasks seen, by queue */
   queueWaiting: Record<string, number>;
   loadavg: string;
+  /** the main threads of the apis and of the workers: on a CPU, waiting for one, and the apis' GC (ms in the window) */
+  threads: { api: ThreadFigures; worker: ThreadFigures };
 }
 
 /** Runs the part and prints its tables. @returns the exit code (1 only with BENCH_STRICT=1 and a missed target). */
@@ -487,6 +490,10 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
     }
   })();
 
+  const threads = new MainThreadMeter(
+    () => opened.apis.map((a) => ({ pid: a.child.pid, url: a.url })),
+    () => opened.workers.map((w) => w.pid),
+  );
   const hookMarks = () => opened.receivers.map((r) => r.received.length);
   const streamMarks = () => opened.streams.map((s) => ({ lag: s.lagMs.length, positions: s.positions }));
   /** Starts a window now; its end collects everything measured since. */
@@ -495,11 +502,13 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
     await resetMeters();
     const hooks0 = hookMarks();
     const streams0 = streamMarks();
+    await threads.start();
     const t0 = performance.now();
     return async (): Promise<Window> => {
       const g = await ask<GenCollected>({ cmd: 'collect' });
       await sampleCpu();
       const seconds = (performance.now() - t0) / 1000;
+      const threadFigures = await threads.end();
       const hookLagMs: number[] = [];
       const seen = new Set<string>();
       let duplicates = 0;
@@ -539,6 +548,7 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
         queueLagMs: { ...queueLag },
         queueWaiting: { ...queueWaiting },
         loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+        threads: threadFigures,
       };
     };
   };
@@ -626,7 +636,8 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
         log(
           `mixed ceiling: ${phonesNow} phones (${fmt(phonesNow / (C.ceilingFixIntervalMs / 1000), 0)} fixes/s offered): ` +
             `accepted ${fmt(w.gen.fixesAccepted / w.seconds, 0)}/s, pushlocations p50 ${fmt(percentile(push.ms, 50))} p99 ${fmt(percentile(push.ms, 99))} ms, ` +
-            `worst p99 ${fmt(worst)} ms, errors ${errorCount(w)}, load ${w.loadavg}`,
+            `worst p99 ${fmt(worst)} ms, errors ${errorCount(w)}, load ${w.loadavg}, ` +
+            `apis' main threads waiting for a CPU ${fmt(w.threads.api.waitMs / w.seconds, 0)} ms/s (GC ${fmt((w.threads.api.gcMs ?? 0) / w.seconds, 0)} ms/s)`,
         );
         if (worst > C.ceilingP99Ms || errorCount(w) > 0.01 * totalSent(w)) break;
       }
@@ -758,6 +769,14 @@ function mixedReport(
   rows.push([
     'CPU seconds per second of the hold: api ×3 / worker ×2 / PostgreSQL (this db) / Redis / haproxy / generator',
     [cpu.api, cpu.worker, cpu.postgres, cpu.redis, cpu.haproxy, cpu.generator].map((x) => fmt(x / hold.seconds, 2)).join(' / '),
+    '—',
+    'info',
+  ]);
+  const { api: at, worker: wt } = hold.threads;
+  const perSecond = (ms: number | undefined) => fmt((ms ?? 0) / hold.seconds, 0);
+  rows.push([
+    `main threads, ms per second of the hold: apis ×${C.apis} on a CPU / waiting for a CPU / in GC (collections > 10 ms; the longest event-loop delay, ms) — workers ×${C.workers} on a CPU / waiting`,
+    `${perSecond(at.runMs)} / ${perSecond(at.waitMs)} / ${perSecond(at.gcMs)} (${at.gcOver10ms ?? 0}; ${fmt(at.loopDelayMaxMs ?? 0, 0)}) — ${perSecond(wt.runMs)} / ${perSecond(wt.waitMs)}`,
     '—',
     'info',
   ]);

@@ -8,6 +8,7 @@ import { ApiModule } from '../../apps/api/src/api.module';
 import { useJsonBodies } from '../../apps/api/src/envelope/body-parser';
 import { MetricsModule } from '../../apps/api/src/metrics/metrics.module';
 import { action, connector, createCompany, TestApi, TestCompany } from '../support/api';
+import { MetricSample as Sample, parseMetrics, valueOf } from '../support/metrics-text';
 import { stopAllChildren, waitFor } from '../support/proc-child';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { startWorker } from '../support/worker';
@@ -46,32 +47,6 @@ async function startApiWithMetrics(env: Record<string, string | undefined> = {})
   } finally {
     assign(saved);
   }
-}
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Parses the Prometheus text exposition (enough of it for these metrics). */
-function parseMetrics(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`unparsable metrics line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]] = l[2];
-    samples.push({ name: m[1], labels, value: Number(m[3]) });
-  }
-  return samples;
-}
-
-/** The value of the sample named `name` whose labels include `labels`; undefined when absent. */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  return found.length ? found.reduce((sum, s) => sum + s.value, 0) : undefined;
 }
 
 async function scrape(api: TestApi, authorization?: string): Promise<{ http: number; type: string | null; text: string }> {
