@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readMainThreadTimes } from '../apps/api/src/metrics/scheduler.metrics';
 import { MetricSample, parseMetrics, valueOf } from '../test/support/metrics-text';
 
 /**
@@ -18,18 +18,13 @@ export interface SchedTimes {
 }
 
 /**
- * The main thread's times of process `pid`: the first two fields of `/proc/<pid>/schedstat` (ns on
- * a CPU, ns waiting on a run queue; the kernel's Documentation/scheduler/sched-stats.rst), which
- * are the thread group leader's own — the thread that runs Node's event loop — not its helper
- * threads'. Undefined when the process is gone or the kernel keeps no such file.
+ * The main thread's times of process `pid` in ms (`readMainThreadTimes`, the api's own reader of
+ * `/proc/<pid>/schedstat`: the thread group leader's times, the thread that runs Node's event
+ * loop, not its helper threads'). Undefined when the process is gone or the kernel keeps no such file.
  */
 export function mainThreadSched(pid: number): SchedTimes | undefined {
-  try {
-    const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
-    return Number.isFinite(run) && Number.isFinite(wait) ? { runMs: run / 1e6, waitMs: wait / 1e6 } : undefined;
-  } catch {
-    return undefined;
-  }
+  const t = readMainThreadTimes(pid);
+  return t && { runMs: t.cpuSeconds * 1000, waitMs: t.runQueueWaitSeconds * 1000 };
 }
 
 /** What an api's `GET /metrics` says of its pauses (prom-client's Node metrics). */

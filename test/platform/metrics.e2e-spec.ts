@@ -86,6 +86,9 @@ describe('metrics', () => {
     expect(res.type).toMatch(/^text\/plain/);
     const s = parseMetrics(res.text);
     expect(valueOf(s, 'process_cpu_user_seconds_total')).toBeGreaterThanOrEqual(0);
+    // the event-loop thread in the scheduler (Linux: /proc/self/schedstat)
+    expect(valueOf(s, 'fieldwork_main_thread_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(valueOf(s, 'fieldwork_main_thread_run_queue_wait_seconds_total')).toBeGreaterThanOrEqual(0);
     expect(valueOf(s, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
     for (const state of ['waiting', 'active', 'delayed', 'failed']) {
       expect(valueOf(s, 'fieldwork_queue_jobs', { queue: 'webhook-delivery', state })).toBeGreaterThanOrEqual(0);
