@@ -5,6 +5,12 @@ import { parseSchedstat, readMainThreadTimes, SchedulerMetrics } from './schedul
 
 const onLinux = existsSync('/proc/self/schedstat');
 
+/** Keeps this thread busy until the process has used `ms` more of CPU (not of wall time: a busy machine may deschedule it). */
+function spinCpu(ms: number): void {
+  const start = process.cpuUsage();
+  while (process.cpuUsage(start).user + process.cpuUsage(start).system < ms * 1000);
+}
+
 describe('parseSchedstat', () => {
   it('reads the first two fields, ns, as seconds', () => {
     expect(parseSchedstat('123456789 987654321 42\n')).toEqual({ cpuSeconds: 0.123456789, runQueueWaitSeconds: 0.987654321 });
@@ -18,11 +24,8 @@ describe('parseSchedstat', () => {
 (onLinux ? describe : describe.skip)('on Linux', () => {
   it("reads this process's main thread: its CPU time grows with work done on it", () => {
     const before = readMainThreadTimes();
-    const until = Date.now() + 50;
-    let spin = 0;
-    while (Date.now() < until) spin++;
+    spinCpu(50);
     const after = readMainThreadTimes();
-    expect(spin).toBeGreaterThan(0);
     expect(after!.cpuSeconds - before!.cpuSeconds).toBeGreaterThan(0.03);
     expect(after!.runQueueWaitSeconds).toBeGreaterThanOrEqual(before!.runQueueWaitSeconds);
   });
@@ -41,8 +44,7 @@ describe('parseSchedstat', () => {
     const cpu = first.fieldwork_main_thread_cpu_seconds_total;
     expect(cpu).toBeGreaterThan(0);
     expect(first.fieldwork_main_thread_run_queue_wait_seconds_total).toBeGreaterThanOrEqual(0);
-    const until = Date.now() + 30;
-    while (Date.now() < until);
+    spinCpu(30);
     expect((await values(metrics.registry)).fieldwork_main_thread_cpu_seconds_total).toBeGreaterThan(cpu + 0.02);
   });
 });
