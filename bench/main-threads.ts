@@ -1,4 +1,4 @@
-import { readMainThreadTimes } from '../apps/api/src/metrics/scheduler.metrics';
+import { readMainThreadTimes, ThreadSchedTimes } from '../apps/api/src/metrics/scheduler.metrics';
 import { MetricSample, parseMetrics, valueOf } from '../test/support/metrics-text';
 
 /**
@@ -8,24 +8,6 @@ import { MetricSample, parseMetrics, valueOf } from '../test/support/metrics-tex
  * on a busy machine looks the same to the caller as a long GC pause, and only these figures tell
  * them apart (bench/RESULTS.md, "mixed": what the slowest 1 % waited on).
  */
-
-/** A main thread's scheduler times since its process started, ms. */
-export interface SchedTimes {
-  /** time on a CPU */
-  runMs: number;
-  /** time runnable but waiting on a run queue for a CPU */
-  waitMs: number;
-}
-
-/**
- * The main thread's times of process `pid` in ms (`readMainThreadTimes`, the api's own reader of
- * `/proc/<pid>/schedstat`: the thread group leader's times, the thread that runs Node's event
- * loop, not its helper threads'). Undefined when the process is gone or the kernel keeps no such file.
- */
-export function mainThreadSched(pid: number): SchedTimes | undefined {
-  const t = readMainThreadTimes(pid);
-  return t && { runMs: t.cpuSeconds * 1000, waitMs: t.runQueueWaitSeconds * 1000 };
-}
 
 /** What an api's `GET /metrics` says of its pauses (prom-client's Node metrics). */
 export interface PauseFigures {
@@ -58,22 +40,22 @@ export async function apiPauses(url: string): Promise<PauseFigures | undefined> 
   }
 }
 
-/** A window's figures for a group of processes: sums over them, but `loopDelayMaxMs` (the largest). */
-export interface ThreadFigures extends SchedTimes {
-  gcMs?: number;
-  gcOver10ms?: number;
-  loopDelayMaxMs?: number;
-}
+/** The difference of two readings of a main thread, seconds. */
+const since = (now: ThreadSchedTimes, then: ThreadSchedTimes): ThreadSchedTimes => ({
+  cpuSeconds: now.cpuSeconds - then.cpuSeconds,
+  runQueueWaitSeconds: now.runQueueWaitSeconds - then.runQueueWaitSeconds,
+});
 
-const minus = (a: SchedTimes, b: SchedTimes): SchedTimes => ({ runMs: a.runMs - b.runMs, waitMs: a.waitMs - b.waitMs });
+/** A window's figures for the apis: their main threads' times summed, their GC summed, the longest event-loop delay of any. */
+export type ApiThreadFigures = ThreadSchedTimes & PauseFigures;
 
 /**
- * Measures a window: {@link MainThreadMeter.start} reads every process once (and scrapes the
- * apis, which resets their event-loop delay maximum), `end` reads them again and returns the
- * differences per group. A process gone meanwhile is left out of its group.
+ * Measures a window: {@link MainThreadMeter.start} reads every process's main thread once (and
+ * scrapes the apis, which resets their event-loop delay maximum), `end` reads them again and
+ * returns the differences summed per group. A process gone meanwhile is left out of its group.
  */
 export class MainThreadMeter {
-  private sched0 = new Map<number, SchedTimes>();
+  private sched0 = new Map<number, ThreadSchedTimes>();
   private pauses0 = new Map<string, PauseFigures>();
 
   constructor(
@@ -84,37 +66,35 @@ export class MainThreadMeter {
   async start(): Promise<void> {
     this.sched0 = new Map();
     for (const pid of [...this.apis().map((a) => a.pid), ...this.workers()]) {
-      const t = mainThreadSched(pid);
+      const t = readMainThreadTimes(pid);
       if (t) this.sched0.set(pid, t);
     }
     const pauses = await Promise.all(this.apis().map(async (a) => [a.url, await apiPauses(a.url)] as const));
     this.pauses0 = new Map(pauses.filter((p): p is [string, PauseFigures] => p[1] !== undefined));
   }
 
-  async end(): Promise<{ api: ThreadFigures; worker: ThreadFigures }> {
-    const sched = (pids: number[]): SchedTimes =>
-      pids.reduce(
-        (sum, pid) => {
-          const now = mainThreadSched(pid);
-          const then = this.sched0.get(pid);
-          if (!now || !then) return sum;
-          const d = minus(now, then);
-          return { runMs: sum.runMs + d.runMs, waitMs: sum.waitMs + d.waitMs };
-        },
-        { runMs: 0, waitMs: 0 },
-      );
-    let gcMs = 0;
-    let gcOver10ms = 0;
-    let loopDelayMaxMs = 0;
+  async end(): Promise<{ api: ApiThreadFigures; worker: ThreadSchedTimes }> {
+    const sched = (pids: number[]): ThreadSchedTimes => {
+      const sum = { cpuSeconds: 0, runQueueWaitSeconds: 0 };
+      for (const pid of pids) {
+        const now = readMainThreadTimes(pid);
+        const then = this.sched0.get(pid);
+        if (!now || !then) continue;
+        const d = since(now, then);
+        sum.cpuSeconds += d.cpuSeconds;
+        sum.runQueueWaitSeconds += d.runQueueWaitSeconds;
+      }
+      return sum;
+    };
+    const pauses = { gcMs: 0, gcOver10ms: 0, loopDelayMaxMs: 0 };
     for (const a of this.apis()) {
       const now = await apiPauses(a.url);
       const then = this.pauses0.get(a.url);
       if (!now || !then) continue;
-      gcMs += now.gcMs - then.gcMs;
-      gcOver10ms += now.gcOver10ms - then.gcOver10ms;
-      loopDelayMaxMs = Math.max(loopDelayMaxMs, now.loopDelayMaxMs);
+      pauses.gcMs += now.gcMs - then.gcMs;
+      pauses.gcOver10ms += now.gcOver10ms - then.gcOver10ms;
+      pauses.loopDelayMaxMs = Math.max(pauses.loopDelayMaxMs, now.loopDelayMaxMs);
     }
-    const api: ThreadFigures = { ...sched(this.apis().map((a) => a.pid)), gcMs, gcOver10ms, loopDelayMaxMs };
-    return { api, worker: sched(this.workers()) };
+    return { api: { ...sched(this.apis().map((a) => a.pid)), ...pauses }, worker: sched(this.workers()) };
   }
 }

@@ -23,7 +23,8 @@ import { DB_NAME } from './env';
 import { dayFromToday, makeJob } from './fixtures';
 import type { GenCollected, GenInit, GenRates, MixedRoute, RouteFigures } from './mixed-load-gen';
 import { LoopbackFigures, loopbackRoundTrip } from './loopback';
-import { MainThreadMeter, ThreadFigures } from './main-threads';
+import { ApiThreadFigures, MainThreadMeter } from './main-threads';
+import type { ThreadSchedTimes } from '../apps/api/src/metrics/scheduler.metrics';
 import { fmt, markdownTable, percentile, post } from './stats';
 import { cpuSeconds } from './webhooks-worker';
 import { PartContext } from './part';
@@ -299,7 +300,7 @@ interface Window {
   queueWaiting: Record<string, number>;
   loadavg: string;
   /** the main threads of the apis and of the workers: on a CPU, waiting for one, and the apis' GC (ms in the window) */
-  threads: { api: ThreadFigures; worker: ThreadFigures };
+  threads: { api: ApiThreadFigures; worker: ThreadSchedTimes };
 }
 
 /** Runs the part and prints its tables. @returns the exit code (1 only with BENCH_STRICT=1 and a missed target). */
@@ -637,7 +638,7 @@ export async function runMixedOnly(opts: PartContext): Promise<number> {
           `mixed ceiling: ${phonesNow} phones (${fmt(phonesNow / (C.ceilingFixIntervalMs / 1000), 0)} fixes/s offered): ` +
             `accepted ${fmt(w.gen.fixesAccepted / w.seconds, 0)}/s, pushlocations p50 ${fmt(percentile(push.ms, 50))} p99 ${fmt(percentile(push.ms, 99))} ms, ` +
             `worst p99 ${fmt(worst)} ms, errors ${errorCount(w)}, load ${w.loadavg}, ` +
-            `apis' main threads waiting for a CPU ${fmt(w.threads.api.waitMs / w.seconds, 0)} ms/s (GC ${fmt((w.threads.api.gcMs ?? 0) / w.seconds, 0)} ms/s)`,
+            `apis' main threads waiting for a CPU ${fmt((1000 * w.threads.api.runQueueWaitSeconds) / w.seconds, 0)} ms/s (GC ${fmt(w.threads.api.gcMs / w.seconds, 0)} ms/s)`,
         );
         if (worst > C.ceilingP99Ms || errorCount(w) > 0.01 * totalSent(w)) break;
       }
@@ -773,10 +774,11 @@ function mixedReport(
     'info',
   ]);
   const { api: at, worker: wt } = hold.threads;
-  const perSecond = (ms: number | undefined) => fmt((ms ?? 0) / hold.seconds, 0);
+  const perSecond = (ms: number) => fmt(ms / hold.seconds, 0);
   rows.push([
     `main threads, ms per second of the hold: apis ×${C.apis} on a CPU / waiting for a CPU / in GC (collections > 10 ms; the longest event-loop delay, ms) — workers ×${C.workers} on a CPU / waiting`,
-    `${perSecond(at.runMs)} / ${perSecond(at.waitMs)} / ${perSecond(at.gcMs)} (${at.gcOver10ms ?? 0}; ${fmt(at.loopDelayMaxMs ?? 0, 0)}) — ${perSecond(wt.runMs)} / ${perSecond(wt.waitMs)}`,
+    `${perSecond(1000 * at.cpuSeconds)} / ${perSecond(1000 * at.runQueueWaitSeconds)} / ${perSecond(at.gcMs)} (${at.gcOver10ms}; ${fmt(at.loopDelayMaxMs, 0)}) — ` +
+      `${perSecond(1000 * wt.cpuSeconds)} / ${perSecond(1000 * wt.runQueueWaitSeconds)}`,
     '—',
     'info',
   ]);

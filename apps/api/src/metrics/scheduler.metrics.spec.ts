@@ -8,7 +8,11 @@ const onLinux = existsSync('/proc/self/schedstat');
 /** Keeps this thread busy until the process has used `ms` more of CPU (not of wall time: a busy machine may deschedule it). */
 function spinCpu(ms: number): void {
   const start = process.cpuUsage();
-  while (process.cpuUsage(start).user + process.cpuUsage(start).system < ms * 1000);
+  const used = () => {
+    const { user, system } = process.cpuUsage(start);
+    return user + system;
+  };
+  while (used() < ms * 1000);
 }
 
 describe('parseSchedstat', () => {
