@@ -69,8 +69,13 @@ export class MainThreadMeter {
       const t = readMainThreadTimes(pid);
       if (t) this.sched0.set(pid, t);
     }
+    this.pauses0 = await this.scrapeApis();
+  }
+
+  /** Every api's pauses now, by url, scraped at once; an api that does not answer is left out. */
+  private async scrapeApis(): Promise<Map<string, PauseFigures>> {
     const pauses = await Promise.all(this.apis().map(async (a) => [a.url, await apiPauses(a.url)] as const));
-    this.pauses0 = new Map(pauses.filter((p): p is [string, PauseFigures] => p[1] !== undefined));
+    return new Map(pauses.filter((p): p is [string, PauseFigures] => p[1] !== undefined));
   }
 
   async end(): Promise<{ api: ApiThreadFigures; worker: ThreadSchedTimes }> {
@@ -87,10 +92,9 @@ export class MainThreadMeter {
       return sum;
     };
     const pauses = { gcMs: 0, gcOver10ms: 0, loopDelayMaxMs: 0 };
-    for (const a of this.apis()) {
-      const now = await apiPauses(a.url);
-      const then = this.pauses0.get(a.url);
-      if (!now || !then) continue;
+    for (const [url, now] of await this.scrapeApis()) {
+      const then = this.pauses0.get(url);
+      if (!then) continue;
       pauses.gcMs += now.gcMs - then.gcMs;
       pauses.gcOver10ms += now.gcOver10ms - then.gcOver10ms;
       pauses.loopDelayMaxMs = Math.max(pauses.loopDelayMaxMs, now.loopDelayMaxMs);
